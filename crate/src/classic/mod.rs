@@ -1,0 +1,1 @@
+//! The classic model (in progress).

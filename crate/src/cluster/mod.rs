@@ -1,0 +1,1 @@
+//! The event-driven cluster model (work in progress).

@@ -1,0 +1,1 @@
+//! Java-style decimal formatting (in progress).

@@ -1,0 +1,17 @@
+//! Retry Storm Playground engine: deterministic retry-storm simulators with no I/O,
+//! wasm or DOM dependency.
+//!
+//! - [`classic`]: the article's one-second-bucket model, exact to every published figure.
+//! - [`cluster`]: an event-driven model of tiers, timeouts, queues, faults, budgets and breakers.
+//! - [`scenario`]: one JSON format for both, told apart by its `model` field.
+//! - [`rng`]: `java.util.Random`, bit for bit.
+
+pub mod classic;
+pub mod cluster;
+pub mod javafmt;
+pub mod rng;
+pub mod scenario;
+pub mod seed;
+pub mod validate;
+
+pub use validate::ValidationError;

@@ -1,0 +1,1 @@
+//! Scenario dispatch (in progress).
