@@ -1,0 +1,383 @@
+//! Share links: the versioned codec for the playground's whole state in one URL parameter.
+//!
+//! A link's state is `v<N>.<payload>`, where the payload is the unpadded base64url
+//! (RFC 4648 §5) of a small JSON document:
+//!
+//! ```json
+//! {"model":"classic","classic":{…scenario…},"cluster":{…scenario…},"view":{"hidden":[2]}}
+//! ```
+//!
+//! - `model` is the model on screen (`classic` or `cluster`); each model keeps its own
+//!   scenario, so switching back and forth loses nothing.
+//! - The scenarios are kept as JSON values, exactly as the scenario files spell them
+//!   (seeds above 2^53 as decimal strings). This module checks the envelope only; the
+//!   scenario parsers check the contents, so a link and a scenario file are judged by the
+//!   same rules and give the same messages.
+//! - `view` holds display-only options that do not change any number.
+//!
+//! ## Versions and migration
+//!
+//! [`encode`] always writes the newest version, [`VERSION`]. [`decode`] reads every
+//! version ever written: it dispatches on the `v<N>` prefix to that version's reader,
+//! which returns that version's own struct, and then migrates it step by step
+//! (`v1 → v2 → …`) to [`ShareState`]. When the format changes, the rule is: freeze the
+//! current struct as `StateV<N>`, add `StateV<N+1>`, add one `From` step, and keep the
+//! pinned link of every old version in the tests (see `old_links_keep_decoding`). A
+//! link from a *newer* version gets a message saying so instead of a guess.
+//!
+//! Every failure is a [`ValidationError`] whose field starts with `link`, naming what
+//! is wrong (size, version, encoding, JSON, a field). The input is bounded by
+//! [`MAX_LINK_CHARS`] before any decoding work is done.
+
+use crate::ValidationError;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The version [`encode`] writes.
+pub const VERSION: u32 = 1;
+
+/// Longest state text accepted, in characters; about 36 KB of JSON, far above any
+/// real scenario, and far below what would make decoding noticeable.
+pub const MAX_LINK_CHARS: usize = 48 * 1024;
+
+/// Longest strategy-visibility list a link may carry.
+const MAX_HIDDEN: usize = 1024;
+
+/// Which model the page shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Model {
+    /// The article's one-second-bucket model.
+    #[default]
+    Classic,
+    /// The event-driven cluster model.
+    Cluster,
+}
+
+/// Display-only options: they change what is drawn, never a number.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct View {
+    /// Indices of strategies hidden from the chart (the results table always shows all).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hidden: Vec<u32>,
+}
+
+/// Everything a share link restores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ShareState {
+    /// The model on screen.
+    #[serde(default)]
+    pub model: Model,
+    /// The classic scenario as JSON, if the link carries one (else the defaults apply).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classic: Option<Value>,
+    /// The cluster scenario as JSON, if the link carries one (else the defaults apply).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<Value>,
+    /// Display-only options.
+    #[serde(default)]
+    pub view: View,
+}
+
+/// The version-1 document. Frozen: when version 2 comes, this stays as it is and a
+/// `From<StateV1> for StateV2` step is added.
+type StateV1 = ShareState;
+
+/// Encodes the state as `v1.<base64url(JSON)>`, safe to put in a URL unescaped.
+pub fn encode(state: &ShareState) -> String {
+    // Serializing a struct of plain values and `serde_json::Value`s cannot fail.
+    let json = serde_json::to_vec(state).expect("share state serializes");
+    format!("v{VERSION}.{}", base64url_encode(&json))
+}
+
+/// Decodes a state written by any version of [`encode`], migrating it to the current one.
+pub fn decode(text: &str) -> Result<ShareState, ValidationError> {
+    // Bound first, before any allocation proportional to the input.
+    if text.len() > MAX_LINK_CHARS {
+        return Err(ValidationError::new(
+            "link",
+            format!("{} characters", text.len()),
+            format!("at most {MAX_LINK_CHARS} characters"),
+        ));
+    }
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(ValidationError::new(
+            "link",
+            "\"\"",
+            "a state of the form v1.<base64url>",
+        ));
+    }
+    let (version, payload) = text.split_once('.').ok_or_else(|| {
+        ValidationError::new("link", shorten(text), "a state of the form v1.<base64url>")
+    })?;
+    let number = version
+        .strip_prefix('v')
+        .and_then(|n| {
+            if n.bytes().all(|b| b.is_ascii_digit()) {
+                n.parse::<u32>().ok()
+            } else {
+                None
+            }
+        })
+        .ok_or_else(|| {
+            ValidationError::new("link.version", shorten(version), format!("v1..=v{VERSION}"))
+        })?;
+    let bytes = base64url_decode(payload)?;
+    match number {
+        1 => decode_v1(&bytes),
+        n if n > VERSION => Err(ValidationError::new(
+            "link.version",
+            format!("v{n}"),
+            format!("v1..=v{VERSION} (this link was made by a newer playground)"),
+        )),
+        n => Err(ValidationError::new(
+            "link.version",
+            format!("v{n}"),
+            format!("v1..=v{VERSION}"),
+        )),
+    }
+}
+
+fn decode_v1(bytes: &[u8]) -> Result<ShareState, ValidationError> {
+    let state: StateV1 = serde_json::from_slice(bytes).map_err(|e| {
+        ValidationError::new("link.payload", "", format!("a JSON state document ({e})"))
+    })?;
+    for (name, scenario) in [("classic", &state.classic), ("cluster", &state.cluster)] {
+        if let Some(v) = scenario {
+            if !v.is_object() {
+                return Err(ValidationError::new(
+                    format!("link.{name}"),
+                    shorten(&v.to_string()),
+                    "a scenario object",
+                ));
+            }
+        }
+    }
+    if state.view.hidden.len() > MAX_HIDDEN {
+        return Err(ValidationError::new(
+            "link.view.hidden",
+            format!("{} entries", state.view.hidden.len()),
+            format!("at most {MAX_HIDDEN} entries"),
+        ));
+    }
+    // Version 1 is the current version: no migration step yet.
+    Ok(state)
+}
+
+/// At most 40 characters of untrusted text, quoted, for a message.
+fn shorten(text: &str) -> String {
+    let cut: String = text.chars().take(40).collect();
+    if cut.len() < text.len() {
+        format!("{cut:?}…")
+    } else {
+        format!("{cut:?}")
+    }
+}
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Unpadded base64url (RFC 4648 §5).
+pub fn base64url_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        // One input byte gives 2 output characters, two give 3, three give 4.
+        for i in 0..=chunk.len() {
+            out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// Decodes base64url, padded or not; a stray character is reported with its position.
+pub fn base64url_decode(text: &str) -> Result<Vec<u8>, ValidationError> {
+    let body = text.trim_end_matches('=');
+    if text.len() - body.len() > 2 || body.len() % 4 == 1 {
+        return Err(ValidationError::new(
+            "link.payload",
+            format!("{} characters", text.len()),
+            "complete base64url (the link looks cut off)",
+        ));
+    }
+    let mut out = Vec::with_capacity(body.len() / 4 * 3 + 2);
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    for (i, c) in body.bytes().enumerate() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            // Also accept standard base64, which some tools produce when re-encoding links.
+            b'-' | b'+' => 62,
+            b'_' | b'/' => 63,
+            _ => {
+                let ch = body[i..].chars().next().unwrap_or('?');
+                return Err(ValidationError::new(
+                    "link.payload",
+                    format!("{ch:?} at position {i}"),
+                    "base64url characters A-Z a-z 0-9 - _",
+                ));
+            }
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn sample() -> ShareState {
+        ShareState {
+            model: Model::Classic,
+            classic: Some(json!({"clients": 200, "seed": "9223372036854775807",
+                "strategies": [{"name": "<img src=x onerror=alert(1)> 重试"}]})),
+            cluster: None,
+            view: View { hidden: vec![1, 3] },
+        }
+    }
+
+    #[test]
+    fn base64url_matches_rfc4648_vectors() {
+        let vectors = [
+            ("", ""),
+            ("f", "Zg"),
+            ("fo", "Zm8"),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg"),
+            ("fooba", "Zm9vYmE"),
+            ("foobar", "Zm9vYmFy"),
+        ];
+        for (plain, enc) in vectors {
+            assert_eq!(base64url_encode(plain.as_bytes()), enc);
+            assert_eq!(base64url_decode(enc).unwrap(), plain.as_bytes());
+        }
+        assert_eq!(base64url_encode(&[0xfb, 0xff]), "-_8");
+        assert_eq!(base64url_decode("-_8=").unwrap(), vec![0xfb, 0xff]);
+        assert_eq!(base64url_decode("+/8").unwrap(), vec![0xfb, 0xff]);
+    }
+
+    #[test]
+    fn base64url_round_trips_every_length() {
+        let data: Vec<u8> = (0..=255u8).collect();
+        for n in 0..data.len() {
+            assert_eq!(
+                base64url_decode(&base64url_encode(&data[..n])).unwrap(),
+                &data[..n]
+            );
+        }
+    }
+
+    #[test]
+    fn state_round_trips_and_is_url_safe() {
+        let s = sample();
+        let text = encode(&s);
+        assert!(text.starts_with("v1."));
+        assert!(text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'_'));
+        assert_eq!(decode(&text).unwrap(), s);
+        assert_eq!(
+            decode(&encode(&ShareState::default())).unwrap(),
+            ShareState::default()
+        );
+    }
+
+    /// Pinned links from every released version: these strings must decode forever.
+    #[test]
+    fn old_links_keep_decoding() {
+        // v1, written by the first playground: the classic model with a clients override.
+        let v1 = "v1.eyJtb2RlbCI6ImNsYXNzaWMiLCJjbGFzc2ljIjp7ImNsaWVudHMiOjEwMH0sInZpZXciOnsiaGlkZGVuIjpbMF19fQ";
+        let s = decode(v1).unwrap();
+        assert_eq!(s.model, Model::Classic);
+        assert_eq!(s.classic, Some(json!({"clients": 100})));
+        assert_eq!(s.view.hidden, vec![0]);
+        // A minimal v1 document: everything missing takes its default.
+        let s = decode(&format!("v1.{}", base64url_encode(b"{}"))).unwrap();
+        assert_eq!(s, ShareState::default());
+    }
+
+    #[test]
+    fn every_error_names_the_problem() {
+        let cases: Vec<(String, &str, &str)> = vec![
+            ("".into(), "link", "v1.<base64url>"),
+            ("garbage".into(), "link", "v1.<base64url>"),
+            ("x1.abc".into(), "link.version", "v1..=v1"),
+            ("v9.e30".into(), "link.version", "newer playground"),
+            ("v0.e30".into(), "link.version", "v1..=v1"),
+            ("v1.e30*".into(), "link.payload", "base64url characters"),
+            ("v1.e".into(), "link.payload", "cut off"),
+            (
+                format!("v1.{}", base64url_encode(b"{\"model\":")),
+                "link.payload",
+                "EOF",
+            ),
+            (
+                format!("v1.{}", base64url_encode(b"{\"model\":\"quantum\"}")),
+                "link.payload",
+                "unknown variant",
+            ),
+            (
+                format!("v1.{}", base64url_encode(b"{\"evil\":1}")),
+                "link.payload",
+                "unknown field",
+            ),
+            (
+                format!("v1.{}", base64url_encode(b"{\"classic\":[1]}")),
+                "link.classic",
+                "scenario object",
+            ),
+            (
+                "v1.".to_string() + &"A".repeat(MAX_LINK_CHARS),
+                "link",
+                "at most",
+            ),
+        ];
+        for (text, field, needle) in cases {
+            let e = decode(&text).expect_err(&text);
+            assert_eq!(e.field, field, "{text:.60}: {e}");
+            assert!(e.to_string().contains(needle), "{text:.60}: {e}");
+            assert!(e.to_string().len() < 400, "message stays short: {e}");
+        }
+    }
+
+    #[test]
+    fn hidden_list_is_bounded() {
+        let doc =
+            serde_json::to_vec(&json!({"view": {"hidden": vec![0; MAX_HIDDEN + 1]}})).unwrap();
+        let e = decode(&format!("v1.{}", base64url_encode(&doc))).unwrap_err();
+        assert_eq!(e.field, "link.view.hidden");
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic() {
+        // A deterministic sweep of junk: decoding must fail cleanly or succeed, never panic.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..2000 {
+            let mut s = String::from("v1.");
+            for _ in 0..(x % 64) {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                s.push(char::from(b' ' + ((x >> 33) % 95) as u8));
+            }
+            let _ = decode(&s);
+        }
+    }
+}
