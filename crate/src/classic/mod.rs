@@ -1,1 +1,9 @@
-//! The classic model (in progress).
+//! The classic model of the article: one-second buckets, one upstream with hard
+//! capacity, a whole-window outage, and strategies compared on one seed.
+
+pub mod engine;
+pub mod report;
+pub mod scenario;
+
+pub use engine::{run, run_strategy, simulate, Output, StrategyResult};
+pub use scenario::{Jitter, Outage, Scenario, Strategy};

@@ -1,0 +1,260 @@
+//! The classic engine: one shared retry budget, one shared breaker, one-second buckets,
+//! business requests run one after another (see `../shared/MODEL.md`, restated here
+//! step by step because the order of the checks decides every printed number).
+
+use super::scenario::{Jitter, Scenario, Strategy};
+use crate::rng::{JavaRandom, UnitDouble};
+use crate::validate::ValidationError;
+use serde::{Deserialize, Serialize};
+
+/// What one strategy did over one run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrategyResult {
+    /// The strategy's name.
+    pub name: String,
+    /// Attempts that reached the upstream (counted in `per_sec`).
+    pub attempts: u64,
+    /// Business requests that got a result.
+    pub delivered: u64,
+    /// Business requests that did not (retries exhausted, deadline, budget, breaker).
+    pub failed: u64,
+    /// `attempts / business requests`.
+    pub amplification: f64,
+    /// `100 × delivered / business requests`.
+    pub delivery_pct: f64,
+    /// Most attempts charged to one second.
+    pub peak: u32,
+    /// Seconds with more attempts than capacity.
+    pub overload_seconds: u32,
+    /// Median delivered latency (wait + upstream latency), ms.
+    pub p50_ms: u64,
+    /// 99th percentile delivered latency, ms.
+    pub p99_ms: u64,
+    /// Times the breaker opened.
+    pub breaker_trips: u32,
+    /// Seconds at which it opened.
+    pub trip_at: Vec<u32>,
+    /// Requests the open breaker rejected in a second that was neither in the outage nor full.
+    pub breaker_harmful: u64,
+    /// Attempts charged to each second.
+    pub per_sec: Vec<u32>,
+    /// Attempts in the 3 seconds starting at the end of the outage (the article's recovery window).
+    pub recovery_window_total: u64,
+}
+
+/// The CLI's `--json` document and the wasm `run` result: the scenario run and its results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Output {
+    /// The scenario as run, with `seed` set to the seed actually used.
+    pub scenario: Scenario,
+    /// One result per strategy, in the scenario's order.
+    pub results: Vec<StrategyResult>,
+}
+
+/// Seconds summed by the recovery-window total.
+pub const RECOVERY_WINDOW_S: u32 = 3;
+
+/// Runs every strategy of `scenario` with `seed` (each strategy starts a fresh PRNG).
+pub fn run(scenario: &Scenario, seed: i64) -> Result<Vec<StrategyResult>, ValidationError> {
+    scenario.validate()?;
+    let mut scratch = Scratch::default();
+    Ok(scenario
+        .strategies
+        .iter()
+        .map(|st| run_strategy_with(scenario, st, &mut JavaRandom::new(seed), &mut scratch))
+        .collect())
+}
+
+/// Runs `scenario` with `seed` and returns the CLI/wasm document.
+pub fn simulate(scenario: &Scenario, seed: i64) -> Result<Output, ValidationError> {
+    let results = run(scenario, seed)?;
+    let mut scenario = scenario.clone();
+    scenario.seed = seed;
+    Ok(Output { scenario, results })
+}
+
+/// Runs one strategy of a validated scenario on any uniform-double source.
+///
+/// Callers must have validated `scenario` and `strategy`: the bounds are what make the
+/// arithmetic below overflow-free.
+pub fn run_strategy<R: UnitDouble>(
+    scenario: &Scenario,
+    strategy: &Strategy,
+    rng: &mut R,
+) -> StrategyResult {
+    run_strategy_with(scenario, strategy, rng, &mut Scratch::default())
+}
+
+/// Buffers reused across strategies so a run allocates once, not per request.
+#[derive(Default)]
+struct Scratch {
+    per_sec: Vec<u32>,
+    latency_hist: Vec<u32>,
+}
+
+fn run_strategy_with<R: UnitDouble>(
+    sc: &Scenario,
+    st: &Strategy,
+    rng: &mut R,
+    scratch: &mut Scratch,
+) -> StrategyResult {
+    let dur = sc.duration_s as usize;
+    let last = sc.duration_s - 1;
+    let capacity = sc.capacity;
+    let (out_from, out_to) = (sc.outage.from_s, sc.outage.to_s);
+    let in_outage = |sec: u32| sec >= out_from && sec < out_to;
+    let trip_threshold = st.breaker_trip_failures.unwrap_or(sc.breaker_trip_failures) as u64;
+    let open_s = st.breaker_open_s.unwrap_or(sc.breaker_open_s) as i64;
+    let latency = sc.upstream_latency_ms as u64;
+    let full_jitter = st.jitter == Jitter::Full;
+    let budgeted = st.budget_pct < 100;
+
+    // A delivered request waited at most min(deadline, sum of all backoffs), so the
+    // latency histogram is dense over that range: percentiles by counting, no sort.
+    let max_wait = (0..st.max_retry).fold(0u64, |acc, k| acc.saturating_add(st.base_ms << k));
+    let hist_len = (st.deadline_ms.min(max_wait) + latency + 1) as usize;
+
+    let per_sec = &mut scratch.per_sec;
+    per_sec.clear();
+    per_sec.resize(dur, 0);
+    let hist = &mut scratch.latency_hist;
+    hist.clear();
+    hist.resize(hist_len, 0);
+
+    let budget_max = sc.capacity as i64 * st.budget_pct as i64 / 100;
+    let mut tokens = budget_max;
+    let mut open_until: i64 = -1;
+    let mut consec_fail: u64 = 0;
+    let (mut attempts, mut delivered, mut failed) = (0u64, 0u64, 0u64);
+    let (mut trips, mut harmful) = (0u32, 0u64);
+    let mut trip_at = Vec::new();
+
+    for arr in 0..sc.duration_s {
+        for _client in 0..sc.clients {
+            // One business request runs its whole retry chain before the next starts.
+            let mut attempt = 0u32;
+            let mut wait_ms = 0u64;
+            let mut sec = arr;
+            loop {
+                // 1. An open breaker fails fast without touching the upstream.
+                if st.breaker && (sec as i64) < open_until {
+                    if !in_outage(sec) && per_sec[sec as usize] < capacity {
+                        harmful += 1;
+                    }
+                    failed += 1;
+                    break;
+                }
+                // 2. Only retries spend budget; an empty bucket gives up rather than queue.
+                if budgeted && attempt > 0 {
+                    if tokens <= 0 {
+                        failed += 1;
+                        break;
+                    }
+                    tokens -= 1;
+                }
+                // 3. max_retry 3 means four attempts.
+                if attempt > st.max_retry {
+                    failed += 1;
+                    break;
+                }
+                // 4. The attempt is charged to its second before anything can fail it.
+                sec = sec.min(last);
+                let slot = &mut per_sec[sec as usize];
+                *slot += 1;
+                let load = *slot;
+                attempts += 1;
+                // 5. The deadline is checked after the attempt was counted, as the article does.
+                if wait_ms > st.deadline_ms {
+                    failed += 1;
+                    break;
+                }
+                // 6. Success: outside the outage and within capacity, this attempt included.
+                if !in_outage(sec) && load <= capacity {
+                    delivered += 1;
+                    hist[(wait_ms + latency) as usize] += 1;
+                    consec_fail = 0;
+                    break;
+                }
+                // 7. Failures are consecutive across all clients: one shared breaker.
+                consec_fail += 1;
+                if st.breaker && consec_fail > trip_threshold && sec as i64 >= open_until {
+                    trips += 1;
+                    trip_at.push(sec);
+                    open_until = sec as i64 + open_s;
+                }
+                // 8. Backoff; the PRNG is drawn only for full jitter.
+                let backoff = st.base_ms << attempt;
+                let delay = if full_jitter {
+                    (rng.next_unit() * backoff as f64) as u64
+                } else {
+                    backoff
+                };
+                wait_ms += delay;
+                attempt += 1;
+                sec = (arr as u64 + wait_ms.div_ceil(1000)).min(last as u64) as u32;
+            }
+        }
+        // The budget refills once per second, after all of that second's clients.
+        tokens = budget_max.min(tokens + budget_max);
+    }
+
+    let business = sc.business_requests() as f64;
+    let recovery_end = (out_to as usize + RECOVERY_WINDOW_S as usize).min(dur);
+    let recovery_window_total = per_sec[(out_to as usize).min(dur)..recovery_end]
+        .iter()
+        .map(|&v| v as u64)
+        .sum();
+    StrategyResult {
+        name: st.name.clone(),
+        attempts,
+        delivered,
+        failed,
+        amplification: attempts as f64 / business,
+        delivery_pct: 100.0 * delivered as f64 / business,
+        peak: per_sec.iter().copied().max().unwrap_or(0),
+        overload_seconds: per_sec.iter().filter(|&&v| v > capacity).count() as u32,
+        p50_ms: percentile(hist, delivered, 50.0),
+        p99_ms: percentile(hist, delivered, 99.0),
+        breaker_trips: trips,
+        trip_at,
+        breaker_harmful: harmful,
+        per_sec: per_sec.clone(),
+        recovery_window_total,
+    }
+}
+
+/// The article's percentile over a histogram of `n` values: the value at rank
+/// `ceil(p / 100 × n) − 1` (computed in doubles, as Java does), clamped; 0 when empty.
+fn percentile(hist: &[u32], n: u64, p: f64) -> u64 {
+    if n == 0 {
+        return 0;
+    }
+    let rank = ((p / 100.0 * n as f64).ceil() as i64 - 1).clamp(0, n as i64 - 1) as u64;
+    let mut seen = 0u64;
+    for (value, &count) in hist.iter().enumerate() {
+        seen += count as u64;
+        if seen > rank {
+            return value as u64;
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentile_matches_sorted_list_rule() {
+        // Values 1..=10: p50 is the 5th (index 4), p99 the 10th.
+        let mut hist = vec![0u32; 11];
+        for v in 1..=10 {
+            hist[v] += 1;
+        }
+        assert_eq!(percentile(&hist, 10, 50.0), 5);
+        assert_eq!(percentile(&hist, 10, 99.0), 10);
+        assert_eq!(percentile(&hist, 0, 50.0), 0);
+    }
+}
