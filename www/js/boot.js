@@ -1,0 +1,205 @@
+// Boot: waits for the wasm module (loaded by Trunk's loader), restores the state from
+// the URL (falling back to the engine's defaults with a visible message when a link
+// cannot be read), and wires the editor, the runner, the chart and the exports.
+//
+// The page keeps one scenario per model (`scenarios.classic`, `scenarios.cluster`) and
+// the model on screen, which is what the share link carries. Only the classic editor
+// exists today; the cluster model plugs in as another editor + worker engine.
+
+import { $, el, banner } from './dom.js';
+import { readLocation, writeLocation, urlFor } from './urlstate.js';
+import { ClassicEditor } from './forms.js';
+import { ChartView } from './chart.js';
+import { Runner } from './runner.js';
+import { renderTable, renderVerdicts } from './results.js';
+import { bindExports } from './export.js';
+
+const LOAD_TIMEOUT_MS = 20_000;
+
+function failLoad(reason) {
+  $('loading').hidden = true;
+  document.body.classList.remove('loading');
+  banner(`The simulator could not be loaded (${reason}). ` +
+    'It needs a browser with WebAssembly and JavaScript modules, served over http(s). Reloading may help.');
+}
+
+/** Resolves with Trunk's `window.wasmBindings` once the wasm module is initialised. */
+function waitForWasm() {
+  return new Promise((resolve, reject) => {
+    if (typeof WebAssembly !== 'object') {
+      reject(new Error('this browser has no WebAssembly'));
+      return;
+    }
+    if (window.wasmBindings) {
+      resolve(window.wasmBindings);
+      return;
+    }
+    addEventListener('TrunkApplicationStarted', () => resolve(window.wasmBindings), { once: true });
+    // Trunk's loader is a module script with a top-level await: a missing or broken wasm
+    // file surfaces as an unhandled rejection or an error event.
+    addEventListener('unhandledrejection', (e) => reject(e.reason), { once: true });
+    addEventListener('error', (e) => reject(e.error || new Error(e.message)), { once: true });
+    setTimeout(() => reject(new Error('timed out')), LOAD_TIMEOUT_MS);
+  });
+}
+
+class App {
+  constructor(wasm, embed) {
+    this.wasm = wasm;
+    this.embed = embed;
+    this.model = 'classic';
+    this.scenarios = { classic: wasm.defaultScenario(), cluster: null };
+    this.view = { hidden: [] };
+    this.output = null;
+    this.colors = wasm.seriesColors(12);
+    this.runner = new Runner(wasm, (busy) => { $('spinner').hidden = !busy; });
+    this.chart = new ChartView(wasm, () => this.view.hidden, (hidden) => {
+      this.view.hidden = hidden;
+      this.syncUrl({ commit: false });
+    });
+    this.editor = new ClassicEditor(this);
+    this.presets = wasm.bundledScenarios();
+    this.lastText = null;
+    $('cancel-run').addEventListener('click', () => this.runner.cancel());
+    bindExports(this);
+    this.renderPresets();
+    addEventListener('popstate', () => this.restore({ fromHistory: true }));
+  }
+
+  get cfg() { return this.scenarios.classic; }
+  set cfg(value) { this.scenarios.classic = value; }
+
+  /** The share-link text of the current state. */
+  stateText() {
+    const state = { model: this.model, classic: this.scenarios.classic, view: this.view };
+    if (this.scenarios.cluster) state.cluster = this.scenarios.cluster;
+    return this.wasm.encodeState(state);
+  }
+
+  /** Loads the state from the URL: a bad link shows its problem and the defaults. */
+  restore({ fromHistory = false } = {}) {
+    const { text } = readLocation();
+    let state = null;
+    if (text) {
+      try {
+        state = this.wasm.decodeState(text);
+        banner(null);
+      } catch (e) {
+        banner(`This link could not be read: ${e.message}. Showing the article's defaults instead.`);
+      }
+    } else if (!fromHistory) {
+      banner(null);
+    }
+    this.model = state?.model === 'cluster' ? 'cluster' : 'classic';
+    this.scenarios = {
+      classic: state?.classic ?? this.wasm.defaultScenario(),
+      cluster: state?.cluster ?? null,
+    };
+    this.view = { hidden: state?.view?.hidden ?? [] };
+    if (this.model === 'cluster') {
+      // This version has no cluster editor: keep its scenario (it stays in the link), show classic.
+      banner('This link shows the cluster model, which this version of the playground cannot display yet; ' +
+        'showing the classic model.', 'info');
+      this.model = 'classic';
+    }
+    this.lastText = text;
+    this.editor.render();
+    this.update();
+  }
+
+  /** Called by the editor after every edit; `commit` adds a history entry. */
+  changed({ commit }) {
+    this.update();
+    this.syncUrl({ commit });
+  }
+
+  syncUrl({ commit }) {
+    if (this.embed) return;
+    let text;
+    try {
+      text = this.stateText();
+    } catch (e) {
+      return; // A half-typed value the codec cannot hold yet: keep the last URL.
+    }
+    // Typing replaces the entry; a committed change (blur, select, button) pushes once.
+    const push = commit && text !== this.committedText;
+    writeLocation(text, { push });
+    if (commit) this.committedText = text;
+  }
+
+  /** Validates and, when valid, runs and redraws; invalid edits keep the last results. */
+  async update() {
+    const cfg = structuredClone(this.cfg);
+    const problems = this.wasm.validate(cfg);
+    this.editor.showProblems(problems);
+    $('stale').hidden = problems.length === 0;
+    if (problems.length) return;
+    try {
+      const result = await this.runner.run({ model: 'classic', cfg, seed: cfg.seed });
+      this.show(result);
+    } catch (e) {
+      if (e && (e.cancelled || e.superseded)) {
+        if (e.cancelled) $('stale').hidden = false;
+        return;
+      }
+      this.editor.showProblems([{ field: e.field || '', message: e.message }]);
+      $('stale').hidden = false;
+    }
+  }
+
+  show({ output, verdicts, ms }) {
+    this.output = output;
+    renderTable(this.wasm.resultsTable(output));
+    renderVerdicts(verdicts);
+    const drawMs = this.chart.show(output);
+    const timing = `run ${ms.toFixed(1)} ms · draw ${drawMs.toFixed(1)} ms`;
+    $('timing').textContent = timing;
+    $('timing').dataset.timing = timing;
+    document.body.dataset.runs = String(Number(document.body.dataset.runs || 0) + 1);
+  }
+
+  renderPresets() {
+    const buttons = this.presets.map((p) => {
+      const classic = p.model === 'classic';
+      return el('button', {
+        type: 'button', 'data-preset': p.id, text: p.title, disabled: !classic,
+        title: classic ? p.description : `${p.description} (cluster model: coming in the next version)`,
+        onclick: () => {
+          this.scenarios.classic = structuredClone(p.scenario);
+          this.view.hidden = [];
+          $('preset-desc').textContent = p.description;
+          this.editor.render();
+          this.changed({ commit: true });
+        },
+      });
+    });
+    $('presets').replaceChildren(...buttons);
+  }
+}
+
+async function main() {
+  const { embed } = readLocation();
+  if (embed) {
+    document.body.classList.add('embed', `embed-${embed}`);
+  }
+  let wasm;
+  try {
+    wasm = await waitForWasm();
+  } catch (e) {
+    failLoad(e && e.message ? e.message : String(e));
+    return;
+  }
+  $('version').textContent = `v${wasm.version()}`;
+  $('loading').hidden = true;
+  $('app').hidden = false;
+  document.body.classList.remove('loading');
+  const app = new App(wasm, embed);
+  window.playground = app; // for the console and the end-to-end tests
+  if (embed) {
+    const open = $('open-playground');
+    open.href = urlFor(readLocation().text);
+  }
+  app.restore();
+}
+
+main();

@@ -1,0 +1,36 @@
+// Tiny DOM helpers. Data (names, messages) only ever goes in through textContent or
+// input.value: nothing from a scenario or a link is ever parsed as markup.
+
+/** Creates an element with attributes (set as properties/attributes) and text children. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') node.className = value;
+    else if (key === 'text') node.textContent = value;
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else if (key in node && typeof value !== 'string') node[key] = value;
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Shorthand for getElementById. */
+export const $ = (id) => document.getElementById(id);
+
+/** Shows a message in the page banner (role=alert); `null` hides it. */
+export function banner(message, kind = 'error') {
+  const node = $('banner');
+  if (!message) {
+    node.hidden = true;
+    node.textContent = '';
+    return;
+  }
+  node.className = `banner ${kind}`;
+  node.textContent = message;
+  node.hidden = false;
+}
