@@ -1,0 +1,143 @@
+//! The `retrystorm` binary as a user runs it: reports, JSON, and errors with exit code 2.
+
+use std::process::{Command, Output};
+
+fn retrystorm(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_retrystorm"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = retrystorm(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn scenario_file(name: &str) -> String {
+    format!("{}/../scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn run_prints_the_article_table() {
+    let text = stdout(&["run"]);
+    assert!(text.contains(
+        "S3 指数退避全抖动       2.48x     99.1%    1057     32      205         9146      0/[]/0"
+    ));
+    assert_eq!(
+        text,
+        stdout(&["run", "--scenario", &scenario_file("article.json")])
+    );
+    assert_eq!(text, stdout(&["run", "--preset", "article", "--seed=4242"]));
+}
+
+#[test]
+fn budget_override_and_seed_change_the_table() {
+    let forced = stdout(&["run", "--budget-override", "100"]);
+    assert!(forced.contains("budgetPct=100（全局覆盖）"));
+    assert!(forced.contains("S4 全抖动+重试预算20%   2.48x     99.1%    1057"));
+    let seed7 = stdout(&["run", "--seed", "7"]);
+    assert!(seed7.contains("seed=7") && seed7.contains("2.52x"));
+}
+
+#[test]
+fn json_has_every_field_and_exact_results() {
+    let text = stdout(&["run", "--json", "--seed", "9223372036854775807"]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // Seeds beyond 2^53 travel as strings so JavaScript cannot round them.
+    assert_eq!(v["scenario"]["seed"], "9223372036854775807");
+    let r = &v["results"][2];
+    for field in [
+        "name",
+        "attempts",
+        "delivered",
+        "failed",
+        "amplification",
+        "delivery_pct",
+        "peak",
+        "overload_seconds",
+        "p50_ms",
+        "p99_ms",
+        "breaker_trips",
+        "trip_at",
+        "breaker_harmful",
+        "per_sec",
+        "recovery_window_total",
+    ] {
+        assert!(r.get(field).is_some(), "missing {field}");
+    }
+    let engine =
+        retrystorm::classic::simulate(&retrystorm::classic::Scenario::article(), i64::MAX).unwrap();
+    assert_eq!(v, serde_json::to_value(&engine).unwrap());
+}
+
+#[test]
+fn herd_sweep_and_breaker_reports() {
+    let herd = stdout(&["herd"]);
+    assert!(herd.contains("S1 600、S2 2560、S3 3067、S4 728"));
+    let sweep = stdout(&["sweep"]);
+    assert_eq!(sweep.matches("[PASS]").count(), 4);
+    assert!(sweep.contains("313131"));
+    let sweep2 = stdout(&["sweep", "--seeds", "1,2"]);
+    assert!(sweep2.contains("多种子对照（2 个种子）"));
+    let breaker = stdout(&["breaker"]);
+    assert!(breaker.contains("[20, 25]") && breaker.contains("801"));
+    assert!(stdout(&["scenarios"]).contains("breaker-groups"));
+    assert!(stdout(&["--help"]).contains("usage: retrystorm"));
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let dir = std::env::temp_dir().join(format!("retrystorm-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    let mut sc = serde_json::to_value(retrystorm::classic::Scenario::article()).unwrap();
+    sc["strategies"][1]["max_retry"] = 99.into();
+    std::fs::write(&bad, sc.to_string()).unwrap();
+    let garbage = dir.join("garbage.json");
+    std::fs::write(&garbage, "\u{0}\u{1}not json").unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["run", "--scenario", bad.to_str().unwrap()],
+            "strategies[1].max_retry = 99 is out of range: allowed 0..=30",
+        ),
+        (
+            vec!["run", "--scenario", garbage.to_str().unwrap()],
+            "invalid scenario",
+        ),
+        (
+            vec!["run", "--scenario", "/no/such/file.json"],
+            "cannot read /no/such/file.json",
+        ),
+        (
+            vec!["run", "--seed", "1e3"],
+            "--seed \"1e3\" is not an integer",
+        ),
+        (vec!["run", "--seed", "9223372036854775808"], "--seed"),
+        (vec!["run", "--budget-override", "101"], "allowed 0..=100"),
+        (vec!["run", "--seed"], "--seed needs a value"),
+        (vec!["run", "--frobnicate"], "unknown option"),
+        (vec!["fly"], "unknown command"),
+        (vec!["run", "extra"], "unexpected argument"),
+        (
+            vec!["herd", "--preset", "nope"],
+            "no bundled scenario \"nope\"",
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = retrystorm(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.starts_with("retrystorm: error: ") && err.contains(needle),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+}

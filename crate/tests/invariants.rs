@@ -1,0 +1,400 @@
+//! Properties that hold for every valid classic scenario, checked on many random ones,
+//! plus a differential check against a literal transcription of the article's Java loop.
+
+use proptest::prelude::*;
+use retrystorm::classic::{self, Jitter, Outage, Scenario, Strategy};
+use retrystorm::rng::JavaRandom;
+use retrystorm::scenario;
+
+fn strategy() -> impl Strategy_<Value = Strategy> {
+    (
+        0u32..8,
+        prop_oneof![Just(0u64), 1u64..2000],
+        prop_oneof![Just(Jitter::None), Just(Jitter::Full)],
+        prop_oneof![Just(100u32), 0u32..100],
+        prop_oneof![Just(30_000u64), 0u64..10_000],
+        any::<bool>(),
+        proptest::option::of(0u32..500),
+        proptest::option::of(0u32..10),
+    )
+        .prop_map(
+            |(max_retry, base_ms, jitter, budget_pct, deadline_ms, breaker, trip, open)| Strategy {
+                name: format!("r{max_retry} b{base_ms}"),
+                max_retry,
+                base_ms,
+                jitter,
+                budget_pct,
+                deadline_ms,
+                breaker,
+                breaker_trip_failures: trip,
+                breaker_open_s: open,
+            },
+        )
+}
+
+use proptest::strategy::Strategy as Strategy_;
+
+fn scenario() -> impl Strategy_<Value = Scenario> {
+    (
+        1u32..120,
+        1u32..50,
+        0u32..400,
+        0u32..50,
+        0u32..50,
+        0u32..500,
+        0u32..800,
+        0u32..8,
+        proptest::collection::vec(strategy(), 1..5),
+        any::<i64>(),
+    )
+        .prop_map(
+            |(clients, duration_s, capacity, a, b, latency, trip, open, strategies, seed)| {
+                let (from, to) = (a.min(b).min(duration_s), a.max(b).min(duration_s));
+                Scenario {
+                    clients,
+                    duration_s,
+                    capacity,
+                    outage: Outage {
+                        from_s: from,
+                        to_s: to,
+                    },
+                    upstream_latency_ms: latency,
+                    breaker_trip_failures: trip,
+                    breaker_open_s: open,
+                    seed,
+                    strategies,
+                }
+            },
+        )
+}
+
+/// The article's `Support.run`, transcribed line by line with a sorted latency list.
+fn reference(
+    sc: &Scenario,
+    c: &Strategy,
+    seed: i64,
+) -> (u64, u64, u64, Vec<u32>, u64, u64, u32, Vec<u32>, u64) {
+    let mut rnd = JavaRandom::new(seed);
+    let dur = sc.duration_s as i64;
+    let mut per_sec = vec![0u32; dur as usize];
+    let (mut attempts, mut delivered, mut failed, mut open, mut harmful) =
+        (0u64, 0u64, 0u64, 0u32, 0u64);
+    let mut trip_at = vec![];
+    let mut lat: Vec<i64> = vec![];
+    let budget_max = sc.capacity as i64 * c.budget_pct as i64 / 100;
+    let mut tokens = budget_max;
+    let mut open_until: i64 = -1;
+    let mut consec: i64 = 0;
+    let trip = c.breaker_trip_failures.unwrap_or(sc.breaker_trip_failures) as i64;
+    let open_s = c.breaker_open_s.unwrap_or(sc.breaker_open_s) as i64;
+    let outage = |s: i64| s >= sc.outage.from_s as i64 && s < sc.outage.to_s as i64;
+    for arr in 0..dur {
+        for _ in 0..sc.clients {
+            let mut attempt: i64 = 0;
+            let mut wait: i64 = 0;
+            let mut sec = arr;
+            loop {
+                if c.breaker && sec < open_until {
+                    if !outage(sec) && per_sec[sec as usize] < sc.capacity {
+                        harmful += 1;
+                    }
+                    failed += 1;
+                    break;
+                }
+                if c.budget_pct < 100 && attempt > 0 {
+                    if tokens <= 0 {
+                        failed += 1;
+                        break;
+                    }
+                    tokens -= 1;
+                }
+                if attempt > c.max_retry as i64 {
+                    failed += 1;
+                    break;
+                }
+                if sec >= dur {
+                    sec = dur - 1;
+                }
+                per_sec[sec as usize] += 1;
+                attempts += 1;
+                if wait > c.deadline_ms as i64 {
+                    failed += 1;
+                    break;
+                }
+                let ok = !outage(sec) && per_sec[sec as usize] <= sc.capacity;
+                if ok {
+                    delivered += 1;
+                    lat.push(wait + sc.upstream_latency_ms as i64);
+                    consec = 0;
+                    break;
+                }
+                consec += 1;
+                if c.breaker && consec > trip && sec >= open_until {
+                    open += 1;
+                    trip_at.push(sec as u32);
+                    open_until = sec + open_s;
+                }
+                let backoff = (c.base_ms as i64) << attempt;
+                let delay = if c.jitter == Jitter::Full {
+                    (rnd.next_double() * backoff as f64) as i64
+                } else {
+                    backoff
+                };
+                wait += delay;
+                attempt += 1;
+                sec = (arr + (wait + 999) / 1000).min(dur - 1);
+            }
+        }
+        tokens = budget_max.min(tokens + budget_max);
+    }
+    lat.sort();
+    let pct = |p: f64| -> u64 {
+        if lat.is_empty() {
+            return 0;
+        }
+        let idx = (p / 100.0 * lat.len() as f64).ceil() as i64 - 1;
+        lat[idx.clamp(0, lat.len() as i64 - 1) as usize] as u64
+    };
+    (
+        attempts,
+        delivered,
+        failed,
+        per_sec,
+        pct(50.0),
+        pct(99.0),
+        open,
+        trip_at,
+        harmful,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn matches_the_literal_transcription(sc in scenario()) {
+        let rs = classic::run(&sc, sc.seed).unwrap();
+        for (r, st) in rs.iter().zip(&sc.strategies) {
+            let (attempts, delivered, failed, per_sec, p50, p99, trips, trip_at, harmful) = reference(&sc, st, sc.seed);
+            prop_assert_eq!(r.attempts, attempts);
+            prop_assert_eq!(r.delivered, delivered);
+            prop_assert_eq!(r.failed, failed);
+            prop_assert_eq!(&r.per_sec, &per_sec);
+            prop_assert_eq!((r.p50_ms, r.p99_ms), (p50, p99));
+            prop_assert_eq!((r.breaker_trips, &r.trip_at, r.breaker_harmful), (trips, &trip_at, harmful));
+        }
+    }
+
+    #[test]
+    fn conservation_and_determinism(sc in scenario()) {
+        let a = classic::simulate(&sc, sc.seed).unwrap();
+        let b = classic::simulate(&sc, sc.seed).unwrap();
+        prop_assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
+        let business = sc.business_requests();
+        for r in &a.results {
+            prop_assert_eq!(r.delivered + r.failed, business);
+            prop_assert_eq!(r.per_sec.iter().map(|&v| v as u64).sum::<u64>(), r.attempts);
+            prop_assert!(r.delivered <= r.attempts);
+            prop_assert_eq!(r.peak, r.per_sec.iter().copied().max().unwrap());
+            prop_assert!(r.p50_ms <= r.p99_ms);
+            prop_assert_eq!(r.breaker_trips as usize, r.trip_at.len());
+        }
+    }
+
+    #[test]
+    fn no_jitter_ignores_the_seed(sc in scenario(), other in any::<i64>()) {
+        let a = classic::run(&sc, sc.seed).unwrap();
+        let b = classic::run(&sc, other).unwrap();
+        for ((ra, rb), st) in a.iter().zip(&b).zip(&sc.strategies) {
+            if st.jitter == Jitter::None || st.base_ms == 0 {
+                prop_assert_eq!(ra, rb);
+            }
+        }
+    }
+
+    #[test]
+    fn budget_100_turns_s4_into_s3(seed in any::<i64>()) {
+        let rs = classic::run(&Scenario::article().with_budget(100), seed).unwrap();
+        let (mut s3, mut s4) = (rs[2].clone(), rs[3].clone());
+        s3.name.clear();
+        s4.name.clear();
+        prop_assert_eq!(s3, s4);
+    }
+
+    #[test]
+    fn json_round_trips(sc in scenario()) {
+        let out = classic::simulate(&sc, sc.seed).unwrap();
+        let text = serde_json::to_string(&out).unwrap();
+        let back: classic::Output = serde_json::from_str(&text).unwrap();
+        prop_assert_eq!(back, out);
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics(text in "\\PC{0,300}") {
+        let _ = scenario::parse(&text);
+    }
+
+    #[test]
+    fn arbitrary_json_values_never_panic(value in json_value()) {
+        // Also as a classic scenario body with every field mutated.
+        let _ = scenario::from_value(value.clone());
+        let mut base = serde_json::to_value(Scenario::article()).unwrap();
+        if let serde_json::Value::Object(ref mut m) = base {
+            let keys: Vec<String> = m.keys().cloned().collect();
+            for k in keys {
+                let mut copy = m.clone();
+                copy.insert(k, value.clone());
+                if let Ok(scenario::AnyScenario::Classic(sc)) = scenario::from_value(serde_json::Value::Object(copy)) {
+                    if sc.business_requests() <= 20_000 {
+                        let _ = classic::run(&sc, sc.seed);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn json_value() -> impl Strategy_<Value = serde_json::Value> {
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>().prop_map(|f| serde_json::Number::from_f64(f)
+            .map(Value::Number)
+            .unwrap_or(Value::Null)),
+        "\\PC{0,20}".prop_map(Value::from),
+        prop_oneof![Just(-1i64), Just(0), Just(1), Just(31), Just(4_294_967_296)]
+            .prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 24, 6, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            proptest::collection::btree_map("[a-z_]{1,12}", inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+#[test]
+fn extreme_valid_values_do_not_overflow() {
+    // The largest backoff, retries and deadline the bounds allow, on a tiny run.
+    let mut sc = Scenario::article();
+    sc.clients = 3;
+    sc.duration_s = 3600;
+    sc.capacity = 0;
+    sc.outage = Outage {
+        from_s: 0,
+        to_s: 3600,
+    };
+    sc.upstream_latency_ms = 60_000;
+    sc.breaker_trip_failures = 0;
+    sc.breaker_open_s = 3600;
+    sc.seed = i64::MIN;
+    for st in &mut sc.strategies {
+        st.max_retry = 30;
+        st.base_ms = 600_000;
+        st.deadline_ms = 3_600_000;
+        st.budget_pct = 0;
+    }
+    sc.strategies[0].budget_pct = 100;
+    sc.strategies[0].jitter = Jitter::Full;
+    let rs = classic::run(&sc, sc.seed).unwrap();
+    for (r, st) in rs.iter().zip(&sc.strategies) {
+        assert_eq!(r.attempts, reference(&sc, st, sc.seed).0, "{}", st.name);
+        assert_eq!(r.delivered, 0);
+    }
+    // Without a deadline in reach every request makes all 31 attempts.
+    sc.strategies[0].deadline_ms = 3_600_000;
+    sc.strategies[0].base_ms = 0;
+    assert_eq!(
+        classic::run(&sc, sc.seed).unwrap()[0].attempts,
+        3 * 3600 * 31
+    );
+}
+
+#[test]
+fn every_validation_rule_rejects_its_bad_value() {
+    type Mutate = fn(&mut Scenario);
+    let cases: Vec<(&str, Mutate)> = vec![
+        ("clients", |s| s.clients = 0),
+        ("clients", |s| s.clients = 1_000_001),
+        ("duration_s", |s| s.duration_s = 0),
+        ("duration_s", |s| s.duration_s = 3601),
+        ("clients", |s| {
+            s.clients = 1_000_000;
+            s.duration_s = 21
+        }),
+        ("capacity", |s| s.capacity = 100_000_001),
+        ("outage.from_s", |s| s.outage.from_s = 61),
+        ("outage.to_s", |s| s.outage.to_s = 61),
+        ("outage.to_s", |s| s.outage.to_s = 19),
+        ("upstream_latency_ms", |s| s.upstream_latency_ms = 60_001),
+        ("breaker_trip_failures", |s| {
+            s.breaker_trip_failures = 100_000_001
+        }),
+        ("breaker_open_s", |s| s.breaker_open_s = 3601),
+        ("strategies", |s| s.strategies.clear()),
+        ("strategies", |s| {
+            let one = s.strategies[0].clone();
+            s.strategies = vec![one; 13]
+        }),
+        ("strategies[0].name", |s| s.strategies[0].name.clear()),
+        ("strategies[0].name", |s| {
+            s.strategies[0].name = "x".repeat(65)
+        }),
+        ("strategies[0].name", |s| {
+            s.strategies[0].name = "a\nb".into()
+        }),
+        ("strategies[1].max_retry", |s| {
+            s.strategies[1].max_retry = 31
+        }),
+        ("strategies[1].base_ms", |s| {
+            s.strategies[1].base_ms = 600_001
+        }),
+        ("strategies[2].budget_pct", |s| {
+            s.strategies[2].budget_pct = 101
+        }),
+        ("strategies[3].deadline_ms", |s| {
+            s.strategies[3].deadline_ms = 3_600_001
+        }),
+        ("strategies[4].breaker_trip_failures", |s| {
+            s.strategies[4].breaker_trip_failures = Some(100_000_001)
+        }),
+        ("strategies[5].breaker_open_s", |s| {
+            s.strategies[5].breaker_open_s = Some(3601)
+        }),
+    ];
+    for (field, mutate) in cases {
+        let mut sc = Scenario::article();
+        mutate(&mut sc);
+        let err = classic::run(&sc, 1).unwrap_err();
+        assert_eq!(err.field, field, "{err}");
+        let msg = err.to_string();
+        assert!(msg.starts_with(field) && msg.contains("allowed"), "{msg}");
+    }
+    // Type and shape errors are named by serde.
+    for (text, needle) in [
+        (r#"{"clients": -1}"#, "invalid value"),
+        (r#"{"clients": "many"}"#, "invalid type"),
+        (r#"{"clients": 200, "bogus": 1}"#, "unknown field `bogus`"),
+        (r#"{"model": 3}"#, "model"),
+        ("{", "EOF"),
+    ] {
+        let err = scenario::parse(text).unwrap_err().to_string();
+        assert!(err.contains(needle), "{text}: {err}");
+    }
+    let mut v = serde_json::to_value(Scenario::article()).unwrap();
+    v["strategies"][0]["jitter"] = "half".into();
+    assert!(scenario::from_value(v)
+        .unwrap_err()
+        .to_string()
+        .contains("unknown variant `half`"));
+    let mut v = serde_json::to_value(Scenario::article()).unwrap();
+    v["seed"] = "12abc".into();
+    assert!(scenario::from_value(v)
+        .unwrap_err()
+        .to_string()
+        .contains("seed"));
+}
