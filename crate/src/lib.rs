@@ -12,6 +12,7 @@ pub mod javafmt;
 pub mod rng;
 pub mod scenario;
 pub mod seed;
+pub mod share;
 pub mod validate;
 
 pub use validate::ValidationError;

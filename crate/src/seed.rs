@@ -3,9 +3,9 @@
 //! trip through a browser, a URL or `JSON.parse` unchanged. Both forms are accepted
 //! on input.
 
+use core::fmt;
 use serde::de::{self, Visitor};
 use serde::{Deserializer, Serializer};
-use core::fmt;
 
 /// Largest magnitude a JavaScript number holds exactly.
 pub const JS_SAFE: i64 = (1 << 53) - 1;
@@ -79,7 +79,10 @@ mod tests {
 
     #[test]
     fn small_seeds_are_numbers_big_ones_strings() {
-        assert_eq!(serde_json::to_string(&S { seed: -4242 }).unwrap(), r#"{"seed":-4242}"#);
+        assert_eq!(
+            serde_json::to_string(&S { seed: -4242 }).unwrap(),
+            r#"{"seed":-4242}"#
+        );
         let big = S { seed: i64::MAX };
         let text = serde_json::to_string(&big).unwrap();
         assert_eq!(text, r#"{"seed":"9223372036854775807"}"#);
@@ -88,8 +91,18 @@ mod tests {
 
     #[test]
     fn accepts_numbers_and_strings_rejects_the_rest() {
-        assert_eq!(serde_json::from_str::<S>(r#"{"seed":9007199254740993}"#).unwrap().seed, 9007199254740993);
-        assert_eq!(serde_json::from_str::<S>(r#"{"seed":"-9223372036854775808"}"#).unwrap().seed, i64::MIN);
+        assert_eq!(
+            serde_json::from_str::<S>(r#"{"seed":9007199254740993}"#)
+                .unwrap()
+                .seed,
+            9007199254740993
+        );
+        assert_eq!(
+            serde_json::from_str::<S>(r#"{"seed":"-9223372036854775808"}"#)
+                .unwrap()
+                .seed,
+            i64::MIN
+        );
         assert!(serde_json::from_str::<S>(r#"{"seed":"12x"}"#).is_err());
         assert!(serde_json::from_str::<S>(r#"{"seed":1.5}"#).is_err());
         assert!(serde_json::from_str::<S>(r#"{"seed":18446744073709551615}"#).is_err());

@@ -16,7 +16,11 @@ pub struct ValidationError {
 
 impl ValidationError {
     /// An error for `field` holding `value`, where `allowed` says what would be accepted.
-    pub fn new(field: impl Into<String>, value: impl fmt::Display, allowed: impl Into<String>) -> Self {
+    pub fn new(
+        field: impl Into<String>,
+        value: impl fmt::Display,
+        allowed: impl Into<String>,
+    ) -> Self {
         ValidationError {
             field: field.into(),
             value: value.to_string(),
@@ -51,7 +55,11 @@ impl fmt::Display for ValidationError {
         } else if self.value.is_empty() {
             write!(f, "{}: {}", self.field, self.allowed)
         } else {
-            write!(f, "{} = {} is out of range: allowed {}", self.field, self.value, self.allowed)
+            write!(
+                f,
+                "{} = {} is out of range: allowed {}",
+                self.field, self.value, self.allowed
+            )
         }
     }
 }
@@ -118,7 +126,10 @@ mod tests {
     #[test]
     fn message_names_field_value_and_range() {
         let e = in_range("clients", 0u32, 1, 1_000_000).unwrap_err();
-        assert_eq!(e.to_string(), "clients = 0 is out of range: allowed 1..=1000000");
+        assert_eq!(
+            e.to_string(),
+            "clients = 0 is out of range: allowed 1..=1000000"
+        );
         let e = e.within("scenario");
         assert_eq!(e.field, "scenario.clients");
     }
