@@ -43,14 +43,20 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(plain_error)
 }
 
-/// Reads a classic scenario from a JS object (or from JSON text), reporting type errors
-/// and unknown fields as a document-level validation error.
+/// Reads a classic scenario from a JS object (or from JSON text) exactly as the CLI reads
+/// a scenario file: through JSON text and the engine's own types. (serde-wasm-bindgen's
+/// `from_value` skips unknown fields even under `deny_unknown_fields`, so a typo in a
+/// field name would silently fall back to nothing; the JSON path rejects it by name.)
 fn scenario_from_js(cfg: JsValue) -> Result<Scenario, ValidationError> {
-    if let Some(text) = cfg.as_string() {
-        return Scenario::from_json(&text);
-    }
-    serde_wasm_bindgen::from_value::<Scenario>(cfg)
-        .map_err(|e| ValidationError::document(e.to_string()))
+    let text = match cfg.as_string() {
+        Some(text) => text,
+        None => js_sys::JSON::stringify(&cfg)
+            .ok()
+            .and_then(|t| t.as_string())
+            .ok_or_else(|| ValidationError::document("the scenario is not a JSON object"))?,
+    };
+    // Parse only: validation is the caller's (simulate checks, validate() lists every problem).
+    serde_json::from_str(&text).map_err(|e| retrystorm::validate::from_json_error(&e))
 }
 
 /// Reads a seed given as a JS number (an exact integer), a decimal string or a BigInt.

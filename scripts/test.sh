@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Sets everything up and runs every check, in the order CI runs them (.ci/run calls this):
+#   fmt, clippy (native and wasm32), engine tests, the wasm-bindgen tests of the exports
+#   (headless Chromium), the native CLI, the release site (at / and under a sub-path),
+#   and the end-to-end tests of the built site in headless Chromium.
+# Every step runs even after a failure, so one run shows every problem; the exit status
+# is non-zero when any step failed. Screenshots land in tests/artifacts/.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+"$ROOT/scripts/setup.sh" || { echo "test: setup failed" >&2; exit 1; }
+cd "$ROOT"
+
+failed=()
+summary=()
+step() {
+  local name="$1"; shift
+  log "$name"
+  local out rc
+  out="$(mktemp)"
+  "$@" 2>&1 | tee "$out"
+  rc=${PIPESTATUS[0]}
+  # Keep each runner's own summary lines ("test result: …", "# pass …") for the end.
+  while IFS= read -r line; do summary+=("  [$name] $line"); done \
+    < <(grep -E '^(test result:|# (tests|pass|fail|cancelled|skipped|todo|duration_ms) )' "$out" || true)
+  rm -f "$out"
+  if [ "$rc" -ne 0 ]; then
+    failed+=("$name (exit $rc)")
+    echo "!!! FAILED: $name (exit $rc)"
+  fi
+}
+
+# The wasm-bindgen tests run in headless Chromium through chromedriver.
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
+
+step "cargo fmt" cargo fmt --all -- --check
+step "clippy native" cargo clippy --workspace --all-targets -- -D warnings
+step "clippy wasm32" cargo clippy -p retrystorm-web --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "engine tests" cargo test
+step "wasm-bindgen tests" cargo test -p retrystorm-web --target wasm32-unknown-unknown
+step "CLI build" cargo build --release
+step "trunk build" trunk build --release --offline
+SUBPATH=/nested/retry-storm/
+step "trunk build (sub-path)" trunk build --release --offline --public-url "$SUBPATH" --dist "$ROOT/target/dist-subpath"
+mkdir -p "$ROOT/tests/artifacts"
+step "e2e" env DIST="$ROOT/dist" DIST_SUBPATH="$ROOT/target/dist-subpath" SUBPATH="$SUBPATH" \
+  RETRYSTORM_BIN="$ROOT/target/release/retrystorm" ARTIFACTS="$ROOT/tests/artifacts" \
+  node --test --test-concurrency=1 "$E2E_DIR/playground.test.js"
+
+log "summary"
+printf '%s\n' "${summary[@]}"
+if [ "${#failed[@]}" -ne 0 ]; then
+  printf 'FAILED: %s\n' "${failed[@]}"
+  exit 1
+fi
+echo "all checks passed"

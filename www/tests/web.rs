@@ -1,0 +1,306 @@
+//! wasm-bindgen tests of the exports, in headless Chromium: values cross the real JS
+//! boundary (JSON text parsed by JS, results stringified by JS and decoded back into the
+//! engine's typed structs) and are compared with the engine called directly.
+#![cfg(target_arch = "wasm32")]
+
+use retrystorm::classic::{self, Jitter, Output, Scenario, Strategy};
+use retrystorm_web as web;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A JS value built by JS's own JSON parser, as the page would hold it.
+fn js(text: &str) -> JsValue {
+    js_sys::JSON::parse(text).expect("valid JSON")
+}
+
+/// A JS value back to text by JS's own JSON.stringify.
+fn text(v: &JsValue) -> String {
+    js_sys::JSON::stringify(v)
+        .expect("stringify")
+        .as_string()
+        .expect("string")
+}
+
+fn scenario_js(s: &Scenario) -> JsValue {
+    js(&serde_json::to_string(s).unwrap())
+}
+
+fn output_of(v: &JsValue) -> Output {
+    serde_json::from_str(&text(v)).expect("the output decodes as the engine's Output")
+}
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(v, &JsValue::from_str(key)).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn default_scenario_is_a_plain_object_and_round_trips() {
+    let v = web::default_scenario().unwrap();
+    assert!(
+        !v.is_instance_of::<js_sys::Map>(),
+        "plain objects, not Maps"
+    );
+    assert_eq!(get(&v, "clients").as_f64(), Some(200.0));
+    let back: Scenario = serde_json::from_str(&text(&v)).unwrap();
+    assert_eq!(back, Scenario::article());
+    // And through the page's path: JS object -> run() -> scenario echoed back.
+    let out = output_of(&web::run(v, JsValue::UNDEFINED).unwrap());
+    assert_eq!(out.scenario, Scenario::article());
+}
+
+#[wasm_bindgen_test]
+fn article_run_equals_native_engine() {
+    let sc = Scenario::article();
+    let out = web::run(scenario_js(&sc), JsValue::from_f64(4242.0)).unwrap();
+    let results = get(&out, "results");
+    assert!(js_sys::Array::is_array(&results));
+    assert_eq!(output_of(&out), classic::simulate(&sc, 4242).unwrap());
+    // The formatted table is the engine's, cell for cell.
+    let table: retrystorm::classic::report::Table =
+        serde_json::from_str(&text(&web::results_table(out.clone()).unwrap())).unwrap();
+    assert_eq!(
+        table,
+        classic::report::table(&classic::simulate(&sc, 4242).unwrap())
+    );
+    assert_eq!(table.rows[1][1], "2.34x");
+    assert_eq!(table.rows[2][3], "1057");
+}
+
+/// A small deterministic generator, so a failure names a reproducible case.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+fn random_scenario(g: &mut Lcg) -> Scenario {
+    let duration_s = 5 + g.next(70) as u32;
+    let from_s = g.next(u64::from(duration_s)) as u32;
+    let to_s = from_s + g.next(u64::from(duration_s - from_s) + 1) as u32;
+    let strategies = (0..1 + g.next(6))
+        .map(|i| Strategy {
+            name: format!("R{i} <b>x</b>"),
+            max_retry: g.next(8) as u32,
+            base_ms: g.next(1200),
+            jitter: if g.next(2) == 0 {
+                Jitter::None
+            } else {
+                Jitter::Full
+            },
+            budget_pct: g.next(101) as u32,
+            deadline_ms: g.next(40_000),
+            breaker: g.next(2) == 0,
+            breaker_trip_failures: if g.next(3) == 0 {
+                Some(g.next(500) as u32)
+            } else {
+                None
+            },
+            breaker_open_s: None,
+        })
+        .collect();
+    Scenario {
+        clients: 1 + g.next(300) as u32,
+        duration_s,
+        capacity: g.next(600) as u32,
+        outage: classic::Outage { from_s, to_s },
+        upstream_latency_ms: g.next(500) as u32,
+        breaker_trip_failures: g.next(800) as u32,
+        breaker_open_s: g.next(10) as u32,
+        seed: g.next(1 << 40) as i64 - (1 << 39),
+        strategies,
+    }
+}
+
+#[wasm_bindgen_test]
+fn random_scenarios_equal_native_engine() {
+    let mut g = Lcg(20_260_101);
+    let mut checked = 0;
+    for case in 0..40 {
+        let sc = random_scenario(&mut g);
+        if !sc.problems().is_empty() {
+            continue;
+        }
+        let seed = sc.seed;
+        let out = web::run(scenario_js(&sc), JsValue::from_f64(seed as f64))
+            .unwrap_or_else(|e| panic!("case {case}: {}", text(&e)));
+        assert_eq!(
+            output_of(&out),
+            classic::simulate(&sc, seed).unwrap(),
+            "case {case}: {sc:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 30, "only {checked} random scenarios were valid");
+}
+
+#[wasm_bindgen_test]
+fn big_seeds_survive_as_strings_and_bigints() {
+    let sc = Scenario::article();
+    for seed in [
+        9_007_199_254_740_993_i64,
+        i64::MAX,
+        i64::MIN,
+        -9_007_199_254_740_995,
+    ] {
+        let native = classic::simulate(&sc, seed).unwrap();
+        let by_string = web::run(scenario_js(&sc), JsValue::from_str(&seed.to_string())).unwrap();
+        // Above 2^53 the seed comes back as a decimal string, never a rounded number.
+        assert_eq!(
+            get(&get(&by_string, "scenario"), "seed").as_string(),
+            Some(seed.to_string())
+        );
+        assert_eq!(output_of(&by_string), native);
+        let by_bigint = web::run(scenario_js(&sc), js_sys::BigInt::from(seed).into()).unwrap();
+        assert_eq!(output_of(&by_bigint), native);
+        // The seed inside the scenario object, as a string, works as well.
+        let mut with_seed = sc.clone();
+        with_seed.seed = seed;
+        assert_eq!(
+            output_of(&web::run(scenario_js(&with_seed), JsValue::UNDEFINED).unwrap()),
+            native
+        );
+    }
+    // A JS number above 2^53 is already rounded: refuse it rather than run another seed.
+    let e = web::run(scenario_js(&sc), JsValue::from_f64(9_007_199_254_740_994.0)).unwrap_err();
+    assert!(e.is_instance_of::<js_sys::Error>());
+    assert_eq!(get(&e, "field").as_string().as_deref(), Some("seed"));
+}
+
+fn message(e: &JsValue) -> String {
+    assert!(
+        e.is_instance_of::<js_sys::Error>(),
+        "a real JS Error, not {}",
+        text(e)
+    );
+    e.unchecked_ref::<js_sys::Error>().message().into()
+}
+
+#[wasm_bindgen_test]
+fn errors_arrive_as_js_errors_with_the_engine_message() {
+    let mut sc = Scenario::article();
+    sc.clients = 0;
+    let e = web::run(scenario_js(&sc), JsValue::UNDEFINED).unwrap_err();
+    assert_eq!(message(&e), sc.validate().unwrap_err().to_string());
+    assert_eq!(get(&e, "field").as_string().as_deref(), Some("clients"));
+
+    let mut doc = serde_json::to_value(Scenario::article()).unwrap();
+    doc["bogus"] = serde_json::Value::Bool(true);
+    let e = web::run(js(&doc.to_string()), JsValue::UNDEFINED).unwrap_err();
+    assert!(!message(&e).contains("Error: "), "{}", message(&e));
+    assert!(
+        message(&e).contains("unknown field") || message(&e).contains("bogus"),
+        "{}",
+        message(&e)
+    );
+
+    let e = web::run(scenario_js(&Scenario::article()), JsValue::from_str("12x")).unwrap_err();
+    assert!(message(&e).contains("seed"));
+
+    let e = web::decode_state("v1.not*base64").unwrap_err();
+    assert!(message(&e).contains("link.payload"));
+    let e = web::results_table(js("{}")).unwrap_err();
+    assert!(!message(&e).is_empty());
+}
+
+#[wasm_bindgen_test]
+fn validate_lists_every_problem() {
+    let mut sc = Scenario::article();
+    sc.clients = 0;
+    sc.strategies[2].max_retry = 10_000;
+    let problems = web::validate(scenario_js(&sc)).unwrap();
+    let list: Vec<serde_json::Value> = serde_json::from_str(&text(&problems)).unwrap();
+    let fields: Vec<&str> = list.iter().map(|p| p["field"].as_str().unwrap()).collect();
+    assert!(
+        fields.contains(&"clients") && fields.contains(&"strategies[2].max_retry"),
+        "{fields:?}"
+    );
+    assert!(list
+        .iter()
+        .all(|p| !p["message"].as_str().unwrap().is_empty()));
+    let ok = web::validate(scenario_js(&Scenario::article())).unwrap();
+    assert_eq!(text(&ok), "[]");
+}
+
+#[wasm_bindgen_test]
+fn share_state_round_trips_through_js() {
+    let mut sc = Scenario::article();
+    sc.seed = i64::MAX;
+    sc.strategies[0].name = "<img src=x onerror=alert(1)>".into();
+    let state = js(&format!(
+        r#"{{"model":"classic","classic":{},"view":{{"hidden":[1]}}}}"#,
+        serde_json::to_string(&sc).unwrap()
+    ));
+    let link = web::encode_state(state).unwrap();
+    assert!(link.starts_with("v1."));
+    let back = web::decode_state(&link).unwrap();
+    let classic: Scenario = serde_json::from_str(&text(&get(&back, "classic"))).unwrap();
+    assert_eq!(classic, sc);
+    assert_eq!(text(&get(&back, "view")), r#"{"hidden":[1]}"#);
+    // A link whose scenario the engine rejects is refused with the field named.
+    let mut bad = Scenario::article();
+    bad.clients = 100_000_000;
+    let link = web::encode_state(js(&format!(
+        r#"{{"classic":{}}}"#,
+        serde_json::to_string(&bad).unwrap()
+    )))
+    .unwrap();
+    let e = web::decode_state(&link).unwrap_err();
+    assert!(
+        message(&e).contains("link.classic.clients"),
+        "{}",
+        message(&e)
+    );
+}
+
+#[wasm_bindgen_test]
+fn text_exports_match_the_engine() {
+    let out = classic::simulate(&Scenario::article(), 4242).unwrap();
+    let v = js(&serde_json::to_string(&out).unwrap());
+    assert_eq!(
+        web::markdown_table(v.clone()).unwrap(),
+        classic::report::markdown_table(&out)
+    );
+    assert_eq!(
+        web::csv_per_second(v).unwrap(),
+        classic::report::csv_per_sec(&out)
+    );
+    let verdicts = web::verdicts(scenario_js(&Scenario::article()), JsValue::UNDEFINED).unwrap();
+    let list: Vec<serde_json::Value> = serde_json::from_str(&text(&verdicts)).unwrap();
+    assert_eq!(list.len(), 4);
+    assert!(
+        list.iter()
+            .all(|v| v["pass"] == serde_json::Value::Bool(true)),
+        "{list:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn chart_draws_sharp_pixels_and_maps_the_mouse_back() {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let canvas: web_sys::HtmlCanvasElement =
+        document.create_element("canvas").unwrap().unchecked_into();
+    canvas
+        .set_attribute("style", "width: 600px; height: 300px; display: block")
+        .unwrap();
+    document.body().unwrap().append_child(&canvas).unwrap();
+    let out = web::run(scenario_js(&Scenario::article()), JsValue::UNDEFINED).unwrap();
+    let handle = web::chart::draw_chart(canvas.clone(), out, js(r#"{"dpr": 2}"#)).unwrap();
+    // devicePixelRatio is applied: the backing store is twice the CSS size.
+    assert_eq!((canvas.width(), canvas.height()), (1200, 600));
+    let png = canvas.to_data_url().unwrap();
+    assert!(png.starts_with("data:image/png;base64,") && png.len() > 5000);
+    // Somewhere right of the middle (seconds ~30), the readout names every strategy.
+    let r = handle.readout(330.0, 150.0).unwrap();
+    let second = get(&r, "second").as_f64().unwrap();
+    assert!((20.0..45.0).contains(&second), "second {second}");
+    assert_eq!(js_sys::Array::from(&get(&r, "values")).length(), 6);
+    assert!(handle.readout(-50.0, -50.0).unwrap().is_null());
+    canvas.remove();
+}
