@@ -1,1 +1,42 @@
-//! The event-driven cluster model (work in progress).
+//! The event-driven cluster model (issue 4): open- and closed-loop load into a chain of
+//! tiers with bounded queues, timeouts, faults on a schedule, client retry policies with
+//! backoff and jitter, retry budgets, circuit breakers and bulkheads.
+//!
+//! - [`Scenario`] is the input (JSON, `deny_unknown_fields`, [`Scenario::validate`]).
+//! - [`run`] runs it; [`Simulation`] is the same run in slices (progress, cancel).
+//! - [`RunResult`] is the output: per-bucket, per-tier counters and whole-run figures;
+//!   [`metrics`] defines every counter, "steady state", "recovered" and "metastable".
+//! - [`report`] renders it as text, markdown or CSV.
+//!
+//! Time runs in integer microseconds; the event queue orders by (time, sequence number);
+//! randomness is one `java.util.Random` stream; transcendental functions are computed
+//! with basic IEEE operations only ([`math`]). Same scenario and seed, same bytes out, on
+//! every platform including wasm32.
+
+pub mod backoff;
+pub mod breaker;
+pub mod budget;
+pub mod faults;
+pub mod math;
+pub mod metrics;
+pub mod queue;
+pub mod report;
+pub mod scenario;
+pub mod sim;
+pub mod window;
+
+pub use metrics::{Bucket, Percentiles, RunResult, Summary, TierBucket, TierSummary};
+pub use scenario::*;
+pub use sim::Simulation;
+
+use crate::validate::ValidationError;
+
+/// Events processed per `advance` slice inside [`run`].
+const SLICE: u64 = 1 << 20;
+
+/// Validates `scenario` and runs it with `seed` to the end.
+pub fn run(scenario: &Scenario, seed: i64) -> Result<RunResult, ValidationError> {
+    let mut sim = Simulation::new(scenario, seed)?;
+    while !sim.advance(SLICE)? {}
+    Ok(sim.finish())
+}

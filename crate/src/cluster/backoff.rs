@@ -1,0 +1,136 @@
+//! Backoff delays and jitter, in microseconds.
+
+use super::scenario::{Backoff, Jitter};
+use crate::rng::UnitDouble;
+
+const US: u64 = 1000;
+
+/// The un-jittered delay before retry `n` (1 = first retry), µs.
+pub fn base_delay(b: &Backoff, n: u32) -> u64 {
+    let n = n.max(1);
+    match b {
+        Backoff::None => 0,
+        Backoff::Fixed { delays_ms } => {
+            let i = (n as usize - 1).min(delays_ms.len().saturating_sub(1));
+            delays_ms.get(i).copied().unwrap_or(0).saturating_mul(US)
+        }
+        Backoff::Constant { ms } => ms.saturating_mul(US),
+        Backoff::Exponential {
+            base_ms,
+            multiplier,
+            cap_ms,
+        } => {
+            // multiplier ≤ 10 and n ≤ 10, so the product stays finite; the cap bounds it.
+            let mut d = *base_ms as f64;
+            for _ in 1..n {
+                d *= multiplier;
+                if d >= *cap_ms as f64 {
+                    break;
+                }
+            }
+            let d = d.min(*cap_ms as f64);
+            (d * US as f64) as u64
+        }
+    }
+}
+
+/// First delay and cap of a backoff (for decorrelated jitter), µs.
+fn base_and_cap(b: &Backoff) -> (u64, u64) {
+    match b {
+        Backoff::None => (0, 0),
+        Backoff::Fixed { delays_ms } => {
+            let first = delays_ms.first().copied().unwrap_or(0);
+            let max = delays_ms.iter().copied().max().unwrap_or(0);
+            (first.saturating_mul(US), max.saturating_mul(US))
+        }
+        Backoff::Constant { ms } => (ms.saturating_mul(US), ms.saturating_mul(US)),
+        Backoff::Exponential {
+            base_ms, cap_ms, ..
+        } => (base_ms.saturating_mul(US), cap_ms.saturating_mul(US)),
+    }
+}
+
+/// The sleep before retry `n`, given the previous sleep (for decorrelated jitter), µs.
+pub fn sleep<R: UnitDouble>(b: &Backoff, j: &Jitter, n: u32, prev: u64, rng: &mut R) -> u64 {
+    let d = base_delay(b, n);
+    match j {
+        Jitter::None => d,
+        // AWS Architecture Blog, "Exponential Backoff And Jitter" (2015): full jitter.
+        Jitter::Full => uniform(rng, 0, d),
+        // Same post: equal jitter keeps half the delay.
+        Jitter::Equal => d / 2 + uniform(rng, 0, d - d / 2),
+        // Same post: sleep = min(cap, random_between(base, sleep * 3)).
+        Jitter::Decorrelated => {
+            let (base, cap) = base_and_cap(b);
+            let prev = if prev == 0 { base } else { prev };
+            let hi = prev.saturating_mul(3).max(base);
+            uniform(rng, base, hi).min(cap)
+        }
+        Jitter::Percent { percent } => {
+            let f = 1.0 + (2.0 * rng.next_unit() - 1.0) * percent / 100.0;
+            (d as f64 * f).max(0.0) as u64
+        }
+    }
+}
+
+/// Uniform integer in `[lo, hi]` (lo when hi ≤ lo).
+#[inline]
+pub fn uniform<R: UnitDouble>(rng: &mut R, lo: u64, hi: u64) -> u64 {
+    if hi <= lo {
+        return lo;
+    }
+    let span = (hi - lo) as f64 + 1.0;
+    lo + ((rng.next_unit() * span) as u64).min(hi - lo)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::JavaRandom;
+
+    #[test]
+    fn fixed_list_repeats_its_last_delay() {
+        let b = Backoff::Fixed {
+            delays_ms: vec![200, 400, 800],
+        };
+        let d: Vec<u64> = (1..=5).map(|n| base_delay(&b, n)).collect();
+        assert_eq!(d, vec![200_000, 400_000, 800_000, 800_000, 800_000]);
+    }
+
+    #[test]
+    fn exponential_caps() {
+        let b = Backoff::Exponential {
+            base_ms: 200,
+            multiplier: 2.0,
+            cap_ms: 5000,
+        };
+        let d: Vec<u64> = (1..=7).map(|n| base_delay(&b, n)).collect();
+        assert_eq!(
+            d,
+            vec![200_000, 400_000, 800_000, 1_600_000, 3_200_000, 5_000_000, 5_000_000]
+        );
+    }
+
+    #[test]
+    fn jitters_stay_in_their_ranges() {
+        let b = Backoff::Exponential {
+            base_ms: 200,
+            multiplier: 2.0,
+            cap_ms: 5000,
+        };
+        let mut rng = JavaRandom::new(9);
+        let mut prev = 0;
+        for n in 1..=8 {
+            let d = base_delay(&b, n);
+            let f = sleep(&b, &Jitter::Full, n, 0, &mut rng);
+            assert!(f <= d);
+            let e = sleep(&b, &Jitter::Equal, n, 0, &mut rng);
+            assert!(e >= d / 2 && e <= d);
+            let p = sleep(&b, &Jitter::Percent { percent: 20.0 }, n, 0, &mut rng);
+            assert!(p as f64 >= d as f64 * 0.8 - 1.0 && p as f64 <= d as f64 * 1.2 + 1.0);
+            let c = sleep(&b, &Jitter::Decorrelated, n, prev, &mut rng);
+            assert!((200_000..=5_000_000).contains(&c));
+            prev = c;
+        }
+    }
+}

@@ -1,0 +1,450 @@
+//! Circuit breakers: consecutive failures, Resilience4j sliding windows (with jitter on
+//! the open duration and an optional 25% → 50% → 100% ramp), and Google SRE adaptive
+//! throttling.
+//!
+//! Every permit carries the breaker's `epoch`, bumped on each state change; an outcome
+//! is recorded only if its permit is from the current epoch. So a slow call that was
+//! let through while closed cannot close a half-open breaker later (the ambiguity
+//! Resilience4j resolves with locks; here it is explicit and deterministic).
+
+use super::backoff::uniform;
+use super::scenario::{Breaker, WindowKind};
+use super::window::Window;
+use crate::rng::UnitDouble;
+
+/// What a breaker looks like from outside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Calls flow.
+    Closed,
+    /// Calls are rejected.
+    Open,
+    /// Some calls flow (half-open probes, a ramp stage, or SRE throttling above 0).
+    HalfOpen,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum St {
+    Closed,
+    Open,
+    HalfOpen,
+    /// Gradual recovery stage 0 (25%) or 1 (50%).
+    Ramp(u8),
+}
+
+/// Admission probability of each ramp stage (seed 004: 25% → 50% → 100%).
+pub const RAMP: [f64; 2] = [0.25, 0.5];
+
+/// One breaker's state.
+#[derive(Debug, Clone)]
+pub struct BreakerState {
+    st: St,
+    /// Bumped on every transition; permits from older epochs are ignored.
+    pub epoch: u32,
+    open_until: u64,
+    stage_until: u64,
+    // Closed-state window (count ring of outcome bits, or per-second time buckets).
+    ring: Vec<u8>,
+    ring_pos: usize,
+    ring_len: usize,
+    tbuckets: Vec<[u32; 3]>,
+    head_sec: u64,
+    calls: u64,
+    fails: u64,
+    slows: u64,
+    consec: u32,
+    // Half-open / ramp-stage counters.
+    issued: u32,
+    h_calls: u32,
+    h_fails: u32,
+    h_slows: u32,
+    sre: Option<Window<2>>,
+    /// Times this breaker opened.
+    pub opened: u32,
+}
+
+const FAIL: u8 = 1;
+const SLOW: u8 = 2;
+
+impl BreakerState {
+    /// A closed breaker for this configuration.
+    pub fn new(cfg: &Breaker) -> Self {
+        let (ring, tb, sre) = match *cfg {
+            Breaker::Resilience4j {
+                window: WindowKind::Count,
+                window_size,
+                ..
+            } => (vec![0; window_size as usize], vec![], None),
+            Breaker::Resilience4j {
+                window: WindowKind::Time,
+                window_size,
+                ..
+            } => (vec![], vec![[0; 3]; window_size as usize], None),
+            Breaker::SreAdaptive { window_ms, .. } => {
+                (vec![], vec![], Some(Window::new(window_ms * 1000)))
+            }
+            _ => (vec![], vec![], None),
+        };
+        BreakerState {
+            st: St::Closed,
+            epoch: 0,
+            open_until: 0,
+            stage_until: 0,
+            ring,
+            ring_pos: 0,
+            ring_len: 0,
+            tbuckets: tb,
+            head_sec: 0,
+            calls: 0,
+            fails: 0,
+            slows: 0,
+            consec: 0,
+            issued: 0,
+            h_calls: 0,
+            h_fails: 0,
+            h_slows: 0,
+            sre,
+            opened: 0,
+        }
+    }
+
+    /// The state as seen at `now` (an expired open state reads as half-open).
+    pub fn status(&self, cfg: &Breaker, now: u64) -> Status {
+        match cfg {
+            Breaker::None => Status::Closed,
+            Breaker::SreAdaptive { k, .. } => {
+                if self.sre_p(*k, now) > 0.0 {
+                    Status::HalfOpen
+                } else {
+                    Status::Closed
+                }
+            }
+            _ => match self.st {
+                St::Closed => Status::Closed,
+                St::Open if now < self.open_until => Status::Open,
+                St::Open | St::HalfOpen => Status::HalfOpen,
+                St::Ramp(_) if self.ramp_over(now) => Status::Closed,
+                St::Ramp(_) => Status::HalfOpen,
+            },
+        }
+    }
+
+    fn ramp_over(&self, now: u64) -> bool {
+        // Stage 0 ends at stage_until, stage 1 one stage later.
+        matches!(self.st, St::Ramp(1)) && now >= self.stage_until
+    }
+
+    fn sre_p(&self, k: f64, now: u64) -> f64 {
+        match &self.sre {
+            Some(w) => {
+                let req = w.sum(now, 0) as f64;
+                let acc = w.sum(now, 1) as f64;
+                ((req - k * acc) / (req + 1.0)).max(0.0)
+            }
+            None => 0.0,
+        }
+    }
+
+    fn reset_window(&mut self) {
+        self.ring.iter_mut().for_each(|c| *c = 0);
+        self.tbuckets.iter_mut().for_each(|b| *b = [0; 3]);
+        self.ring_pos = 0;
+        self.ring_len = 0;
+        self.calls = 0;
+        self.fails = 0;
+        self.slows = 0;
+        self.consec = 0;
+    }
+
+    fn reset_half(&mut self) {
+        self.issued = 0;
+        self.h_calls = 0;
+        self.h_fails = 0;
+        self.h_slows = 0;
+    }
+
+    fn to_open<R: UnitDouble>(&mut self, now: u64, wait_us: u64, jitter_us: u64, rng: &mut R) {
+        self.st = St::Open;
+        self.epoch = self.epoch.wrapping_add(1);
+        self.opened = self.opened.saturating_add(1);
+        let j = if jitter_us > 0 {
+            uniform(rng, 0, jitter_us)
+        } else {
+            0
+        };
+        self.open_until = now.saturating_add(wait_us).saturating_add(j);
+        self.reset_half();
+    }
+
+    fn to_half_open(&mut self) {
+        self.st = St::HalfOpen;
+        self.epoch = self.epoch.wrapping_add(1);
+        self.reset_half();
+    }
+
+    fn to_closed(&mut self) {
+        self.st = St::Closed;
+        self.epoch = self.epoch.wrapping_add(1);
+        self.reset_window();
+        self.reset_half();
+    }
+
+    /// Applies the time-driven transitions (open → half-open, ramp stages) due at `now`.
+    fn tick(&mut self, cfg: &Breaker, now: u64) {
+        if self.st == St::Open && now >= self.open_until {
+            self.to_half_open();
+        }
+        if let (
+            St::Ramp(s),
+            Breaker::Resilience4j {
+                ramp_stage_ms: Some(r),
+                ..
+            },
+        ) = (self.st, cfg)
+        {
+            if now >= self.stage_until {
+                if s == 0 {
+                    self.st = St::Ramp(1);
+                    self.epoch = self.epoch.wrapping_add(1);
+                    self.stage_until = self.stage_until.saturating_add(r * 1000);
+                    self.reset_half();
+                    if now >= self.stage_until {
+                        self.to_closed();
+                    }
+                } else {
+                    self.to_closed();
+                }
+            }
+        }
+    }
+
+    /// Asks to send a call at `now`: `Some(epoch)` is the permit, `None` a rejection.
+    pub fn acquire<R: UnitDouble>(&mut self, cfg: &Breaker, now: u64, rng: &mut R) -> Option<u32> {
+        match *cfg {
+            Breaker::None => Some(self.epoch),
+            Breaker::SreAdaptive { k, .. } => {
+                let p = self.sre_p(k, now);
+                if let Some(w) = &mut self.sre {
+                    // SRE book, "Handling Overload": requests counts every attempt, rejected
+                    // ones included.
+                    w.add(now, 0, 1);
+                }
+                if p > 0.0 && rng.next_unit() < p {
+                    None
+                } else {
+                    Some(self.epoch)
+                }
+            }
+            Breaker::Consecutive {
+                half_open_calls, ..
+            }
+            | Breaker::Resilience4j {
+                half_open_calls, ..
+            } => {
+                self.tick(cfg, now);
+                match self.st {
+                    St::Closed => Some(self.epoch),
+                    St::Open => None,
+                    St::HalfOpen => {
+                        if self.issued < half_open_calls {
+                            self.issued += 1;
+                            Some(self.epoch)
+                        } else {
+                            None
+                        }
+                    }
+                    St::Ramp(s) => {
+                        if rng.next_unit() < RAMP[s as usize & 1] {
+                            Some(self.epoch)
+                        } else {
+                            None
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Records the outcome of a call admitted with permit `epoch`.
+    pub fn record<R: UnitDouble>(
+        &mut self,
+        cfg: &Breaker,
+        now: u64,
+        epoch: u32,
+        failure: bool,
+        dur_us: u64,
+        rng: &mut R,
+    ) {
+        match *cfg {
+            Breaker::None => {}
+            Breaker::SreAdaptive { .. } => {
+                if !failure {
+                    if let Some(w) = &mut self.sre {
+                        w.add(now, 1, 1);
+                    }
+                }
+            }
+            Breaker::Consecutive {
+                failures,
+                open_ms,
+                open_jitter_ms,
+                half_open_calls,
+                ..
+            } => {
+                if epoch != self.epoch {
+                    return;
+                }
+                match self.st {
+                    St::Closed => {
+                        if failure {
+                            self.consec += 1;
+                            if self.consec >= failures {
+                                self.consec = 0;
+                                self.to_open(now, open_ms * 1000, open_jitter_ms * 1000, rng);
+                            }
+                        } else {
+                            self.consec = 0;
+                        }
+                    }
+                    St::HalfOpen => {
+                        if failure {
+                            self.to_open(now, open_ms * 1000, open_jitter_ms * 1000, rng);
+                        } else {
+                            self.h_calls += 1;
+                            if self.h_calls >= half_open_calls {
+                                self.to_closed();
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Breaker::Resilience4j {
+                window,
+                window_size,
+                minimum_calls,
+                failure_rate_percent,
+                slow_call_ms,
+                slow_call_rate_percent,
+                wait_open_ms,
+                open_jitter_ms,
+                half_open_calls,
+                ramp_stage_ms,
+                ..
+            } => {
+                self.tick(cfg, now);
+                if epoch != self.epoch {
+                    return;
+                }
+                let slow = slow_call_ms.is_some_and(|s| dur_us > s * 1000);
+                let bits = (failure as u8 * FAIL) | (slow as u8 * SLOW);
+                let exceeded = |calls: u64, fails: u64, slows: u64| {
+                    calls > 0
+                        && (fails as f64 * 100.0 / calls as f64 >= failure_rate_percent
+                            || slows as f64 * 100.0 / calls as f64 >= slow_call_rate_percent)
+                };
+                match self.st {
+                    St::Closed => {
+                        self.push(window, window_size, now, bits);
+                        // Resilience4j: rates are judged once the window holds
+                        // minimumNumberOfCalls (capped at the window size for count windows).
+                        let min = match window {
+                            WindowKind::Count => minimum_calls.min(window_size),
+                            WindowKind::Time => minimum_calls,
+                        } as u64;
+                        if self.calls >= min && exceeded(self.calls, self.fails, self.slows) {
+                            self.to_open(now, wait_open_ms * 1000, open_jitter_ms * 1000, rng);
+                        }
+                    }
+                    St::HalfOpen => {
+                        self.h_calls += 1;
+                        self.h_fails += failure as u32;
+                        self.h_slows += slow as u32;
+                        // Judged when all permitted calls have answered.
+                        if self.h_calls >= half_open_calls {
+                            if exceeded(
+                                self.h_calls as u64,
+                                self.h_fails as u64,
+                                self.h_slows as u64,
+                            ) {
+                                self.to_open(now, wait_open_ms * 1000, open_jitter_ms * 1000, rng);
+                            } else if let Some(r) = ramp_stage_ms {
+                                self.st = St::Ramp(0);
+                                self.epoch = self.epoch.wrapping_add(1);
+                                self.stage_until = now.saturating_add(r * 1000);
+                                self.reset_half();
+                            } else {
+                                self.to_closed();
+                            }
+                        }
+                    }
+                    St::Ramp(_) => {
+                        self.h_calls += 1;
+                        self.h_fails += failure as u32;
+                        self.h_slows += slow as u32;
+                        if self.h_calls >= minimum_calls
+                            && exceeded(
+                                self.h_calls as u64,
+                                self.h_fails as u64,
+                                self.h_slows as u64,
+                            )
+                        {
+                            self.to_open(now, wait_open_ms * 1000, open_jitter_ms * 1000, rng);
+                        }
+                    }
+                    St::Open => {}
+                }
+            }
+        }
+    }
+
+    fn push(&mut self, window: WindowKind, size: u32, now: u64, bits: u8) {
+        match window {
+            WindowKind::Count => {
+                let n = self.ring.len();
+                if n == 0 {
+                    return;
+                }
+                if self.ring_len == n {
+                    let old = self.ring[self.ring_pos];
+                    self.calls -= 1;
+                    self.fails -= (old & FAIL != 0) as u64;
+                    self.slows -= (old & SLOW != 0) as u64;
+                } else {
+                    self.ring_len += 1;
+                }
+                self.ring[self.ring_pos] = bits;
+                self.ring_pos = (self.ring_pos + 1) % n;
+            }
+            WindowKind::Time => {
+                let n = size as u64;
+                let sec = now / 1_000_000;
+                if self.calls == 0 && self.ring_len == 0 {
+                    self.head_sec = sec;
+                    self.ring_len = 1;
+                }
+                if sec > self.head_sec {
+                    // Evict the buckets the window slid past (at most n of them).
+                    let steps = (sec - self.head_sec).min(n);
+                    for s in 1..=steps {
+                        let i = ((self.head_sec + s) % n) as usize;
+                        let b = self.tbuckets[i];
+                        self.calls -= b[0] as u64;
+                        self.fails -= b[1] as u64;
+                        self.slows -= b[2] as u64;
+                        self.tbuckets[i] = [0; 3];
+                    }
+                    self.head_sec = sec;
+                }
+                let i = (sec % n) as usize;
+                let b = &mut self.tbuckets[i];
+                b[0] += 1;
+                b[1] += (bits & FAIL != 0) as u32;
+                b[2] += (bits & SLOW != 0) as u32;
+            }
+        }
+        self.calls += 1;
+        self.fails += (bits & FAIL != 0) as u64;
+        self.slows += (bits & SLOW != 0) as u64;
+    }
+}

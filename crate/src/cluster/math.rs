@@ -1,0 +1,162 @@
+//! Deterministic transcendental functions and the random distributions built on them.
+//!
+//! `f64::ln`/`f64::exp` call the platform's libm, whose last bit may differ between
+//! glibc, macOS and the wasm32 build. The engine promises the same bytes everywhere, so
+//! it uses these versions, written with `+ - * /` only (IEEE 754 correctly rounded on
+//! every target, and Rust never contracts them into FMA). Accuracy is about 1e-15
+//! relative, far below what a traffic model needs.
+
+use crate::rng::UnitDouble;
+
+const LN2: f64 = core::f64::consts::LN_2;
+const SQRT_HALF: f64 = core::f64::consts::FRAC_1_SQRT_2;
+
+/// Natural logarithm of a positive finite `x`; `-inf`-like large negative for 0, NaN never.
+pub fn ln(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        return -745.0; // ln of the smallest subnormal: callers never pass 0, but never NaN out
+    }
+    if x.is_infinite() {
+        return 709.8;
+    }
+    // Split x = m * 2^e with m in [sqrt(1/2), sqrt(2)), via the bit pattern (subnormals
+    // are scaled up first).
+    let (mut bits, mut e) = (x.to_bits(), 0i64);
+    if bits >> 52 == 0 {
+        bits = (x * 18014398509481984.0).to_bits(); // 2^54
+        e -= 54;
+    }
+    e += ((bits >> 52) & 0x7ff) as i64 - 1023;
+    let mut m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
+    if m >= 2.0 * SQRT_HALF {
+        m *= 0.5;
+        e += 1;
+    }
+    // ln(m) = 2 atanh(s), s = (m-1)/(m+1), |s| <= 0.1716: the odd series converges fast.
+    let s = (m - 1.0) / (m + 1.0);
+    let s2 = s * s;
+    let mut term = s;
+    let mut sum = 0.0;
+    let mut k = 1.0;
+    while k < 40.0 {
+        sum += term / k;
+        term *= s2;
+        k += 2.0;
+    }
+    e as f64 * LN2 + 2.0 * sum
+}
+
+/// `e^x`, saturating to 0 below -745 and to `f64::MAX` above 709.
+pub fn exp(x: f64) -> f64 {
+    if x.is_nan() {
+        return 1.0;
+    }
+    if x < -745.0 {
+        return 0.0;
+    }
+    if x > 709.0 {
+        return f64::MAX;
+    }
+    // x = k ln2 + r with |r| <= ln2/2; e^r by its Taylor series, then scale by 2^k.
+    let kf = (x / LN2 + if x < 0.0 { -0.5 } else { 0.5 }) as i64;
+    let r = x - kf as f64 * LN2;
+    let mut term = 1.0;
+    let mut sum = 1.0;
+    let mut n = 1.0;
+    while n < 20.0 {
+        term *= r / n;
+        sum += term;
+        n += 1.0;
+    }
+    // Apply 2^k in two halves so that neither factor overflows or goes subnormal early.
+    let k1 = kf / 2;
+    let k2 = kf - k1;
+    sum * pow2(k1) * pow2(k2)
+}
+
+fn pow2(k: i64) -> f64 {
+    let k = k.clamp(-1022, 1023);
+    f64::from_bits(((k + 1023) as u64) << 52)
+}
+
+/// z-score of the 99th percentile of the standard normal distribution.
+pub const Z99: f64 = 2.326_347_874_040_840_8;
+
+/// Draws an exponential variate with the given mean (inverse CDF on `1 - U`).
+#[inline]
+pub fn exponential<R: UnitDouble>(rng: &mut R, mean: f64) -> f64 {
+    -mean * ln(1.0 - rng.next_unit())
+}
+
+/// A standard normal source (Marsaglia's polar method, second value cached).
+#[derive(Debug, Clone, Default)]
+pub struct Normal {
+    spare: Option<f64>,
+}
+
+impl Normal {
+    /// Next standard normal deviate.
+    pub fn sample<R: UnitDouble>(&mut self, rng: &mut R) -> f64 {
+        if let Some(z) = self.spare.take() {
+            return z;
+        }
+        loop {
+            let u = 2.0 * rng.next_unit() - 1.0;
+            let v = 2.0 * rng.next_unit() - 1.0;
+            let s = u * u + v * v;
+            if s > 0.0 && s < 1.0 {
+                let f = (-2.0 * ln(s) / s).sqrt();
+                self.spare = Some(v * f);
+                return u * f;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ln_and_exp_match_std_closely() {
+        for &x in &[
+            1e-300, 1e-9, 0.001, 0.3, 0.5, 0.9999, 1.0, 1.5, 2.0, 3.0, 45.0, 1e6, 1e300,
+        ] {
+            let a = ln(x);
+            let b = x.ln();
+            assert!(
+                (a - b).abs() <= 1e-14 * b.abs().max(1.0),
+                "ln({x}) = {a} vs {b}"
+            );
+        }
+        for &x in &[-700.0, -20.0, -1.0, -1e-9, 0.0, 0.5, 1.0, 3.3, 20.0, 700.0] {
+            let a = exp(x);
+            let b = x.exp();
+            assert!((a - b).abs() <= 1e-14 * b, "exp({x}) = {a} vs {b}");
+        }
+        assert_eq!(exp(0.0), 1.0);
+        assert_eq!(ln(1.0), 0.0);
+        assert_eq!(exp(1000.0), f64::MAX);
+        assert_eq!(exp(-1000.0), 0.0);
+        assert!(!ln(0.0).is_nan() && !ln(-1.0).is_nan());
+    }
+
+    #[test]
+    fn normal_moments() {
+        let mut rng = crate::rng::JavaRandom::new(1);
+        let mut n = Normal::default();
+        let (mut s, mut s2) = (0.0, 0.0);
+        let k = 200_000;
+        for _ in 0..k {
+            let z = n.sample(&mut rng);
+            s += z;
+            s2 += z * z;
+        }
+        let mean = s / k as f64;
+        let var = s2 / k as f64 - mean * mean;
+        assert!(
+            mean.abs() < 0.01 && (var - 1.0).abs() < 0.02,
+            "{mean} {var}"
+        );
+    }
+}

@@ -1,0 +1,411 @@
+//! Results: per-bucket, per-tier counters, run totals, and the steady-state analysis.
+//!
+//! # Counting conventions
+//! For tier `k`, the counters describe the *calls made to tier k* (by tier `k-1`'s
+//! client, or by the users for tier 0):
+//! - `first_attempts`, `retries`: attempts that reached an instance of tier `k`;
+//! - `successes`, `timeouts`, `overloads`, `errors`: how those attempts ended *as the
+//!   caller saw it* (a callee that answers after the caller gave up counts as the
+//!   caller's `timeout`, plus one `wasted`);
+//! - `breaker_rejected`, `budget_rejected`, `bulkhead_rejected`: attempts the caller
+//!   wanted to make but did not send (its breaker refused, its budget refused a retry or
+//!   a retry while the breaker was not closed, its bulkhead was full);
+//! - so `first_attempts + retries = successes + timeouts + overloads + errors + pending`.
+//!
+//! For tier 0 the "caller" is the user: outcomes are end-to-end outcomes.
+//!
+//! # Steady state and recovery
+//! - **Baseline**: the buckets that start at or after `steady.warmup_ms` and end at or
+//!   before the first trigger (a fault start or a schedule segment above the base rate).
+//!   Its *success ratio* is Σ tier-0 successes / Σ tier-0 arrivals, and its
+//!   *amplification* at tier k is Σ tier-k attempts / Σ tier-0 arrivals. Without baseline
+//!   buckets, the ideal values are used: success ratio 1 and amplification 1.
+//! - A bucket is **healthy** when its success ratio ≥ baseline − `success_tolerance`
+//!   and, at every tier, its amplification ≤ baseline × (1 + `amplification_tolerance`)
+//!   (a bucket without arrivals is healthy when it has no failures).
+//! - **Recovered** at bucket b (starting at or after the last trigger's end) when b and
+//!   every later bucket are healthy and that stretch lasts at least `steady.hold_ms`.
+//!   `recovery_time_ms` = start of b − end of the last trigger.
+//! - **Metastable**: there was a trigger and no such bucket exists before the end.
+//! - **Overload duration**: total length of unhealthy buckets over the whole run.
+
+use serde::{Deserialize, Serialize};
+
+/// Counters of one tier in one time bucket.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TierBucket {
+    /// First attempts that reached the tier.
+    pub first_attempts: u64,
+    /// Retries that reached the tier.
+    pub retries: u64,
+    /// Attempts that succeeded (caller's view).
+    pub successes: u64,
+    /// Attempts the caller timed out on.
+    pub timeouts: u64,
+    /// Attempts refused by the tier (queue full, queue timeout, deadline expired in queue).
+    pub overloads: u64,
+    /// Attempts that failed with an error (outage, injected error, failed dependency).
+    pub errors: u64,
+    /// Attempts the caller's breaker refused to send.
+    pub breaker_rejected: u64,
+    /// Retries the caller's budget refused (or refused while the breaker was not closed).
+    pub budget_rejected: u64,
+    /// Attempts the caller's bulkhead refused.
+    pub bulkhead_rejected: u64,
+    /// Work the tier finished after its caller had given up.
+    pub wasted: u64,
+    /// Requests waiting in the tier's queues at the end of the bucket.
+    pub queue_depth: u64,
+    /// Requests held by the tier (queued, in service, waiting on the next tier) at the end.
+    pub in_flight: u64,
+    /// Instances of this tier whose breaker (on calls to the next tier) is open.
+    pub breakers_open: u32,
+    /// … half-open (or ramping, or SRE-throttling).
+    pub breakers_half_open: u32,
+    /// … closed.
+    pub breakers_closed: u32,
+}
+
+impl TierBucket {
+    /// Attempts that reached the tier.
+    pub fn attempts(&self) -> u64 {
+        self.first_attempts + self.retries
+    }
+
+    /// Attempts that ended in failure.
+    pub fn failures(&self) -> u64 {
+        self.timeouts + self.overloads + self.errors
+    }
+
+    pub(crate) fn add(&mut self, o: &TierBucket) {
+        self.first_attempts += o.first_attempts;
+        self.retries += o.retries;
+        self.successes += o.successes;
+        self.timeouts += o.timeouts;
+        self.overloads += o.overloads;
+        self.errors += o.errors;
+        self.breaker_rejected += o.breaker_rejected;
+        self.budget_rejected += o.budget_rejected;
+        self.bulkhead_rejected += o.bulkhead_rejected;
+        self.wasted += o.wasted;
+    }
+}
+
+/// One time bucket.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bucket {
+    /// Bucket start, ms.
+    pub start_ms: u64,
+    /// Per tier, in chain order.
+    pub tiers: Vec<TierBucket>,
+}
+
+/// Run totals of one tier.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TierSummary {
+    /// Tier name.
+    pub name: String,
+    /// Totals of the bucket counters (queue/in-flight/breaker fields are end-of-run values).
+    pub totals: TierBucket,
+    /// Attempts still unanswered at the end.
+    pub pending_at_end: u64,
+    /// Attempts at this tier per entry request.
+    pub amplification: f64,
+    /// Attempts per first attempt (retry amplification of the hop into this tier).
+    pub retry_amplification: f64,
+    /// Mean attempts per second over the baseline buckets.
+    pub baseline_arrivals_per_s: f64,
+    /// Highest attempts per second in a bucket.
+    pub peak_arrivals_per_s: f64,
+    /// Peak / baseline (0 without a baseline).
+    pub peak_arrival_ratio: f64,
+    /// Times the breakers of this tier opened.
+    pub breaker_openings: u64,
+}
+
+/// End-to-end latency percentiles of successful requests, ms.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Percentiles {
+    /// Median.
+    pub p50: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// 99.9th percentile.
+    pub p999: f64,
+}
+
+/// Whole-run figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Entry requests.
+    pub requests: u64,
+    /// Entry requests that succeeded.
+    pub successes: u64,
+    /// Entry requests that failed.
+    pub failures: u64,
+    /// Entry requests still open at the end.
+    pub pending_at_end: u64,
+    /// Successes per second of simulated time.
+    pub goodput_per_s: f64,
+    /// successes / requests.
+    pub success_ratio: f64,
+    /// End-to-end latency of successes (log-linear histogram, ≤ 1.6% bucket error).
+    pub latency_ms: Percentiles,
+    /// Attempts at the last tier per entry request.
+    pub amplification: f64,
+    /// Highest per-tier peak arrival ratio.
+    pub peak_arrival_ratio: f64,
+    /// Success ratio of the baseline.
+    pub baseline_success_ratio: f64,
+    /// Number of baseline buckets (0: ideal values were used).
+    pub baseline_buckets: u64,
+    /// End of the last trigger, ms (`None` without faults or spikes).
+    pub trigger_end_ms: Option<u64>,
+    /// Total length of unhealthy buckets, ms.
+    pub overload_duration_ms: u64,
+    /// Time from the end of the last trigger to lasting recovery, ms.
+    pub recovery_time_ms: Option<u64>,
+    /// A trigger happened and the run never recovered before its end.
+    pub metastable: bool,
+}
+
+/// Everything a run produces.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    /// Scenario name.
+    pub scenario: String,
+    /// Seed used.
+    #[serde(with = "crate::seed")]
+    pub seed: i64,
+    /// Simulated time, ms.
+    pub duration_ms: u64,
+    /// Bucket width, ms.
+    pub bucket_ms: u64,
+    /// Events processed.
+    pub events: u64,
+    /// Per tier totals.
+    pub tiers: Vec<TierSummary>,
+    /// Per bucket, per tier.
+    pub buckets: Vec<Bucket>,
+    /// Whole-run figures.
+    pub summary: Summary,
+}
+
+/// Log-linear latency histogram (µs): exact below 128 µs, then 64 sub-buckets per octave.
+#[derive(Debug, Clone)]
+pub struct Histogram {
+    counts: Vec<u64>,
+    total: u64,
+}
+
+const SUB_BITS: u32 = 6;
+const SUB: u64 = 1 << SUB_BITS;
+
+impl Default for Histogram {
+    fn default() -> Self {
+        Histogram {
+            counts: vec![0; (2 * SUB + (64 - SUB_BITS as u64) * SUB) as usize],
+            total: 0,
+        }
+    }
+}
+
+impl Histogram {
+    #[inline]
+    fn index(v: u64) -> usize {
+        if v < 2 * SUB {
+            return v as usize;
+        }
+        let e = 63 - v.leading_zeros() as u64; // ≥ SUB_BITS + 1
+        let shift = e - SUB_BITS as u64;
+        (2 * SUB + (e - SUB_BITS as u64 - 1) * SUB + ((v >> shift) - SUB)) as usize
+    }
+
+    fn bounds(i: usize) -> (u64, u64) {
+        let i = i as u64;
+        if i < 2 * SUB {
+            return (i, i + 1);
+        }
+        let r = i - 2 * SUB;
+        let e = r / SUB + SUB_BITS as u64 + 1;
+        let shift = e - SUB_BITS as u64;
+        let lo = (SUB + r % SUB) << shift;
+        (lo, lo.saturating_add(1 << shift))
+    }
+
+    /// Counts one value.
+    #[inline]
+    pub fn record(&mut self, v: u64) {
+        let i = Self::index(v);
+        if let Some(c) = self.counts.get_mut(i) {
+            *c += 1;
+            self.total += 1;
+        }
+    }
+
+    /// Values recorded.
+    pub fn len(&self) -> u64 {
+        self.total
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// The `q` quantile (0..=1) as the midpoint of its bucket, µs (0 when empty).
+    pub fn quantile(&self, q: f64) -> f64 {
+        if self.total == 0 {
+            return 0.0;
+        }
+        let rank = ((q * self.total as f64).ceil() as u64).clamp(1, self.total);
+        let mut seen = 0;
+        for (i, &c) in self.counts.iter().enumerate() {
+            seen += c;
+            if seen >= rank {
+                let (lo, hi) = Self::bounds(i);
+                return if hi - lo <= 1 {
+                    lo as f64
+                } else {
+                    (lo + hi) as f64 / 2.0
+                };
+            }
+        }
+        0.0
+    }
+}
+
+/// Inputs of the steady-state analysis.
+pub struct Analysis<'a> {
+    /// Bucket width, ms.
+    pub bucket_ms: u64,
+    /// Per bucket, per tier counters.
+    pub buckets: &'a [Bucket],
+    /// First trigger start and last trigger end, ms.
+    pub trigger: Option<(u64, u64)>,
+    /// Steady-state settings.
+    pub steady: &'a super::scenario::Steady,
+}
+
+/// Output of the steady-state analysis.
+pub struct Verdict {
+    /// Baseline success ratio.
+    pub success: f64,
+    /// Baseline amplification per tier.
+    pub amp: Vec<f64>,
+    /// Baseline arrivals per second per tier.
+    pub arrivals_per_s: Vec<f64>,
+    /// Baseline buckets.
+    pub n: u64,
+    /// Unhealthy time, ms.
+    pub unhealthy_ms: u64,
+    /// Recovery time, ms.
+    pub recovery_ms: Option<u64>,
+    /// Never recovered.
+    pub metastable: bool,
+}
+
+impl Analysis<'_> {
+    /// Judges baseline, health of each bucket, recovery and metastability.
+    pub fn run(&self) -> Verdict {
+        let tiers = self.buckets.first().map_or(0, |b| b.tiers.len());
+        let first_trigger = self.trigger.map_or(u64::MAX, |t| t.0);
+        let mut sums = vec![0u64; tiers];
+        let (mut arr0, mut succ0, mut n) = (0u64, 0u64, 0u64);
+        for b in self.buckets {
+            if b.start_ms >= self.steady.warmup_ms
+                && b.start_ms.saturating_add(self.bucket_ms) <= first_trigger
+            {
+                n += 1;
+                arr0 += b.tiers[0].first_attempts;
+                succ0 += b.tiers[0].successes;
+                for (s, t) in sums.iter_mut().zip(&b.tiers) {
+                    *s += t.attempts();
+                }
+            }
+        }
+        let (success, amp) = if n > 0 && arr0 > 0 {
+            (
+                succ0 as f64 / arr0 as f64,
+                sums.iter()
+                    .map(|&s| s as f64 / arr0 as f64)
+                    .collect::<Vec<_>>(),
+            )
+        } else {
+            (1.0, vec![1.0; tiers])
+        };
+        let secs = n as f64 * self.bucket_ms as f64 / 1000.0;
+        let arrivals_per_s = sums
+            .iter()
+            .map(|&s| if secs > 0.0 { s as f64 / secs } else { 0.0 })
+            .collect();
+        let healthy = |b: &Bucket| {
+            let a = b.tiers[0].first_attempts;
+            if a == 0 {
+                return b.tiers.iter().all(|t| t.failures() == 0);
+            }
+            let ok =
+                b.tiers[0].successes as f64 / a as f64 >= success - self.steady.success_tolerance;
+            ok && b.tiers.iter().zip(&amp).all(|(t, &base)| {
+                t.attempts() as f64 / a as f64 <= base * (1.0 + self.steady.amplification_tolerance)
+            })
+        };
+        let flags: Vec<bool> = self.buckets.iter().map(healthy).collect();
+        let unhealthy_ms = flags.iter().filter(|h| !**h).count() as u64 * self.bucket_ms;
+        let (recovery_ms, metastable) = match self.trigger {
+            None => (None, false),
+            Some((_, end)) => {
+                // The earliest bucket from which every bucket to the end is healthy.
+                let mut first_ok = None;
+                for (i, b) in self.buckets.iter().enumerate().rev() {
+                    if !flags[i] || b.start_ms < end {
+                        break;
+                    }
+                    first_ok = Some(i);
+                }
+                let last_end = self
+                    .buckets
+                    .last()
+                    .map_or(0, |b| b.start_ms.saturating_add(self.bucket_ms));
+                match first_ok {
+                    Some(i) if last_end - self.buckets[i].start_ms >= self.steady.hold_ms => {
+                        (Some(self.buckets[i].start_ms - end), false)
+                    }
+                    _ => (None, true),
+                }
+            }
+        };
+        Verdict {
+            success,
+            amp,
+            arrivals_per_s,
+            n,
+            unhealthy_ms,
+            recovery_ms,
+            metastable,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn histogram_round_trips_its_buckets() {
+        for v in [0u64, 1, 127, 128, 129, 1000, 45_000, 1 << 40, u64::MAX / 3] {
+            let i = Histogram::index(v);
+            let (lo, hi) = Histogram::bounds(i);
+            assert!(lo <= v && (v < hi || hi == u64::MAX), "{v} in [{lo},{hi})");
+        }
+        let mut h = Histogram::default();
+        for v in 1..=1000u64 {
+            h.record(v * 1000);
+        }
+        let p50 = h.quantile(0.5);
+        assert!((p50 - 500_000.0).abs() / 500_000.0 < 0.02, "{p50}");
+        assert_eq!(Histogram::default().quantile(0.5), 0.0);
+    }
+}
