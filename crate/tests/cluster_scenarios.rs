@@ -30,10 +30,21 @@ fn run(text: &str) -> (Scenario, RunResult) {
 const NAIVE: &str = include_str!("../../scenarios/cluster-gc-stampede-naive.json");
 const FIXED: &str = include_str!("../../scenarios/cluster-gc-stampede-fixed.json");
 
+const RATIO_FIXED: &str = include_str!("../../scenarios/cluster-ratio-budget-fixed-retry.json");
+const RATIO_JITTER: &str = include_str!("../../scenarios/cluster-ratio-budget-jitter.json");
+const CHAIN: &str = include_str!("../../scenarios/cluster-call-chain.json");
+const META: &str = include_str!("../../scenarios/cluster-metastable.json");
+const META_BUDGET: &str = include_str!("../../scenarios/cluster-metastable-budget.json");
+const ALL: [&str; 7] = [NAIVE, FIXED, RATIO_FIXED, RATIO_JITTER, CHAIN, META, META_BUDGET];
+
 #[test]
 #[ignore]
 fn print_reports() {
-    for t in [NAIVE, FIXED] {
+    let only = std::env::var("ONLY").ok();
+    for t in ALL {
+        if only.as_ref().is_some_and(|o| !t.contains(o.as_str())) {
+            continue;
+        }
         let (s, r) = run(t);
         println!("{}", report::text(&s, &r));
     }
