@@ -3,6 +3,7 @@
 //! scenario file, as text or JSON. Bad input gets one line on stderr and exit code 2.
 
 use retrystorm::classic::{self, report};
+use retrystorm::cluster;
 use retrystorm::scenario::{self, AnyScenario};
 use retrystorm::seed;
 use std::io::Write;
@@ -129,7 +130,6 @@ fn load(args: &Args, default_preset: &str) -> Result<AnyScenario, String> {
 fn classic_only(s: AnyScenario, command: &str) -> Result<classic::Scenario, String> {
     match s {
         AnyScenario::Classic(c) => Ok(c),
-        #[allow(unreachable_patterns)]
         other => Err(format!(
             "`{command}` is a report of the classic model; this scenario is for the {} model (use `run`)",
             other.model()
@@ -157,6 +157,21 @@ fn execute(args: &Args) -> Result<String, String> {
                     json(&out)
                 } else {
                     Ok(report::run_text(&out, args.budget_override))
+                }
+            }
+            AnyScenario::Cluster(sc) => {
+                if args.budget_override.is_some() {
+                    return Err("--budget-override applies to classic scenarios only".into());
+                }
+                let seed = args.seed.unwrap_or(sc.seed);
+                let result = cluster::run(&sc, seed).map_err(err)?;
+                if args.json {
+                    let mut scenario = sc;
+                    scenario.seed = seed;
+                    let doc = AnyScenario::Cluster(scenario).to_value();
+                    json(&serde_json::json!({ "scenario": doc, "result": result }))
+                } else {
+                    Ok(cluster::report::text(&sc, &result))
                 }
             }
         },

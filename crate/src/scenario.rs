@@ -2,9 +2,10 @@
 //! model it is for (`"classic"` or `"cluster"`); a document without it is classic, so
 //! the article's files and old links stay valid.
 
-use crate::classic;
 use crate::validate::{from_json_error, ValidationError};
+use crate::{classic, cluster};
 use serde_json::{Map, Value};
+use std::sync::LazyLock;
 
 /// Largest scenario document accepted, in bytes (a link or file is never bigger).
 pub const MAX_JSON_BYTES: usize = 256 * 1024;
@@ -14,6 +15,8 @@ pub const MAX_JSON_BYTES: usize = 256 * 1024;
 pub enum AnyScenario {
     /// The article's one-second-bucket model.
     Classic(classic::Scenario),
+    /// The event-driven model of tiers, queues, timeouts and faults.
+    Cluster(cluster::Scenario),
 }
 
 impl AnyScenario {
@@ -21,6 +24,7 @@ impl AnyScenario {
     pub fn model(&self) -> &'static str {
         match self {
             AnyScenario::Classic(_) => "classic",
+            AnyScenario::Cluster(_) => "cluster",
         }
     }
 
@@ -28,6 +32,7 @@ impl AnyScenario {
     pub fn seed(&self) -> i64 {
         match self {
             AnyScenario::Classic(s) => s.seed,
+            AnyScenario::Cluster(s) => s.seed,
         }
     }
 
@@ -35,6 +40,7 @@ impl AnyScenario {
     pub fn to_value(&self) -> Value {
         let body = match self {
             AnyScenario::Classic(s) => serde_json::to_value(s),
+            AnyScenario::Cluster(s) => serde_json::to_value(s),
         };
         let mut out = Map::new();
         out.insert("model".into(), Value::String(self.model().into()));
@@ -69,6 +75,12 @@ pub fn from_value(value: Value) -> Result<AnyScenario, ValidationError> {
                 serde_json::from_value(Value::Object(fields)).map_err(|e| from_json_error(&e))?;
             s.validate()?;
             Ok(AnyScenario::Classic(s))
+        }
+        "cluster" => {
+            let s: cluster::Scenario =
+                serde_json::from_value(Value::Object(fields)).map_err(|e| from_json_error(&e))?;
+            s.validate()?;
+            Ok(AnyScenario::Cluster(s))
         }
         _ => Err(ValidationError::new(
             "model",
@@ -106,8 +118,46 @@ pub struct Bundled {
     pub json: &'static str,
 }
 
-/// Every bundled scenario, in preset order.
+/// The cluster presets' files, in preset order: (id, JSON text).
+const CLUSTER_FILES: [(&str, &str); 2] = [
+    (
+        "cluster-gc-stampede-naive",
+        include_str!("../../scenarios/cluster-gc-stampede-naive.json"),
+    ),
+    (
+        "cluster-gc-stampede-fixed",
+        include_str!("../../scenarios/cluster-gc-stampede-fixed.json"),
+    ),
+];
+
+/// Titles and descriptions of the cluster presets, read once from their own files so
+/// the text lives in one place (the scenario's `name` and `description` fields).
+static CLUSTER_TEXT: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
+    CLUSTER_FILES
+        .iter()
+        .map(|(id, json)| match parse(json) {
+            Ok(AnyScenario::Cluster(s)) => (s.name, s.description),
+            _ => (id.to_string(), String::new()),
+        })
+        .collect()
+});
+
+/// Every bundled scenario, in preset order: the classic ones, then the cluster ones.
 pub fn bundled() -> Vec<Bundled> {
+    let mut all = classic_bundled();
+    for ((id, json), (title, description)) in CLUSTER_FILES.iter().zip(CLUSTER_TEXT.iter()) {
+        all.push(Bundled {
+            id,
+            title,
+            description,
+            model: "cluster",
+            json,
+        });
+    }
+    all
+}
+
+fn classic_bundled() -> Vec<Bundled> {
     vec![
         Bundled {
             id: "article",
