@@ -1181,6 +1181,25 @@ impl Simulation {
                 tiers: self.counters[b * n..(b + 1) * n].to_vec(),
             })
             .collect();
+        // Pending attempts, counted from the live jobs (not by subtraction, so that the
+        // conservation tests check something): an attempt into tier k+1 is pending while
+        // its caller at tier k is `Calling`; an entry is pending while its job is alive.
+        let mut pending = vec![0u64; n];
+        let mut pending_entries = 0u64;
+        for j in &self.jobs {
+            if j.st == St::Free {
+                continue;
+            }
+            if j.parent == ROOT {
+                pending_entries += 1;
+            }
+            if j.st == St::Calling {
+                if let Some(p) = pending.get_mut(j.tier as usize + 1) {
+                    *p += 1;
+                }
+            }
+        }
+        pending[0] = pending_entries;
         let trigger = self.sc.trigger_window();
         let verdict = Analysis {
             bucket_ms,
@@ -1208,12 +1227,11 @@ impl Simulation {
                 tot.breakers_closed = l.breakers_closed;
             }
             let attempts = tot.attempts();
-            let pending = attempts.saturating_sub(tot.successes + tot.failures());
             let peak_ps = peak as f64 / bucket_s;
             let base_ps = verdict.arrivals_per_s.get(k).copied().unwrap_or(0.0);
             tiers.push(TierSummary {
                 name: self.sc.tiers[k].name.clone(),
-                pending_at_end: pending,
+                pending_at_end: pending[k],
                 amplification: if self.entries > 0 {
                     attempts as f64 / entries
                 } else {
@@ -1241,7 +1259,7 @@ impl Simulation {
             requests: self.entries,
             successes: self.entry_ok,
             failures: self.entry_fail,
-            pending_at_end: self.entries - self.entry_ok - self.entry_fail,
+            pending_at_end: pending_entries,
             goodput_per_s: self.entry_ok as f64 / secs,
             success_ratio: if self.entries > 0 {
                 self.entry_ok as f64 / entries
