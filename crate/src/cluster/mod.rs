@@ -19,6 +19,7 @@ pub mod budget;
 pub mod faults;
 pub mod math;
 pub mod metrics;
+pub mod present;
 pub mod queue;
 pub mod report;
 pub mod scenario;
