@@ -90,7 +90,7 @@ pub fn run_strategy<R: UnitDouble>(
 /// Buffers reused across strategies so a run allocates once, not per request.
 #[derive(Default)]
 struct Scratch {
-    per_sec: Vec<u32>,
+    seconds: Vec<[u32; 2]>,
     latency_hist: Vec<u32>,
 }
 
@@ -110,15 +110,21 @@ fn run_strategy_with<R: UnitDouble>(
     let latency = sc.upstream_latency_ms as u64;
     let full_jitter = st.jitter == Jitter::Full;
     let budgeted = st.budget_pct < 100;
+    // Copied into locals so the hot loop keeps them in registers.
+    let (has_breaker, max_retry, deadline_ms, base_ms) =
+        (st.breaker, st.max_retry, st.deadline_ms, st.base_ms);
 
     // A delivered request waited at most min(deadline, sum of all backoffs), so the
     // latency histogram is dense over that range: percentiles by counting, no sort.
     let max_wait = (0..st.max_retry).fold(0u64, |acc, k| acc.saturating_add(st.base_ms << k));
     let hist_len = (st.deadline_ms.min(max_wait) + latency + 1) as usize;
 
-    let per_sec = &mut scratch.per_sec;
-    per_sec.clear();
-    per_sec.resize(dur, 0);
+    // Each second holds (attempts so far, most attempts it can serve): the limit is 0
+    // in the outage and `capacity` elsewhere, so "served" is one comparison and the
+    // hot loop touches one array.
+    let seconds = &mut scratch.seconds;
+    seconds.clear();
+    seconds.extend((0..sc.duration_s).map(|sec| [0u32, if in_outage(sec) { 0 } else { capacity }]));
     let hist = &mut scratch.latency_hist;
     hist.clear();
     hist.resize(hist_len, 0);
@@ -139,8 +145,10 @@ fn run_strategy_with<R: UnitDouble>(
             let mut sec = arr;
             loop {
                 // 1. An open breaker fails fast without touching the upstream.
-                if st.breaker && (sec as i64) < open_until {
-                    if !in_outage(sec) && per_sec[sec as usize] < capacity {
+                if has_breaker && (sec as i64) < open_until {
+                    // Harmful: neither in the outage nor full, so it could have been served.
+                    let [load, limit] = seconds[sec as usize];
+                    if load < limit {
                         harmful += 1;
                     }
                     failed += 1;
@@ -155,23 +163,23 @@ fn run_strategy_with<R: UnitDouble>(
                     tokens -= 1;
                 }
                 // 3. max_retry 3 means four attempts.
-                if attempt > st.max_retry {
+                if attempt > max_retry {
                     failed += 1;
                     break;
                 }
-                // 4. The attempt is charged to its second before anything can fail it.
-                sec = sec.min(last);
-                let slot = &mut per_sec[sec as usize];
-                *slot += 1;
-                let load = *slot;
+                // 4. The attempt is charged to its second before anything can fail it
+                //    (`sec` is already clamped to the last second where it is computed).
+                let second = &mut seconds[sec as usize];
+                second[0] += 1;
+                let [load, limit] = *second;
                 attempts += 1;
                 // 5. The deadline is checked after the attempt was counted, as the article does.
-                if wait_ms > st.deadline_ms {
+                if wait_ms > deadline_ms {
                     failed += 1;
                     break;
                 }
                 // 6. Success: outside the outage and within capacity, this attempt included.
-                if !in_outage(sec) && load <= capacity {
+                if load <= limit {
                     delivered += 1;
                     hist[(wait_ms + latency) as usize] += 1;
                     consec_fail = 0;
@@ -179,13 +187,13 @@ fn run_strategy_with<R: UnitDouble>(
                 }
                 // 7. Failures are consecutive across all clients: one shared breaker.
                 consec_fail += 1;
-                if st.breaker && consec_fail > trip_threshold && sec as i64 >= open_until {
+                if has_breaker && consec_fail > trip_threshold && sec as i64 >= open_until {
                     trips += 1;
                     trip_at.push(sec);
                     open_until = sec as i64 + open_s;
                 }
                 // 8. Backoff; the PRNG is drawn only for full jitter.
-                let backoff = st.base_ms << attempt;
+                let backoff = base_ms << attempt;
                 let delay = if full_jitter {
                     (rng.next_unit() * backoff as f64) as u64
                 } else {
@@ -193,13 +201,15 @@ fn run_strategy_with<R: UnitDouble>(
                 };
                 wait_ms += delay;
                 attempt += 1;
-                sec = (arr as u64 + wait_ms.div_ceil(1000)).min(last as u64) as u32;
+                // Integer ceil of the wait in seconds; wait_ms ≤ 2^50 by the bounds, no overflow.
+                sec = (arr as u64 + (wait_ms + 999) / 1000).min(last as u64) as u32;
             }
         }
         // The budget refills once per second, after all of that second's clients.
         tokens = budget_max.min(tokens + budget_max);
     }
 
+    let per_sec: Vec<u32> = seconds.iter().map(|s| s[0]).collect();
     let business = sc.business_requests() as f64;
     let recovery_end = (out_to as usize + RECOVERY_WINDOW_S as usize).min(dur);
     let recovery_window_total = per_sec[(out_to as usize).min(dur)..recovery_end]
@@ -220,7 +230,7 @@ fn run_strategy_with<R: UnitDouble>(
         breaker_trips: trips,
         trip_at,
         breaker_harmful: harmful,
-        per_sec: per_sec.clone(),
+        per_sec,
         recovery_window_total,
     }
 }
