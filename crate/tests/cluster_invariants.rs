@@ -35,7 +35,9 @@ fn random_scenario(seed: u64) -> Value {
                 0 => json!({"kind": "none"}),
                 1 => json!({"kind": "fixed", "delays_ms": [int(0, 50), int(0, 100)]}),
                 2 => json!({"kind": "constant", "ms": int(0, 50)}),
-                _ => json!({"kind": "exponential", "base_ms": int(1, 20), "multiplier": 2.0, "cap_ms": 200}),
+                _ => {
+                    json!({"kind": "exponential", "base_ms": int(1, 20), "multiplier": 2.0, "cap_ms": 200})
+                }
             };
             let jitter = match int(0, 4) {
                 0 => json!({"kind": "none"}),
@@ -44,25 +46,45 @@ fn random_scenario(seed: u64) -> Value {
                 3 => json!({"kind": "decorrelated"}),
                 _ => json!({"kind": "percent", "percent": int(0, 50)}),
             };
-            let scope = if int(0, 1) == 0 { "per_instance" } else { "shared" };
+            let scope = if int(0, 1) == 0 {
+                "per_instance"
+            } else {
+                "shared"
+            };
             let budget = match int(0, 6) {
                 0 => json!({"kind": "none"}),
-                1 => json!({"kind": "capacity_percent", "percent": 10, "capacity_per_s": int(0, 500), "scope": scope}),
-                2 => json!({"kind": "token_bucket", "percent": 20, "max_tokens": int(1, 10), "scope": scope}),
-                3 => json!({"kind": "grpc_throttle", "max_tokens": 10, "token_ratio": 0.1, "scope": scope}),
-                4 => json!({"kind": "windowed", "ttl_ms": 2000, "min_retries_per_sec": int(0, 5), "percent_can_retry": 20, "scope": scope}),
-                5 => json!({"kind": "ratio", "ratio_percent": 10, "window_ms": int(0, 1) * 1000, "min_requests": int(0, 20), "scope": scope}),
+                1 => {
+                    json!({"kind": "capacity_percent", "percent": 10, "capacity_per_s": int(0, 500), "scope": scope})
+                }
+                2 => {
+                    json!({"kind": "token_bucket", "percent": 20, "max_tokens": int(1, 10), "scope": scope})
+                }
+                3 => {
+                    json!({"kind": "grpc_throttle", "max_tokens": 10, "token_ratio": 0.1, "scope": scope})
+                }
+                4 => {
+                    json!({"kind": "windowed", "ttl_ms": 2000, "min_retries_per_sec": int(0, 5), "percent_can_retry": 20, "scope": scope})
+                }
+                5 => {
+                    json!({"kind": "ratio", "ratio_percent": 10, "window_ms": int(0, 1) * 1000, "min_requests": int(0, 20), "scope": scope})
+                }
                 _ => json!({"kind": "aws_quota", "initial_tokens": int(5, 50), "scope": scope}),
             };
             let breaker = match int(0, 4) {
                 0 => json!({"kind": "none"}),
-                1 => json!({"kind": "consecutive", "failures": int(1, 5), "open_ms": int(10, 500), "open_jitter_ms": int(0, 100), "half_open_calls": int(1, 3), "scope": scope}),
-                2 => json!({"kind": "resilience4j", "window": "count", "window_size": int(1, 20), "minimum_calls": int(1, 10),
+                1 => {
+                    json!({"kind": "consecutive", "failures": int(1, 5), "open_ms": int(10, 500), "open_jitter_ms": int(0, 100), "half_open_calls": int(1, 3), "scope": scope})
+                }
+                2 => {
+                    json!({"kind": "resilience4j", "window": "count", "window_size": int(1, 20), "minimum_calls": int(1, 10),
                             "failure_rate_percent": 50, "slow_call_ms": int(1, 100), "slow_call_rate_percent": 80,
                             "wait_open_ms": int(10, 500), "open_jitter_ms": int(0, 100), "half_open_calls": int(1, 3),
-                            "ramp_stage_ms": int(10, 300), "scope": scope}),
-                3 => json!({"kind": "resilience4j", "window": "time", "window_size": int(1, 3), "minimum_calls": int(1, 10),
-                            "failure_rate_percent": 50, "wait_open_ms": int(10, 500), "half_open_calls": int(1, 3), "scope": scope}),
+                            "ramp_stage_ms": int(10, 300), "scope": scope})
+                }
+                3 => {
+                    json!({"kind": "resilience4j", "window": "time", "window_size": int(1, 3), "minimum_calls": int(1, 10),
+                            "failure_rate_percent": 50, "wait_open_ms": int(10, 500), "half_open_calls": int(1, 3), "scope": scope})
+                }
                 _ => json!({"kind": "sre_adaptive", "k": 2.0, "window_ms": 2000, "scope": scope}),
             };
             let all = ["timeout", "overload", "error", "breaker_rejected"];
@@ -97,8 +119,10 @@ fn random_scenario(seed: u64) -> Value {
             4 => json!({"kind": "error_rate", "rate": 0.5}),
             _ => json!({"kind": "latency", "added_ms": int(1, 100)}),
         };
-        faults.push(json!({"tier": int(0, n_tiers as i32 - 1), "start_ms": int(0, load_ms as i32),
-                           "duration_ms": int(0, 1000), "effect": effect}));
+        faults.push(
+            json!({"tier": int(0, n_tiers as i32 - 1), "start_ms": int(0, load_ms as i32),
+                           "duration_ms": int(0, 1000), "effect": effect}),
+        );
     }
     let mut load = json!({
         "arrivals": if int(0, 1) == 0 { "poisson" } else { "constant" },
@@ -140,21 +164,31 @@ fn check_invariants(s: &Scenario, r: &RunResult) {
         let x = &t.totals;
         // Conservation per tier: attempts in = outcomes out + still pending (counted
         // independently from the live jobs).
-        assert_eq!(x.attempts(), x.successes + x.failures() + t.pending_at_end, "tier {k}: {x:?}");
+        assert_eq!(
+            x.attempts(),
+            x.successes + x.failures() + t.pending_at_end,
+            "tier {k}: {x:?}"
+        );
         assert_eq!(t.pending_at_end, 0);
         assert_eq!(x.queue_depth, 0);
         assert_eq!(x.in_flight, 0, "tier {k} holds requests after draining");
         let inst = s.tiers[k].instances;
         for b in &r.buckets {
             let bt = &b.tiers[k];
-            assert_eq!(bt.breakers_open + bt.breakers_half_open + bt.breakers_closed, inst);
+            assert_eq!(
+                bt.breakers_open + bt.breakers_half_open + bt.breakers_closed,
+                inst
+            );
         }
         if k > 0 {
             // A first attempt is made once per served request of the tier above that
             // reached its call; never more first attempts than the caller tier's attempts.
             assert!(x.first_attempts <= r.tiers[k - 1].totals.attempts());
             let max_attempts = s.tiers[k - 1].client.as_ref().unwrap().max_attempts as u64;
-            assert!(x.attempts() + x.breaker_rejected + x.bulkhead_rejected <= x.first_attempts * max_attempts + x.breaker_rejected + x.bulkhead_rejected);
+            assert!(
+                x.attempts() + x.breaker_rejected + x.bulkhead_rejected
+                    <= x.first_attempts * max_attempts + x.breaker_rejected + x.bulkhead_rejected
+            );
         }
         // Success of tier k+1 attempts can only feed successes of tier k.
         if k + 1 < r.tiers.len() {
@@ -292,13 +326,22 @@ fn validation_names_fields_and_ranges() {
     v["tiers"][0]["client"]["timeout_ms"] = json!(100);
     v["tiers"][0]["client"]["breaker"] = json!({"kind": "resilience4j", "window_size": 0, "minimum_calls": 1,
         "failure_rate_percent": 50, "wait_open_ms": 1, "half_open_calls": 1});
-    assert_eq!(scenario(v.clone()).validate().unwrap_err().field, "tiers[0].client.breaker.window_size");
+    assert_eq!(
+        scenario(v.clone()).validate().unwrap_err().field,
+        "tiers[0].client.breaker.window_size"
+    );
     v["tiers"][0]["client"]["breaker"] = json!({"kind": "none"});
     v["max_events"] = json!(200_000_001u64);
-    assert_eq!(scenario(v.clone()).validate().unwrap_err().field, "max_events");
+    assert_eq!(
+        scenario(v.clone()).validate().unwrap_err().field,
+        "max_events"
+    );
     v["max_events"] = json!(1000);
     v["tiers"][1]["client"] = json!({"timeout_ms": 5});
-    assert_eq!(scenario(v.clone()).validate().unwrap_err().field, "tiers[1].client");
+    assert_eq!(
+        scenario(v.clone()).validate().unwrap_err().field,
+        "tiers[1].client"
+    );
     // Unknown fields are rejected, at the top and deep inside.
     let mut w = random_scenario(4);
     w["model"] = json!("cluster");

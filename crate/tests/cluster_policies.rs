@@ -14,7 +14,11 @@ const S: u64 = 1_000_000; // one second in µs
 /// token_count > max_tokens / 2.
 #[test]
 fn grpc_a6_throttling() {
-    let mut b = BudgetState::new(&Budget::GrpcThrottle { max_tokens: 10, token_ratio: 0.1, scope: Scope::Shared });
+    let mut b = BudgetState::new(&Budget::GrpcThrottle {
+        max_tokens: 10,
+        token_ratio: 0.1,
+        scope: Scope::Shared,
+    });
     assert_eq!(b.try_retry(0, false), Some(0)); // 10 > 5
     for _ in 0..4 {
         b.on_outcome(false, true, None);
@@ -48,7 +52,12 @@ fn grpc_a6_throttling() {
 /// minRetriesPerSec × ttl_seconds × withdrawal, deposits expiring after ttl.
 #[test]
 fn finagle_retry_budget() {
-    let cfg = Budget::Windowed { ttl_ms: 10_000, min_retries_per_sec: 0, percent_can_retry: 20.0, scope: Scope::Shared };
+    let cfg = Budget::Windowed {
+        ttl_ms: 10_000,
+        min_retries_per_sec: 0,
+        percent_can_retry: 20.0,
+        scope: Scope::Shared,
+    };
     let mut b = BudgetState::new(&cfg);
     assert_eq!(b.try_retry(0, false), None); // empty, no reserve
     for _ in 0..10 {
@@ -65,7 +74,12 @@ fn finagle_retry_budget() {
     assert_eq!(b.try_retry(11 * S, false), Some(0));
     assert_eq!(b.try_retry(11 * S, false), None);
     // The reserve: 1 retry/s over a 10 s ttl = 10 retries with no traffic at all.
-    let cfg = Budget::Windowed { ttl_ms: 10_000, min_retries_per_sec: 1, percent_can_retry: 20.0, scope: Scope::Shared };
+    let cfg = Budget::Windowed {
+        ttl_ms: 10_000,
+        min_retries_per_sec: 1,
+        percent_can_retry: 20.0,
+        scope: Scope::Shared,
+    };
     let mut b = BudgetState::new(&cfg);
     let granted = (0..100).filter(|_| b.try_retry(0, false).is_some()).count();
     assert_eq!(granted, 10);
@@ -75,7 +89,12 @@ fn finagle_retry_budget() {
 /// retries / requests ≤ ratio.
 #[test]
 fn seed_003_ratio_budget() {
-    let cfg = Budget::Ratio { ratio_percent: 10.0, window_ms: 0, min_requests: 100, scope: Scope::Shared };
+    let cfg = Budget::Ratio {
+        ratio_percent: 10.0,
+        window_ms: 0,
+        min_requests: 100,
+        scope: Scope::Shared,
+    };
     let mut b = BudgetState::new(&cfg);
     for _ in 0..99 {
         b.on_first_attempt(0);
@@ -92,14 +111,22 @@ fn seed_003_ratio_budget() {
         b.on_first_attempt(0);
     }
     assert!(b.try_retry(0, false).is_some()); // 51/510 = 10%
-    // A windowed one forgets.
-    let cfg = Budget::Ratio { ratio_percent: 10.0, window_ms: 1000, min_requests: 10, scope: Scope::Shared };
+                                              // A windowed one forgets.
+    let cfg = Budget::Ratio {
+        ratio_percent: 10.0,
+        window_ms: 1000,
+        min_requests: 10,
+        scope: Scope::Shared,
+    };
     let mut b = BudgetState::new(&cfg);
     for _ in 0..20 {
         b.on_first_attempt(0);
     }
     // 0/20, 1/20 and 2/20 are ≤ 10%; 3/20 is not.
-    assert_eq!((0..10).filter(|_| b.try_retry(0, false).is_some()).count(), 3);
+    assert_eq!(
+        (0..10).filter(|_| b.try_retry(0, false).is_some()).count(),
+        3
+    );
     assert!(b.try_retry(2 * S, false).is_some()); // new window: 0 requests < 10
 }
 
@@ -107,12 +134,22 @@ fn seed_003_ratio_budget() {
 /// timeout, the cost refunded when the retry succeeds, +1 for a first-try success.
 #[test]
 fn aws_standard_retry_quota() {
-    let cfg = Budget::AwsQuota { initial_tokens: 500, retry_cost: 5, timeout_cost: 10, no_retry_increment: 1, scope: Scope::Shared };
+    let cfg = Budget::AwsQuota {
+        initial_tokens: 500,
+        retry_cost: 5,
+        timeout_cost: 10,
+        no_retry_increment: 1,
+        scope: Scope::Shared,
+    };
     let mut b = BudgetState::new(&cfg);
-    let n = (0..1000).take_while(|_| b.try_retry(0, false) == Some(5)).count();
+    let n = (0..1000)
+        .take_while(|_| b.try_retry(0, false) == Some(5))
+        .count();
     assert_eq!(n, 100);
     let mut b = BudgetState::new(&cfg);
-    let n = (0..1000).take_while(|_| b.try_retry(0, true) == Some(10)).count();
+    let n = (0..1000)
+        .take_while(|_| b.try_retry(0, true) == Some(10))
+        .count();
     assert_eq!(n, 50);
     assert_eq!(b.try_retry(0, false), None);
     b.on_outcome(true, false, Some(10)); // a retry that succeeded: refund 10
@@ -131,14 +168,26 @@ fn aws_standard_retry_quota() {
     for _ in 0..100 {
         b.on_outcome(true, false, None);
     }
-    assert_eq!((0..1000).take_while(|_| b.try_retry(0, false).is_some()).count(), 100);
+    assert_eq!(
+        (0..1000)
+            .take_while(|_| b.try_retry(0, false).is_some())
+            .count(),
+        100
+    );
 }
 
 /// Seed 002's token bucket: each request adds 20% of a token, a retry takes one.
 #[test]
 fn token_bucket_twenty_percent() {
-    let mut b = BudgetState::new(&Budget::TokenBucket { percent: 20.0, max_tokens: 3, scope: Scope::Shared });
-    assert_eq!((0..10).filter(|_| b.try_retry(0, false).is_some()).count(), 3);
+    let mut b = BudgetState::new(&Budget::TokenBucket {
+        percent: 20.0,
+        max_tokens: 3,
+        scope: Scope::Shared,
+    });
+    assert_eq!(
+        (0..10).filter(|_| b.try_retry(0, false).is_some()).count(),
+        3
+    );
     for _ in 0..9 {
         b.on_first_attempt(0);
     }
@@ -150,14 +199,35 @@ fn token_bucket_twenty_percent() {
 /// The classic budget: percent of capacity per aligned second.
 #[test]
 fn capacity_percent_per_second() {
-    let mut b = BudgetState::new(&Budget::CapacityPercent { percent: 10.0, capacity_per_s: 200.0, scope: Scope::Shared });
-    assert_eq!((0..100).filter(|_| b.try_retry(S / 2, false).is_some()).count(), 20);
-    assert_eq!((0..100).filter(|_| b.try_retry(S + 1, false).is_some()).count(), 20);
+    let mut b = BudgetState::new(&Budget::CapacityPercent {
+        percent: 10.0,
+        capacity_per_s: 200.0,
+        scope: Scope::Shared,
+    });
+    assert_eq!(
+        (0..100)
+            .filter(|_| b.try_retry(S / 2, false).is_some())
+            .count(),
+        20
+    );
+    assert_eq!(
+        (0..100)
+            .filter(|_| b.try_retry(S + 1, false).is_some())
+            .count(),
+        20
+    );
 }
 
 // ------------------------------------------------------------------ breakers
 
-fn r4j(window: WindowKind, size: u32, min: u32, half: u32, ramp: Option<u64>, jitter: u64) -> Breaker {
+fn r4j(
+    window: WindowKind,
+    size: u32,
+    min: u32,
+    half: u32,
+    ramp: Option<u64>,
+    jitter: u64,
+) -> Breaker {
     Breaker::Resilience4j {
         window,
         window_size: size,
@@ -175,7 +245,13 @@ fn r4j(window: WindowKind, size: u32, min: u32, half: u32, ramp: Option<u64>, ji
 
 #[test]
 fn consecutive_breaker_transitions() {
-    let cfg = Breaker::Consecutive { failures: 3, open_ms: 1000, open_jitter_ms: 0, half_open_calls: 2, scope: Scope::Shared };
+    let cfg = Breaker::Consecutive {
+        failures: 3,
+        open_ms: 1000,
+        open_jitter_ms: 0,
+        half_open_calls: 2,
+        scope: Scope::Shared,
+    };
     let mut b = BreakerState::new(&cfg);
     let rng = &mut JavaRandom::new(1);
     let call = |b: &mut BreakerState, t: u64, fail: bool, rng: &mut JavaRandom| {
@@ -186,7 +262,9 @@ fn consecutive_breaker_transitions() {
         p.is_some()
     };
     // CLOSED: a success resets the count.
-    assert!(call(&mut b, 0, true, rng) && call(&mut b, 0, true, rng) && call(&mut b, 0, false, rng));
+    assert!(
+        call(&mut b, 0, true, rng) && call(&mut b, 0, true, rng) && call(&mut b, 0, false, rng)
+    );
     assert_eq!(b.status(&cfg, 0), Status::Closed);
     // CLOSED → OPEN on the 3rd consecutive failure.
     call(&mut b, 0, true, rng);
@@ -305,7 +383,11 @@ fn resilience4j_time_window_evicts_old_seconds() {
         rec(&mut b, 2 * S, false, rng); // second 2: second 0 has left the 2 s window
     }
     rec(&mut b, 2 * S, true, rng);
-    assert_eq!(b.status(&cfg, 2 * S), Status::Closed, "old failures were evicted");
+    assert_eq!(
+        b.status(&cfg, 2 * S),
+        Status::Closed,
+        "old failures were evicted"
+    );
     // Seconds 2..3 hold 1 failure in 11 calls; the 9th new failure makes 10 of 20 ≥ 50%,
     // so the 10th call is refused.
     let cfg2 = cfg.clone();
@@ -336,7 +418,11 @@ fn resilience4j_gradual_ramp_25_50_100() {
     let e = b.acquire(&cfg, t, rng).unwrap();
     b.record(&cfg, t, e, false, 0, rng); // half-open probe succeeds → ramp 25%
     assert_eq!(b.status(&cfg, t), Status::HalfOpen);
-    let admitted = |b: &mut BreakerState, t: u64, rng: &mut JavaRandom| (0..4000).filter(|_| b.acquire(&cfg, t, rng).is_some()).count();
+    let admitted = |b: &mut BreakerState, t: u64, rng: &mut JavaRandom| {
+        (0..4000)
+            .filter(|_| b.acquire(&cfg, t, rng).is_some())
+            .count()
+    };
     let a25 = admitted(&mut b, t + 1, rng);
     assert!((900..1100).contains(&a25), "{a25}");
     let a50 = admitted(&mut b, t + S, rng);
@@ -370,7 +456,11 @@ fn ramp_failures_reopen() {
 /// max(0, (requests − K × accepts) / (requests + 1)).
 #[test]
 fn sre_adaptive_throttling_probability() {
-    let cfg = Breaker::SreAdaptive { k: 2.0, window_ms: 10_000, scope: Scope::Shared };
+    let cfg = Breaker::SreAdaptive {
+        k: 2.0,
+        window_ms: 10_000,
+        scope: Scope::Shared,
+    };
     let mut b = BreakerState::new(&cfg);
     let rng = &mut JavaRandom::new(7);
     // 100 requests, 50 accepted: 100 − 2 × 50 = 0 → never rejects.

@@ -1,7 +1,9 @@
 //! Seed 004's product, exactly: 4 layers × 3 attempts each, database down, so the
 //! database sees 3 × 3 × 3 × 3 = 81 attempts per entry request.
 
-use retrystorm::cluster::{self, Breaker, Client, Dist, Fault, FaultEffect, Load, Scenario, Steady, Tier};
+use retrystorm::cluster::{
+    self, Breaker, Client, Dist, Fault, FaultEffect, Load, Scenario, Steady, Tier,
+};
 
 fn client() -> Client {
     serde_json::from_str(r#"{"timeout_ms": 2000, "max_attempts": 3}"#).unwrap()
@@ -63,7 +65,11 @@ fn database_sees_exactly_81_times_the_entry_load() {
     let db = r.tiers[4].totals.attempts();
     assert_eq!(db, 81 * entry, "database attempts");
     // Layer by layer: 3, 9, 27, 81 attempts per entry request.
-    let per: Vec<u64> = r.tiers.iter().map(|t| t.totals.attempts() / entry).collect();
+    let per: Vec<u64> = r
+        .tiers
+        .iter()
+        .map(|t| t.totals.attempts() / entry)
+        .collect();
     assert_eq!(per, vec![1, 3, 9, 27, 81]);
     for t in &r.tiers {
         assert_eq!(t.totals.attempts() % entry, 0);

@@ -35,7 +35,15 @@ const RATIO_JITTER: &str = include_str!("../../scenarios/cluster-ratio-budget-ji
 const CHAIN: &str = include_str!("../../scenarios/cluster-call-chain.json");
 const META: &str = include_str!("../../scenarios/cluster-metastable.json");
 const META_BUDGET: &str = include_str!("../../scenarios/cluster-metastable-budget.json");
-const ALL: [&str; 7] = [NAIVE, FIXED, RATIO_FIXED, RATIO_JITTER, CHAIN, META, META_BUDGET];
+const ALL: [&str; 7] = [
+    NAIVE,
+    FIXED,
+    RATIO_FIXED,
+    RATIO_JITTER,
+    CHAIN,
+    META,
+    META_BUDGET,
+];
 
 #[test]
 #[ignore]
@@ -66,12 +74,24 @@ fn naive_stampede_surges_and_never_recovers() {
     let (_, r) = run(NAIVE);
     let s = &r.summary;
     let pods = &r.tiers[1];
-    assert!(pods.peak_arrival_ratio >= 3.0, "surge {}", pods.peak_arrival_ratio);
+    assert!(
+        pods.peak_arrival_ratio >= 3.0,
+        "surge {}",
+        pods.peak_arrival_ratio
+    );
     assert!(s.metastable, "{s:?}");
     assert!(s.recovery_time_ms.is_none());
-    assert!(s.overload_duration_ms >= 40_000, "{}", s.overload_duration_ms);
+    assert!(
+        s.overload_duration_ms >= 40_000,
+        "{}",
+        s.overload_duration_ms
+    );
     // The breakers re-trip again and again (re-collapse), not once.
-    assert!(r.tiers[0].breaker_openings >= 100, "{}", r.tiers[0].breaker_openings);
+    assert!(
+        r.tiers[0].breaker_openings >= 100,
+        "{}",
+        r.tiers[0].breaker_openings
+    );
 }
 
 #[test]
@@ -80,7 +100,11 @@ fn fixed_stampede_recovers_within_seconds() {
     let s = &r.summary;
     assert!(!s.metastable, "{s:?}");
     assert!(s.recovery_time_ms.is_some_and(|t| t <= 5_000), "{s:?}");
-    assert!(r.tiers[1].peak_arrival_ratio < 1.5, "{}", r.tiers[1].peak_arrival_ratio);
+    assert!(
+        r.tiers[1].peak_arrival_ratio < 1.5,
+        "{}",
+        r.tiers[1].peak_arrival_ratio
+    );
     assert!(s.success_ratio > 0.97, "{}", s.success_ratio);
 }
 
@@ -103,7 +127,10 @@ fn call_chain_amplifies_toward_the_bottom_and_recovers() {
     let (_, r) = run(CHAIN);
     let peaks: Vec<f64> = r.tiers.iter().map(|t| t.peak_arrival_ratio).collect();
     // Each layer multiplies: A < B < C during the outage.
-    assert!(peaks[1] > 2.0 && peaks[2] > 2.0 * peaks[1] * 0.9 && peaks[3] > 2.0 * peaks[2] * 0.9, "{peaks:?}");
+    assert!(
+        peaks[1] > 2.0 && peaks[2] > 2.0 * peaks[1] * 0.9 && peaks[3] > 2.0 * peaks[2] * 0.9,
+        "{peaks:?}"
+    );
     // C's breaker shields the database: it rejects most calls during the outage.
     assert!(r.tiers[4].totals.breaker_rejected > r.tiers[4].totals.attempts());
     assert!(r.tiers[3].breaker_openings >= 4);
@@ -119,7 +146,9 @@ fn metastable_and_its_budget() {
     assert!(b.summary.recovery_time_ms.is_some_and(|t| t <= 15_000));
     // After the trigger the naive system still offers ~4 attempts per request.
     let tail = &m.buckets[m.buckets.len() - 10..];
-    let (a, f): (u64, u64) = tail.iter().fold((0, 0), |(a, f), x| (a + x.tiers[1].attempts(), f + x.tiers[0].first_attempts));
+    let (a, f): (u64, u64) = tail.iter().fold((0, 0), |(a, f), x| {
+        (a + x.tiers[1].attempts(), f + x.tiers[0].first_attempts)
+    });
     assert!(a as f64 / f as f64 > 3.5);
 }
 

@@ -163,7 +163,7 @@ impl BreakerState {
         self.h_slows = 0;
     }
 
-    fn to_open<R: UnitDouble>(&mut self, now: u64, wait_us: u64, jitter_us: u64, rng: &mut R) {
+    fn enter_open<R: UnitDouble>(&mut self, now: u64, wait_us: u64, jitter_us: u64, rng: &mut R) {
         self.st = St::Open;
         self.epoch = self.epoch.wrapping_add(1);
         self.opened = self.opened.saturating_add(1);
@@ -176,13 +176,13 @@ impl BreakerState {
         self.reset_half();
     }
 
-    fn to_half_open(&mut self) {
+    fn enter_half_open(&mut self) {
         self.st = St::HalfOpen;
         self.epoch = self.epoch.wrapping_add(1);
         self.reset_half();
     }
 
-    fn to_closed(&mut self) {
+    fn enter_closed(&mut self) {
         self.st = St::Closed;
         self.epoch = self.epoch.wrapping_add(1);
         self.reset_window();
@@ -192,7 +192,7 @@ impl BreakerState {
     /// Applies the time-driven transitions (open → half-open, ramp stages) due at `now`.
     fn tick(&mut self, cfg: &Breaker, now: u64) {
         if self.st == St::Open && now >= self.open_until {
-            self.to_half_open();
+            self.enter_half_open();
         }
         if let (
             St::Ramp(s),
@@ -209,10 +209,10 @@ impl BreakerState {
                     self.stage_until = self.stage_until.saturating_add(r * 1000);
                     self.reset_half();
                     if now >= self.stage_until {
-                        self.to_closed();
+                        self.enter_closed();
                     }
                 } else {
-                    self.to_closed();
+                    self.enter_closed();
                 }
             }
         }
@@ -300,7 +300,7 @@ impl BreakerState {
                             self.consec += 1;
                             if self.consec >= failures {
                                 self.consec = 0;
-                                self.to_open(now, open_ms * 1000, open_jitter_ms * 1000, rng);
+                                self.enter_open(now, open_ms * 1000, open_jitter_ms * 1000, rng);
                             }
                         } else {
                             self.consec = 0;
@@ -308,11 +308,11 @@ impl BreakerState {
                     }
                     St::HalfOpen => {
                         if failure {
-                            self.to_open(now, open_ms * 1000, open_jitter_ms * 1000, rng);
+                            self.enter_open(now, open_ms * 1000, open_jitter_ms * 1000, rng);
                         } else {
                             self.h_calls += 1;
                             if self.h_calls >= half_open_calls {
-                                self.to_closed();
+                                self.enter_closed();
                             }
                         }
                     }
@@ -353,7 +353,7 @@ impl BreakerState {
                             WindowKind::Time => minimum_calls,
                         } as u64;
                         if self.calls >= min && exceeded(self.calls, self.fails, self.slows) {
-                            self.to_open(now, wait_open_ms * 1000, open_jitter_ms * 1000, rng);
+                            self.enter_open(now, wait_open_ms * 1000, open_jitter_ms * 1000, rng);
                         }
                     }
                     St::HalfOpen => {
@@ -367,14 +367,19 @@ impl BreakerState {
                                 self.h_fails as u64,
                                 self.h_slows as u64,
                             ) {
-                                self.to_open(now, wait_open_ms * 1000, open_jitter_ms * 1000, rng);
+                                self.enter_open(
+                                    now,
+                                    wait_open_ms * 1000,
+                                    open_jitter_ms * 1000,
+                                    rng,
+                                );
                             } else if let Some(r) = ramp_stage_ms {
                                 self.st = St::Ramp(0);
                                 self.epoch = self.epoch.wrapping_add(1);
                                 self.stage_until = now.saturating_add(r * 1000);
                                 self.reset_half();
                             } else {
-                                self.to_closed();
+                                self.enter_closed();
                             }
                         }
                     }
@@ -389,7 +394,7 @@ impl BreakerState {
                                 self.h_slows as u64,
                             )
                         {
-                            self.to_open(now, wait_open_ms * 1000, open_jitter_ms * 1000, rng);
+                            self.enter_open(now, wait_open_ms * 1000, open_jitter_ms * 1000, rng);
                         }
                     }
                     St::Open => {}

@@ -204,14 +204,12 @@ impl BudgetState {
                 max,
                 increment,
                 ..
-            } => {
-                if success {
-                    let add = match retry_cost {
-                        Some(c) => c as u64,
-                        None => *increment,
-                    };
-                    *capacity = (*capacity + add).min(*max);
-                }
+            } if success => {
+                let add = match retry_cost {
+                    Some(c) => c as u64,
+                    None => *increment,
+                };
+                *capacity = (*capacity + add).min(*max);
             }
             _ => {}
         }

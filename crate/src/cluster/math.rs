@@ -9,7 +9,36 @@
 use crate::rng::UnitDouble;
 
 const LN2: f64 = core::f64::consts::LN_2;
+/// High part of ln 2 (its low 32 mantissa bits are zero).
+const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+/// ln 2 − LN2_HI.
+const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
 const SQRT_HALF: f64 = core::f64::consts::FRAC_1_SQRT_2;
+/// 1/(2k+1): the coefficients of the atanh series (constant-folded, so identical everywhere).
+const ATANH: [f64; 12] = [
+    1.0,
+    1.0 / 3.0,
+    1.0 / 5.0,
+    1.0 / 7.0,
+    1.0 / 9.0,
+    1.0 / 11.0,
+    1.0 / 13.0,
+    1.0 / 15.0,
+    1.0 / 17.0,
+    1.0 / 19.0,
+    1.0 / 21.0,
+    1.0 / 23.0,
+];
+/// 1/n! for n = 0..=15: the Taylor coefficients of e^r.
+const EXP: [f64; 16] = {
+    let mut c = [1.0; 16];
+    let mut n = 1;
+    while n < 16 {
+        c[n] = c[n - 1] / n as f64;
+        n += 1;
+    }
+    c
+};
 
 /// Natural logarithm of a positive finite `x`; `-inf`-like large negative for 0, NaN never.
 pub fn ln(x: f64) -> f64 {
@@ -32,17 +61,15 @@ pub fn ln(x: f64) -> f64 {
         m *= 0.5;
         e += 1;
     }
-    // ln(m) = 2 atanh(s), s = (m-1)/(m+1), |s| <= 0.1716: the odd series converges fast.
+    // ln(m) = 2 atanh(s), s = (m-1)/(m+1), |s| <= 0.1716: the odd series
+    // s + s^3/3 + s^5/5 + … converges fast; 12 terms leave an error below 1e-19.
     let s = (m - 1.0) / (m + 1.0);
     let s2 = s * s;
-    let mut term = s;
-    let mut sum = 0.0;
-    let mut k = 1.0;
-    while k < 40.0 {
-        sum += term / k;
-        term *= s2;
-        k += 2.0;
+    let mut poly = 0.0;
+    for c in ATANH.iter().rev() {
+        poly = poly * s2 + c;
     }
+    let sum = s * poly;
     e as f64 * LN2 + 2.0 * sum
 }
 
@@ -59,14 +86,12 @@ pub fn exp(x: f64) -> f64 {
     }
     // x = k ln2 + r with |r| <= ln2/2; e^r by its Taylor series, then scale by 2^k.
     let kf = (x / LN2 + if x < 0.0 { -0.5 } else { 0.5 }) as i64;
-    let r = x - kf as f64 * LN2;
-    let mut term = 1.0;
-    let mut sum = 1.0;
-    let mut n = 1.0;
-    while n < 20.0 {
-        term *= r / n;
-        sum += term;
-        n += 1.0;
+    // Cody–Waite: ln2 split so that k × LN2_HI is exact, keeping r accurate for large |x|.
+    let k = kf as f64;
+    let r = (x - k * LN2_HI) - k * LN2_LO;
+    let mut sum = 0.0;
+    for c in EXP.iter().rev() {
+        sum = sum * r + c;
     }
     // Apply 2^k in two halves so that neither factor overflows or goes subnormal early.
     let k1 = kf / 2;

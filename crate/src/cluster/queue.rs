@@ -5,7 +5,7 @@
 //! layout, hashing or the platform. That is the whole determinism argument for ordering.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// What happens at an event (the payload `a`/`b` meaning is per kind).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,19 +58,59 @@ impl PartialOrd for Event {
 }
 
 /// The pending events.
+///
+/// Besides the heap, it keeps FIFO *lanes* for events whose times arrive in
+/// non-decreasing order (an attempt timeout is always `now + the tier's timeout`).
+/// Those never enter the heap, which keeps it small; `pop` takes the smallest
+/// (time, seq) among the heap top and the lane heads, so the order is exactly the one a
+/// single heap would give.
 #[derive(Debug, Default)]
 pub struct EventQueue {
     heap: BinaryHeap<Event>,
+    lanes: Vec<VecDeque<Event>>,
     seq: u64,
 }
 
 impl EventQueue {
-    /// An empty queue with room for `cap` events.
-    pub fn with_capacity(cap: usize) -> Self {
+    /// An empty queue with room for `cap` events and `lanes` FIFO lanes.
+    pub fn with_capacity(cap: usize, lanes: usize) -> Self {
         EventQueue {
             heap: BinaryHeap::with_capacity(cap),
+            lanes: (0..lanes).map(|_| VecDeque::with_capacity(cap)).collect(),
             seq: 0,
         }
+    }
+
+    /// Schedules an event through FIFO lane `lane` (falls back to the heap when it would
+    /// break the lane's order or the lane does not exist).
+    #[inline]
+    pub fn push_lane(&mut self, lane: usize, time: u64, kind: Kind, a: u32, b: u32) {
+        self.seq += 1;
+        let ev = Event {
+            time,
+            seq: self.seq,
+            kind,
+            a,
+            b,
+        };
+        match self.lanes.get_mut(lane) {
+            Some(l) if l.back().is_none_or(|x| x.time <= time) => l.push_back(ev),
+            _ => self.heap.push(ev),
+        }
+    }
+
+    /// Where the earliest event is: `None` = heap, `Some(i)` = lane i.
+    #[inline]
+    fn earliest(&self) -> Option<(Option<usize>, u64, u64)> {
+        let mut best = self.heap.peek().map(|e| (None, e.time, e.seq));
+        for (i, l) in self.lanes.iter().enumerate() {
+            if let Some(e) = l.front() {
+                if best.is_none_or(|(_, t, s)| (e.time, e.seq) < (t, s)) {
+                    best = Some((Some(i), e.time, e.seq));
+                }
+            }
+        }
+        best
     }
 
     /// Schedules an event.
@@ -89,23 +129,26 @@ impl EventQueue {
     /// Time of the earliest event.
     #[inline]
     pub fn peek_time(&self) -> Option<u64> {
-        self.heap.peek().map(|e| e.time)
+        self.earliest().map(|(_, t, _)| t)
     }
 
     /// Removes the earliest event.
     #[inline]
     pub fn pop(&mut self) -> Option<Event> {
-        self.heap.pop()
+        match self.earliest()?.0 {
+            None => self.heap.pop(),
+            Some(i) => self.lanes.get_mut(i)?.pop_front(),
+        }
     }
 
     /// Pending events.
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() + self.lanes.iter().map(VecDeque::len).sum::<usize>()
     }
 
     /// True when nothing is pending.
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
 }
 
@@ -115,12 +158,15 @@ mod tests {
 
     #[test]
     fn ties_break_by_scheduling_order() {
-        let mut q = EventQueue::with_capacity(4);
+        let mut q = EventQueue::with_capacity(4, 1);
         q.push(5, Kind::Arrival, 1, 0);
-        q.push(3, Kind::Arrival, 2, 0);
-        q.push(5, Kind::Arrival, 3, 0);
+        q.push_lane(0, 3, Kind::Arrival, 2, 0);
+        q.push_lane(0, 5, Kind::Arrival, 3, 0);
         q.push(3, Kind::Arrival, 4, 0);
+        q.push_lane(0, 4, Kind::Arrival, 5, 0); // out of lane order: goes to the heap
+        q.push_lane(0, 7, Kind::Arrival, 6, 0);
+        assert_eq!(q.len(), 6);
         let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|e| e.a).collect();
-        assert_eq!(order, vec![2, 4, 1, 3]);
+        assert_eq!(order, vec![2, 4, 5, 1, 3, 6]);
     }
 }

@@ -278,7 +278,7 @@ impl Simulation {
             seed,
             rng,
             normal: Normal::default(),
-            q: EventQueue::with_capacity(1 << 12),
+            q: EventQueue::with_capacity(1 << 12, n_tiers),
             now: 0,
             end: sc.duration_ms * 1000,
             events: 0,
@@ -923,8 +923,10 @@ impl Simulation {
         jm.st = St::Calling;
         jm.sent_at = now;
         let gen = jm.gen;
+        // Lane `t`: without a propagated deadline every timeout of this tier is
+        // now + the same constant, so they arrive in order and skip the heap.
         self.q
-            .push(now.saturating_add(timeout), Kind::AttemptTimeout, p, gen);
+            .push_lane(t, now.saturating_add(timeout), Kind::AttemptTimeout, p, gen);
         // Last: the child may fail at once and unwind through `p` synchronously.
         self.arrive(child, now);
     }
@@ -1211,7 +1213,7 @@ impl Simulation {
         let entries = self.entries.max(1) as f64;
         let bucket_s = bucket_ms as f64 / 1000.0;
         let mut tiers = Vec::with_capacity(n);
-        for k in 0..n {
+        for (k, pend) in pending.iter().copied().enumerate() {
             let mut tot = TierBucket::default();
             let mut peak = 0u64;
             for b in &buckets {
@@ -1231,7 +1233,7 @@ impl Simulation {
             let base_ps = verdict.arrivals_per_s.get(k).copied().unwrap_or(0.0);
             tiers.push(TierSummary {
                 name: self.sc.tiers[k].name.clone(),
-                pending_at_end: pending[k],
+                pending_at_end: pend,
                 amplification: if self.entries > 0 {
                     attempts as f64 / entries
                 } else {
