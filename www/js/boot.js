@@ -36,10 +36,19 @@ function waitForWasm() {
     }
     addEventListener('TrunkApplicationStarted', () => resolve(window.wasmBindings), { once: true });
     // Trunk's loader is a module script with a top-level await: a missing or broken wasm
-    // file surfaces as an unhandled rejection or an error event.
-    addEventListener('unhandledrejection', (e) => reject(e.reason), { once: true });
-    addEventListener('error', (e) => reject(e.error || new Error(e.message)), { once: true });
-    setTimeout(() => reject(new Error('timed out')), LOAD_TIMEOUT_MS);
+    // file surfaces as an unhandled rejection, caught by the inline script in index.html
+    // (it may happen before this module runs).
+    const started = performance.now();
+    const poll = setInterval(() => {
+      if (window.wasmBindings) {
+        clearInterval(poll);
+        resolve(window.wasmBindings);
+      } else if (window.__bootError || performance.now() - started > LOAD_TIMEOUT_MS) {
+        clearInterval(poll);
+        const e = window.__bootError;
+        reject(e ? (e.message ? e : new Error(String(e))) : new Error('timed out'));
+      }
+    }, 50);
   });
 }
 
@@ -55,11 +64,10 @@ class App {
     this.runner = new Runner(wasm, (busy) => { $('spinner').hidden = !busy; });
     this.chart = new ChartView(wasm, () => this.view.hidden, (hidden) => {
       this.view.hidden = hidden;
-      this.syncUrl({ commit: false });
+      this.syncUrl({ commit: false, viewOnly: true });
     });
     this.editor = new ClassicEditor(this);
     this.presets = wasm.bundledScenarios();
-    this.lastText = null;
     $('cancel-run').addEventListener('click', () => this.runner.cancel());
     bindExports(this);
     this.renderPresets();
@@ -102,7 +110,9 @@ class App {
         'showing the classic model.', 'info');
       this.model = 'classic';
     }
-    this.lastText = text;
+    // The entry on screen holds exactly this (committed) state.
+    this.entryText = text;
+    this.entryDirty = false;
     this.editor.render();
     this.update();
   }
@@ -113,7 +123,13 @@ class App {
     this.syncUrl({ commit });
   }
 
-  syncUrl({ commit }) {
+  /**
+   * Writes the state to the URL. The first edit after a committed state pushes a new
+   * history entry; further typing replaces it; a commit (blur, select, button) seals it.
+   * So back/forward step through committed states. View-only changes (`viewOnly`, e.g.
+   * hiding a series) replace the entry and never add one.
+   */
+  syncUrl({ commit, viewOnly = false }) {
     if (this.embed) return;
     let text;
     try {
@@ -121,25 +137,41 @@ class App {
     } catch (e) {
       return; // A half-typed value the codec cannot hold yet: keep the last URL.
     }
-    // Typing replaces the entry; a committed change (blur, select, button) pushes once.
-    const push = commit && text !== this.committedText;
-    writeLocation(text, { push });
-    if (commit) this.committedText = text;
+    if (text === this.entryText) {
+      if (commit) this.entryDirty = false;
+      return;
+    }
+    writeLocation(text, { push: !viewOnly && !this.entryDirty });
+    this.entryText = text;
+    if (!viewOnly) this.entryDirty = !commit;
   }
 
   /** Validates and, when valid, runs and redraws; invalid edits keep the last results. */
   async update() {
     const cfg = structuredClone(this.cfg);
+    const key = JSON.stringify(cfg);
+    // A commit (blur) after typing repeats the last request: don't run it twice. This
+    // also keeps a click on Cancel (which blurs the field first) from restarting the run.
+    if (key === this.lastKey) return;
+    this.lastKey = key;
     const problems = this.wasm.validate(cfg);
     this.editor.showProblems(problems);
     $('stale').hidden = problems.length === 0;
     if (problems.length) return;
+    const request = { model: 'classic', cfg, seed: cfg.seed };
     try {
-      const result = await this.runner.run({ model: 'classic', cfg, seed: cfg.seed });
-      this.show(result);
+      const run = await this.runner.run({ ...request, kind: 'run' });
+      this.show(run.result, run.ms);
+      $('verdicts').classList.add('pending');
+      const verdicts = await this.runner.run({ ...request, kind: 'verdicts' });
+      renderVerdicts(verdicts.result);
+      $('verdicts').classList.remove('pending');
     } catch (e) {
       if (e && (e.cancelled || e.superseded)) {
-        if (e.cancelled) $('stale').hidden = false;
+        if (e.cancelled) {
+          $('stale').hidden = false;
+          this.lastKey = null; // the same scenario may be asked for again
+        }
         return;
       }
       this.editor.showProblems([{ field: e.field || '', message: e.message }]);
@@ -147,10 +179,9 @@ class App {
     }
   }
 
-  show({ output, verdicts, ms }) {
+  show(output, ms) {
     this.output = output;
     renderTable(this.wasm.resultsTable(output));
-    renderVerdicts(verdicts);
     const drawMs = this.chart.show(output);
     const timing = `run ${ms.toFixed(1)} ms · draw ${drawMs.toFixed(1)} ms`;
     $('timing').textContent = timing;

@@ -46,7 +46,7 @@ export class Runner {
     }
   }
 
-  /** Runs {model, cfg, seed}; resolves to {output, verdicts, ms} or rejects with the engine's error. */
+  /** Runs {model, kind, cfg, seed}; resolves to {result, ms} or rejects with the engine's error. */
   run(request) {
     return new Promise((resolve, reject) => {
       const job = { id: this.nextId++, request, resolve, reject, started: 0 };
@@ -75,10 +75,9 @@ export class Runner {
     setTimeout(() => {
       try {
         const t0 = performance.now();
-        const { cfg, seed } = job.request;
-        const output = this.wasm.run(cfg, seed);
-        const verdicts = this.wasm.verdicts(cfg, seed);
-        this.receive({ id: job.id, ok: true, output, verdicts, ms: performance.now() - t0 });
+        const { kind, cfg, seed } = job.request;
+        const result = kind === 'verdicts' ? this.wasm.verdicts(cfg, seed) : this.wasm.run(cfg, seed);
+        this.receive({ id: job.id, ok: true, result, ms: performance.now() - t0 });
       } catch (e) {
         this.receive({ id: job.id, ok: false, error: e });
       }

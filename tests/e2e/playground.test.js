@@ -1,0 +1,422 @@
+// End-to-end tests of the built playground in headless Chromium (Debian's /usr/bin/chromium,
+// driven by playwright-core), against the site served on 127.0.0.1 and the native CLI.
+//
+// Environment (scripts/test.sh sets all of it):
+//   DIST            the built site (trunk build --release)           default ../../dist
+//   DIST_SUBPATH    the same site built with --public-url SUBPATH    optional
+//   SUBPATH         that public URL, e.g. /nested/retry-storm/
+//   RETRYSTORM_BIN  the native CLI                                   default ../../target/release/retrystorm
+//   ARTIFACTS       where screenshots go                             default ../artifacts
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from './static-server.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const DIST = process.env.DIST || path.join(root, 'dist');
+const DIST_SUBPATH = process.env.DIST_SUBPATH || '';
+const SUBPATH = process.env.SUBPATH || '/nested/retry-storm/';
+const CLI = process.env.RETRYSTORM_BIN || path.join(root, 'target/release/retrystorm');
+const ARTIFACTS = process.env.ARTIFACTS || path.join(root, 'tests/artifacts');
+
+// GOLDEN.md section 1 (seed 4242), as the results table prints it.
+const GOLDEN = [
+  ['S1 固定重试3次', '1.30x', '90.0%', '800', '6', '200', '200', '0/[]/0', '600'],
+  ['S2 指数退避无抖动', '2.34x', '100.0%', '960', '34', '700', '7700', '0/[]/0', '2560'],
+  ['S3 指数退避全抖动', '2.48x', '99.1%', '1057', '32', '205', '9146', '0/[]/0', '3067'],
+  ['S4 全抖动+重试预算20%', '1.03x', '90.8%', '273', '4', '200', '366', '0/[]/0', '728'],
+  ['S5 预算+deadline', '1.03x', '90.6%', '269', '3', '200', '200', '0/[]/0'],
+  ['S6 预算+熔断', '0.94x', '90.0%', '205', '0', '200', '200', '1/[21]/0'],
+];
+
+let site;
+let subSite;
+let context;
+let profile;
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(DIST, 'index.html')), `no built site in ${DIST}: run trunk build --release`);
+  assert.ok(fs.existsSync(CLI), `no CLI at ${CLI}: run cargo build --release`);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  site = await serve(DIST);
+  if (DIST_SUBPATH) subSite = await serve(DIST_SUBPATH, { prefix: SUBPATH });
+  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'retrystorm-e2e-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    acceptDownloads: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await context?.close();
+  site?.server.close();
+  subSite?.server.close();
+  if (profile) fs.rmSync(profile, { recursive: true, force: true });
+});
+
+/** Opens a page and collects its errors; waits for the first run unless told not to. */
+async function open(url, { waitRun = true } = {}) {
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.goto(url);
+  if (waitRun) await waitRuns(page, 1);
+  return page;
+}
+
+async function runs(page) {
+  return page.evaluate(() => Number(document.body.dataset.runs || 0));
+}
+
+async function waitRuns(page, n) {
+  await page.waitForFunction((k) => Number(document.body.dataset.runs || 0) >= k, n, { timeout: 30_000 });
+}
+
+/** The results table as rows of cell texts (header first). */
+async function table(page) {
+  return page.$$eval('#results tr', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+}
+
+function assertGolden(rows) {
+  assert.deepEqual(rows[0], ['strategy', 'amplification', 'delivery', 'peak QPS', 'overload s', 'p50 ms', 'p99 ms',
+    'breaker trips/trip s/harmful', 'recovery window']);
+  assert.equal(rows.length, 7);
+  GOLDEN.forEach((want, i) => assert.deepEqual(rows[i + 1].slice(0, want.length), want, `row ${i + 1}`));
+}
+
+/** The CLI's `run --json` for a scenario object and seed. */
+function cli(scenario, seed) {
+  const file = path.join(profile, `scenario-${process.hrtime.bigint()}.json`);
+  fs.writeFileSync(file, JSON.stringify(scenario));
+  const args = ['run', '--json', '--scenario', file];
+  if (seed !== undefined) args.push('--seed', String(seed));
+  return JSON.parse(execFileSync(CLI, args, { encoding: 'utf8' }));
+}
+
+async function pageOutput(page) {
+  return page.evaluate(() => window.playground.output);
+}
+
+async function chartPixels(page) {
+  return page.$eval('#chart', (c) => c.toDataURL('image/png'));
+}
+
+/** Edits one input the way a user does: type, then commit (change). */
+async function edit(page, field, value) {
+  const before = await runs(page);
+  const input = page.locator(`[data-field="${field}"]`);
+  await input.fill(value);
+  // A real key press: it commits the value (change) with user activation, as a person does;
+  // Chromium skips history entries made without one when going back.
+  await input.press('Tab');
+  await waitRuns(page, before + 1);
+}
+
+test('the default page shows the GOLDEN.md table, equal to the CLI', async () => {
+  const page = await open(site.url);
+  assertGolden(await table(page));
+  const scenario = await page.evaluate(() => window.wasmBindings.defaultScenario());
+  assert.deepEqual(await pageOutput(page), cli(scenario, 4242));
+  const verdicts = await page.$$eval('#verdicts .badge', (b) => b.map((x) => x.textContent));
+  assert.deepEqual(verdicts, ['PASS', 'PASS', 'PASS', 'PASS']);
+  assert.match(await page.textContent('#timing'), /run [\d.]+ ms · draw [\d.]+ ms/);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'default-page.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the canvas is drawn, sharp for the device pixel ratio, and not blank', async () => {
+  const page = await open(site.url);
+  const stats = await page.$eval('#chart', (c) => {
+    const ctx = c.getContext('2d');
+    const data = ctx.getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    let nonWhite = 0;
+    for (let i = 0; i < data.length; i += 4 * 7) {
+      colours.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+      if (data[i] < 240 || data[i + 1] < 240 || data[i + 2] < 240) nonWhite++;
+    }
+    return { colours: colours.size, nonWhite, w: c.width, cssW: c.clientWidth, dpr: devicePixelRatio };
+  });
+  assert.ok(stats.colours > 20, `only ${stats.colours} colours`);
+  assert.ok(stats.nonWhite > 1000, `only ${stats.nonWhite} drawn pixels`);
+  assert.equal(stats.w, Math.round(stats.cssW * stats.dpr));
+  // Hover readout: the second and every strategy's attempts under the mouse.
+  const box = await page.locator('#chart').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.45, box.y + box.height / 2);
+  await page.waitForSelector('#readout:not([hidden])');
+  assert.match(await page.textContent('#readout'), /second \d+ · capacity 240/);
+  await page.close();
+});
+
+test('editing a strategy changes the table, the chart and the URL, and matches the CLI', async () => {
+  const page = await open(site.url);
+  const chartBefore = await chartPixels(page);
+  const urlBefore = page.url();
+  await edit(page, 'strategies[1].max_retry', '2');
+  const rows = await table(page);
+  assert.notDeepEqual(rows[2], ['', ...GOLDEN[1]].slice(1));
+  assert.notEqual(rows[2][1], '2.34x');
+  assert.notEqual(await chartPixels(page), chartBefore, 'the chart was redrawn with other pixels');
+  assert.notEqual(page.url(), urlBefore);
+  assert.match(page.url(), /[?&]s=v1\.[A-Za-z0-9_-]+/);
+  const scenario = await page.evaluate(() => window.playground.cfg);
+  assert.equal(scenario.strategies[1].max_retry, 2);
+  assert.deepEqual(await pageOutput(page), cli(scenario, 4242));
+
+  // An invalid value is marked at the field with the engine's message; the last results stay.
+  await page.locator('[data-field="strategies[1].max_retry"]').fill('999');
+  await page.waitForSelector('.field-msg');
+  assert.match(await page.textContent('.field-msg'), /strategies\[1\]\.max_retry = 999 is out of range/);
+  assert.deepEqual(await table(page), rows);
+  assert.ok(await page.isVisible('#stale'));
+
+  // Back and forward step through the committed states.
+  const input = page.locator('[data-field="strategies[1].max_retry"]');
+  let n = await runs(page);
+  await input.fill('3');
+  await input.press('Tab');
+  await waitRuns(page, n + 1);
+  n = await runs(page);
+  await page.goBack();
+  await waitRuns(page, n + 1);
+  assert.deepEqual(await table(page), rows);
+  assert.equal(await input.inputValue(), '2');
+  n = await runs(page);
+  await page.goBack();
+  await waitRuns(page, n + 1);
+  assertGolden(await table(page));
+  n = await runs(page);
+  await page.goForward();
+  await waitRuns(page, n + 1);
+  assert.deepEqual(await table(page), rows);
+  await page.close();
+});
+
+test('strategy rows can be added, duplicated, moved, deleted and reset', async () => {
+  const page = await open(site.url);
+  const count = () => page.$$eval('#strategies tbody tr', (r) => r.length);
+  let n = await runs(page);
+  await page.click('#add-strategy');
+  await waitRuns(page, ++n);
+  assert.equal(await count(), 7);
+  assert.equal((await table(page)).length, 8);
+  await page.click('button[data-act="dup"][data-row="0"]');
+  await waitRuns(page, ++n);
+  assert.equal((await table(page))[2][0], 'S1 固定重试3次 copy');
+  await page.click('button[data-act="down"][data-row="0"]');
+  await waitRuns(page, ++n);
+  assert.equal((await table(page))[1][0], 'S1 固定重试3次 copy');
+  await page.click('button[data-act="del"][data-row="0"]');
+  await waitRuns(page, ++n);
+  await page.click('#reset-strategies');
+  await waitRuns(page, ++n);
+  assertGolden(await table(page));
+  await page.close();
+});
+
+test('the copied link opens in a new page with the same table', async () => {
+  const page = await open(site.url);
+  await edit(page, 'capacity', '300');
+  await edit(page, 'strategies[0].name', 'mine');
+  const want = await table(page);
+  await page.click('#copy-link');
+  const link = await page.inputValue('#export-text');
+  assert.ok(link.startsWith(site.url) && link.includes('s=v1.'), link);
+  const fresh = await open(link);
+  assert.deepEqual(await table(fresh), want);
+  assert.equal(await fresh.inputValue('[data-field="capacity"]'), '300');
+  assert.equal(await chartPixels(fresh), await chartPixels(page), 'the same chart, pixel for pixel');
+  await fresh.close();
+  await page.close();
+});
+
+test('a corrupt, crafted or oversized link shows a message naming the problem and the defaults', async () => {
+  const cases = [
+    ['v1.%%%not-base64', /link\.payload/],
+    ['v7.e30', /link\.version = v7.*newer playground/],
+    ['garbage', /v1\.<base64url>/],
+  ];
+  // A run far above the engine's bound must give the engine's message, not a frozen tab.
+  const page0 = await open(site.url);
+  const huge = await page0.evaluate(() => {
+    const cfg = window.wasmBindings.defaultScenario();
+    cfg.clients = 1000000;
+    cfg.duration_s = 3600;
+    return window.wasmBindings.encodeState({ model: 'classic', classic: cfg, view: { hidden: [] } });
+  });
+  await page0.close();
+  cases.push([huge, /link\.classic\.clients.*clients × duration_s ≤ 20000000/]);
+  for (const [text, message] of cases) {
+    const page = await open(`${site.url}?s=${encodeURIComponent(text)}`);
+    assert.ok(await page.isVisible('#banner'), text);
+    const banner = await page.textContent('#banner');
+    assert.match(banner, message);
+    assert.match(banner, /defaults/);
+    assertGolden(await table(page));
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
+test('a name with markup renders as text and runs no script, typed or from a link', async () => {
+  const evil = '<img src=x onerror="window.__xss=1">';
+  const page = await open(site.url);
+  await edit(page, 'strategies[0].name', evil);
+  assert.equal((await table(page))[1][0], evil);
+  await page.click('#copy-link');
+  const link = await page.inputValue('#export-text');
+  const fresh = await open(link);
+  for (const p of [page, fresh]) {
+    assert.equal(await p.$$eval('img', (i) => i.length), 0, 'no <img> element was created');
+    assert.equal(await p.evaluate(() => window.__xss), undefined, 'no script ran');
+    assert.equal((await table(p))[1][0], evil);
+  }
+  // The readout and legend show it as text too.
+  assert.ok((await fresh.textContent('#legend')).includes(evil));
+  await fresh.close();
+  await page.close();
+});
+
+test('embed mode shows only the chart and/or the table and an "open in playground" link', async () => {
+  const page0 = await open(site.url);
+  await page0.click('#copy-embed');
+  const snippet = await page0.inputValue('#export-text');
+  assert.match(snippet, /^<iframe src="[^"]*embed=both"[^>]*><\/iframe>$/);
+  await page0.close();
+  const page = await open(`${site.url}?embed=both`);
+  for (const hidden of ['#scenario-block', '#strategies-block', '#presets-block', '#copy-link', '#export-block']) {
+    assert.equal(await page.isVisible(hidden), false, `${hidden} is hidden`);
+  }
+  assert.ok(await page.isVisible('#chart'));
+  assert.ok(await page.isVisible('#results'));
+  assertGolden(await table(page));
+  const href = await page.getAttribute('#open-playground', 'href');
+  assert.ok(href.startsWith(site.url) && !href.includes('embed'), href);
+  await page.setViewportSize({ width: 560, height: 700 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'embed-both.png'), fullPage: true });
+  const chartOnly = await open(`${site.url}?embed=chart`);
+  assert.ok(await chartOnly.isVisible('#chart'));
+  assert.equal(await chartOnly.isVisible('#results'), false);
+  await chartOnly.screenshot({ path: path.join(ARTIFACTS, 'embed-chart.png') });
+  const tableOnly = await open(`${site.url}?embed=table`);
+  assert.equal(await tableOnly.isVisible('#chart'), false);
+  assert.ok(await tableOnly.isVisible('#results'));
+  for (const p of [page, chartOnly, tableOnly]) await p.close();
+});
+
+test('the exports contain what the table shows', async () => {
+  const page = await open(site.url);
+  const rows = await table(page);
+  const read = async (button) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+    return fs.readFileSync(await download.path());
+  };
+  const md = (await read('#export-md')).toString('utf8');
+  // Markdown escapes what would be markup (`[`, `|`, `<`…), as the engine's md_cell does.
+  const mdCell = (t) => t.replace(/[\\|`*_[\]]/g, '\\$&').replaceAll('&', '&amp;').replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+  for (const row of rows.slice(1)) {
+    assert.ok(md.includes(`| ${row.map(mdCell).join(' | ')} |`), `markdown has the row ${row.join(' | ')}`);
+  }
+  const csv = (await read('#export-csv')).toString('utf8').trim().split('\n');
+  const output = await pageOutput(page);
+  assert.equal(csv.length, 1 + output.scenario.duration_s);
+  // Second 27 of S3 is the article's peak, 1057.
+  assert.ok(csv[28].split(',').includes('1057'), csv[28]);
+  const png = await read('#export-png');
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const json = JSON.parse((await read('#export-json')).toString('utf8'));
+  assert.deepEqual(json, await page.evaluate(() => window.playground.cfg));
+  await page.close();
+});
+
+test('a seed above 2^53 gives the CLI table', async () => {
+  const page = await open(site.url);
+  for (const seed of ['9223372036854775807', '-9007199254740993']) {
+    await edit(page, 'seed', seed);
+    const scenario = await page.evaluate(() => window.playground.cfg);
+    assert.equal(scenario.seed, seed, 'kept as a string, never a rounded number');
+    const got = await pageOutput(page);
+    assert.equal(got.scenario.seed, seed);
+    assert.deepEqual(got, cli(scenario, seed));
+  }
+  await page.close();
+});
+
+test('presets load the bundled scenarios', async () => {
+  const page = await open(site.url);
+  const ids = await page.$$eval('#presets button:not([disabled])', (b) => b.map((x) => x.dataset.preset));
+  assert.ok(ids.includes('breaker-groups') && ids.includes('budget-100'), ids.join());
+  const n = await runs(page);
+  await page.click('button[data-preset="breaker-groups"]');
+  await waitRuns(page, n + 1);
+  const rows = await table(page);
+  // Group G: threshold 100, trips at 20 and 25, 801 harmful rejections (GOLDEN.md section 5).
+  assert.ok(rows.some((r) => r.includes('2/[20, 25]/801')), JSON.stringify(rows));
+  assert.deepEqual(await pageOutput(page), cli(await page.evaluate(() => window.playground.cfg)));
+  await page.close();
+});
+
+test('a large run stays off the main thread and can be cancelled', async () => {
+  const page = await open(site.url);
+  const input = page.locator('[data-field="clients"]');
+  // 600000 × 30 s = 18M business requests, six strategies: seconds of work, under the engine's bound.
+  await page.fill('[data-field="duration_s"]', '30');
+  await input.fill('600000');
+  await page.waitForSelector('#spinner:not([hidden])', { timeout: 5000 });
+  // The page answers while the worker computes.
+  const t0 = Date.now();
+  assert.equal(await page.evaluate(() => 1 + 1), 2);
+  assert.ok(Date.now() - t0 < 1000, 'the main thread is free');
+  const shown = await table(page);
+  await page.click('#cancel-run');
+  await page.waitForSelector('#spinner', { state: 'hidden' });
+  assert.ok(await page.isVisible('#stale'));
+  // The last results stay (those of the 30 s run before the large one), and nothing restarts.
+  await page.waitForTimeout(400);
+  assert.equal(await page.isVisible('#spinner'), false);
+  assert.deepEqual(await table(page), shown);
+  // And the next edit runs normally on a fresh worker.
+  await page.fill('[data-field="duration_s"]', '60');
+  await edit(page, 'clients', '200');
+  assertGolden(await table(page));
+  await page.close();
+});
+
+test('a clear message when the wasm cannot load', async () => {
+  const page = await context.newPage();
+  await page.route('**/*.wasm', (route) => route.abort());
+  await page.goto(site.url);
+  await page.waitForSelector('#banner:not([hidden])', { timeout: 30_000 });
+  assert.match(await page.textContent('#banner'), /could not be loaded/);
+  await page.close();
+});
+
+test('the site works under a sub-path', { skip: !DIST_SUBPATH && 'DIST_SUBPATH not set' }, async () => {
+  const page = await open(subSite.url);
+  assert.ok(subSite.url.includes(SUBPATH));
+  assertGolden(await table(page));
+  await edit(page, 'strategies[0].max_retry', '1');
+  assert.ok(page.url().startsWith(subSite.url));
+  await page.click('#copy-link');
+  const link = await page.inputValue('#export-text');
+  assert.ok(link.startsWith(subSite.url), link);
+  const fresh = await open(link);
+  assert.deepEqual(await table(fresh), await table(page));
+  assert.deepEqual(page.errors, []);
+  await fresh.close();
+  await page.close();
+});

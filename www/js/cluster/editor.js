@@ -1,0 +1,348 @@
+// The cluster model's editor: scenario and load fields, and the chain of tiers with
+// each hop's client policy. Every field, default and allowed value comes from the
+// engine (clusterDefaults(): one default object per kind, enums for selects); when a
+// kind changes, its object is replaced by that kind's default, so only the fields of
+// the chosen kind exist and are shown. Every input carries the scenario path it edits
+// (data-field="tiers[1].client.budget.percent"), which is also the path the engine
+// names in its validation messages, so each message lands at its field.
+
+import { el } from '../dom.js';
+import { getPath, setPath } from '../forms.js';
+
+/** Text to the value the engine reads: numbers as numbers, anything else as the text (the engine names it). */
+export function parseNum(text) {
+  const t = String(text).trim();
+  if (/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return Number(t);
+  return t;
+}
+
+/** A seed: an exact integer as a number, a larger one kept as its decimal text. */
+function parseSeed(text) {
+  const t = String(text).trim();
+  if (/^-?\d+$/.test(t) && Number.isSafeInteger(Number(t))) return Number(t);
+  return t;
+}
+
+const label = (key) => key.replace(/_/g, ' ');
+const clone = (v) => structuredClone(v);
+
+// Keys rendered by their own widgets, never as plain scalar fields.
+const SPECIAL = new Set(['kind', 'client', 'service', 'think', 'backoff', 'jitter', 'budget', 'breaker', 'bulkhead',
+  'closed_loop', 'schedule', 'effect', 'retry_on', 'tiers', 'faults', 'load', 'steady', 'description']);
+
+export class ClusterEditor {
+  /**
+   * @param {object} app the cluster app: `cfg`, `defaults`, `changed({commit, structural})`
+   * @param {HTMLElement} root where the editor renders
+   */
+  constructor(app, root) {
+    this.app = app;
+    this.root = root;
+    this.badText = new Set();
+    const onEdit = (commit) => (event) => {
+      const input = event.target.closest('[data-field]');
+      if (!input || !this.root.contains(input)) return;
+      this.read(input, commit);
+    };
+    root.addEventListener('input', onEdit(false));
+    root.addEventListener('change', onEdit(true));
+    root.addEventListener('click', (event) => {
+      const b = event.target.closest('button[data-act]');
+      if (b) this.act(b.dataset.act, b.dataset);
+    });
+  }
+
+  get d() { return this.app.defaults; }
+  get cfg() { return this.app.cfg; }
+
+  /** Moves one input's value into the scenario. */
+  read(input, commit) {
+    const path = input.dataset.field;
+    const kind = input.dataset.kind;
+    let value;
+    let structural = false;
+    switch (kind) {
+      case 'bool': value = input.checked; break;
+      case 'enum': case 'text': value = input.value; break;
+      case 'opt': value = input.value.trim() === '' ? null : parseNum(input.value); break;
+      case 'seed': value = parseSeed(input.value); break;
+      case 'list': value = input.value.split(/[\s,;]+/).filter(Boolean).map(parseNum); break;
+      case 'retry': {
+        const boxes = [...this.root.querySelectorAll(`input[data-kind="retry"][data-field="${CSS.escape(path)}"]`)];
+        value = boxes.filter((b) => b.checked).map((b) => b.dataset.value);
+        break;
+      }
+      case 'kind': {
+        // Replace the object with the chosen kind's defaults, keeping its scope.
+        const parent = path.replace(/\.kind$/, '');
+        const list = this.d[input.dataset.list];
+        const old = getPath(this.cfg, parent) || {};
+        const next = clone(list.find((x) => x.kind === input.value));
+        if ('scope' in next && old.scope) next.scope = old.scope;
+        setPath(this.cfg, parent, next);
+        this.badText.clear();
+        this.render();
+        this.app.changed({ commit: true, structural: true });
+        return;
+      }
+      case 'toggle': {
+        setPath(this.cfg, path, input.checked ? clone(this.d[input.dataset.default]) : null);
+        this.render();
+        this.app.changed({ commit: true, structural: true });
+        return;
+      }
+      default: value = parseNum(input.value);
+    }
+    if (kind === 'num' || kind === 'opt' || kind === 'list') {
+      const bad = Array.isArray(value) ? value.some((v) => typeof v === 'string') : typeof value === 'string';
+      if (bad) this.badText.add(path); else this.badText.delete(path);
+    }
+    setPath(this.cfg, path, value);
+    if (path.endsWith('.name') && commit) structural = true; // names appear in the timeline
+    this.app.changed({ commit, structural });
+  }
+
+  /** Buttons: tiers (add, remove, move), schedule segments, a new seed. */
+  act(act, data) {
+    const cfg = this.cfg;
+    const i = Number(data.index);
+    if (act === 'tier-add') this.addTier();
+    else if (act === 'tier-del') this.removeTier(i);
+    else if (act === 'tier-up') this.moveTier(i, i - 1);
+    else if (act === 'tier-down') this.moveTier(i, i + 1);
+    else if (act === 'seg-add') cfg.load.schedule.push(clone(this.d.segment));
+    else if (act === 'seg-del') cfg.load.schedule.splice(i, 1);
+    else if (act === 'seed') {
+      const words = crypto.getRandomValues(new Uint32Array(2));
+      cfg.seed = (words[0] & 0xffff) * 2 ** 32 + words[1];
+    } else return;
+    this.badText.clear();
+    this.render();
+    this.app.changed({ commit: true, structural: true });
+  }
+
+  /** Client policies belong to hops (positions), so they stay in place when tiers move. */
+  fixClients(hops) {
+    const tiers = this.cfg.tiers;
+    tiers.forEach((t, k) => {
+      const last = k === tiers.length - 1;
+      t.client = last ? null : (hops[k] || clone(this.d.client));
+    });
+  }
+
+  hops() { return this.cfg.tiers.map((t) => t.client); }
+
+  addTier() {
+    const tiers = this.cfg.tiers;
+    const hops = this.hops();
+    const names = new Set(tiers.map((t) => t.name));
+    const t = clone(this.d.tier);
+    let name = t.name;
+    for (let n = 2; names.has(name); n++) name = `${t.name}-${n}`;
+    t.name = name;
+    tiers.push(t);
+    this.fixClients(hops);
+  }
+
+  removeTier(i) {
+    const tiers = this.cfg.tiers;
+    if (tiers.length <= 1) return;
+    const hops = this.hops();
+    tiers.splice(i, 1);
+    hops.splice(Math.min(i, hops.length - 1), 1);
+    this.fixClients(hops);
+    this.cfg.faults = this.cfg.faults.filter((f) => f.tier !== i).map((f) => (f.tier > i ? { ...f, tier: f.tier - 1 } : f));
+  }
+
+  moveTier(i, j) {
+    const tiers = this.cfg.tiers;
+    if (j < 0 || j >= tiers.length) return;
+    const hops = this.hops();
+    [tiers[i], tiers[j]] = [tiers[j], tiers[i]];
+    this.fixClients(hops);
+    for (const f of this.cfg.faults) {
+      if (f.tier === i) f.tier = j;
+      else if (f.tier === j) f.tier = i;
+    }
+  }
+
+  // ---- widgets ----
+
+  input(path, value, kind, text = label(path.split('.').pop())) {
+    const attrs = { 'data-field': path, 'data-kind': kind, spellcheck: 'false', autocomplete: 'off' };
+    if (kind !== 'text') attrs.inputmode = 'decimal';
+    const input = el('input', attrs);
+    input.value = value === null || value === undefined ? '' : Array.isArray(value) ? value.join(', ') : String(value);
+    if (kind === 'opt') input.placeholder = 'none';
+    return el('label', { class: 'cf' }, el('span', { text }), input);
+  }
+
+  check(path, value, text = label(path.split('.').pop())) {
+    const box = el('input', { type: 'checkbox', 'data-field': path, 'data-kind': 'bool' });
+    box.checked = !!value;
+    return el('label', { class: 'cf check' }, box, el('span', { text }));
+  }
+
+  select(path, value, options, kind = 'enum', list = null, text = label(path.split('.').slice(-2)[kind === 'kind' ? 0 : 1] || path)) {
+    const attrs = { 'data-field': path, 'data-kind': kind };
+    if (list) attrs['data-list'] = list;
+    const sel = el('select', attrs, ...options.map((o) => el('option', { value: o, text: label(o) })));
+    sel.value = value;
+    return el('label', { class: 'cf' }, el('span', { text }), sel);
+  }
+
+  /** The scalar fields of `obj` (at `path`) in the order of its template `tpl`. */
+  scalars(path, obj, tpl) {
+    const out = [];
+    for (const key of Object.keys(tpl)) {
+      if (SPECIAL.has(key)) continue;
+      const p = path ? `${path}.${key}` : key;
+      const dv = tpl[key];
+      const v = obj[key] === undefined ? dv : obj[key];
+      const enums = this.d.enums[key];
+      if (key === 'seed') out.push(this.seedField(p, v));
+      else if (enums) out.push(this.select(p, v, enums, 'enum', null, label(key)));
+      else if (typeof dv === 'boolean') out.push(this.check(p, v));
+      else if (dv === null) out.push(this.input(p, v, 'opt'));
+      else if (typeof dv === 'string') out.push(this.input(p, v, 'text'));
+      else if (Array.isArray(dv)) out.push(this.input(p, v, 'list'));
+      else out.push(this.input(p, v, 'num'));
+    }
+    return out;
+  }
+
+  seedField(path, v) {
+    const f = this.input(path, v, 'seed', 'seed');
+    f.append(el('button', { type: 'button', 'data-act': 'seed', title: 'New random seed', text: '🎲 new seed' }));
+    f.classList.add('seed');
+    return f;
+  }
+
+  /** A kind select plus the fields of the current kind. */
+  kinded(path, obj, listName, title) {
+    const list = this.d[listName];
+    const cur = obj || list[0];
+    const tpl = list.find((x) => x.kind === cur.kind) || list[0];
+    const box = el('div', { class: 'kinded' },
+      this.select(`${path}.kind`, cur.kind, list.map((x) => x.kind), 'kind', listName, title));
+    box.append(...this.scalars(path, cur, tpl));
+    return box;
+  }
+
+  /** An optional object (closed loop, bulkhead): a switch, and its fields when on. */
+  optional(path, obj, defName, title, fieldsOf) {
+    const box = el('input', { type: 'checkbox', 'data-field': path, 'data-kind': 'toggle', 'data-default': defName });
+    box.checked = !!obj;
+    const wrap = el('div', { class: 'optional' }, el('label', { class: 'cf check' }, box, el('span', { text: title })));
+    if (obj) wrap.append(el('div', { class: 'fields' }, ...fieldsOf()));
+    return wrap;
+  }
+
+  retryOn(path, list) {
+    const boxes = this.d.enums.retry_on.map((k) => {
+      const b = el('input', { type: 'checkbox', 'data-field': path, 'data-kind': 'retry', 'data-value': k });
+      b.checked = (list || []).includes(k);
+      return el('label', { class: 'check' }, b, el('span', { text: label(k) }));
+    });
+    return el('fieldset', { class: 'cf retry-on', 'data-field-group': path }, el('legend', { text: 'retry on' }), ...boxes);
+  }
+
+  // ---- sections ----
+
+  render() {
+    const cfg = this.cfg;
+    const d = this.d;
+    const top = el('details', { class: 'panel', open: true },
+      el('summary', { text: 'Scenario and load' }),
+      el('div', { class: 'grid' },
+        ...this.scalars('', cfg, d.scenario),
+        ...this.scalars('load', cfg.load, d.scenario.load)),
+      this.schedule(),
+      this.optional('load.closed_loop', cfg.load.closed_loop, 'closed_loop', 'closed-loop callers (wait for the answer, think, repeat)',
+        () => [el('div', { class: 'grid' }, ...this.scalars('load.closed_loop', cfg.load.closed_loop, d.closed_loop)),
+          this.kinded('load.closed_loop.think', cfg.load.closed_loop.think, 'dist', 'think time')]));
+    const tiers = el('div', { class: 'tiers' }, ...cfg.tiers.map((t, k) => this.tierCard(t, k)),
+      el('button', { type: 'button', 'data-act': 'tier-add', class: 'add-tier', text: '+ Add tier at the end' }));
+    const steady = el('details', { class: 'panel' },
+      el('summary', { text: 'Steady state and recovery (how they are judged)' }),
+      el('div', { class: 'grid' }, ...this.scalars('steady', cfg.steady, d.scenario.steady)));
+    this.root.replaceChildren(top, el('h3', { text: 'Tiers (a chain: each calls the next)' }), tiers, steady);
+  }
+
+  schedule() {
+    const segs = this.cfg.load.schedule;
+    const rows = segs.map((s, i) => el('div', { class: 'segment' },
+      ...this.scalars(`load.schedule[${i}]`, s, this.d.segment),
+      el('button', { type: 'button', 'data-act': 'seg-del', 'data-index': String(i), title: 'Remove this segment', text: '✕' })));
+    return el('div', { class: 'schedule' },
+      el('div', { class: 'sub', text: 'rate schedule (ramps and spikes; later segments win)' }), ...rows,
+      el('button', { type: 'button', 'data-act': 'seg-add', text: '+ segment' }));
+  }
+
+  tierCard(t, k) {
+    const d = this.d;
+    const n = this.cfg.tiers.length;
+    const p = `tiers[${k}]`;
+    const btn = (act, text, title, disabled = false) =>
+      el('button', { type: 'button', 'data-act': act, 'data-index': String(k), title, 'aria-label': `${title} (tier ${k + 1})`, text, disabled });
+    const head = el('div', { class: 'tier-head' },
+      el('span', { class: 'tier-no', text: `${k + 1}` }),
+      this.input(`${p}.name`, t.name, 'text', 'name'),
+      btn('tier-up', '↑', 'Move up', k === 0), btn('tier-down', '↓', 'Move down', k === n - 1),
+      btn('tier-del', '✕', 'Remove', n <= 1));
+    const card = el('div', { class: 'tier', 'data-tier': String(k) }, head,
+      el('div', { class: 'grid' }, ...this.scalars(p, t, d.tier).filter((f) => !f.querySelector(`[data-field="${p}.name"]`))),
+      this.kinded(`${p}.service`, t.service, 'dist', 'service time'));
+    if (t.client) card.append(this.clientBlock(`${p}.client`, t.client, this.cfg.tiers[k + 1]));
+    return card;
+  }
+
+  clientBlock(p, c, next) {
+    const d = this.d;
+    const block = el('div', { class: 'client' },
+      el('div', { class: 'sub', text: `calls ${next ? next.name : 'the next tier'} with this client policy` }),
+      el('div', { class: 'grid' }, ...this.scalars(p, c, d.client)),
+      this.retryOn(`${p}.retry_on`, c.retry_on),
+      this.kinded(`${p}.backoff`, c.backoff, 'backoff', 'backoff'),
+      this.kinded(`${p}.jitter`, c.jitter, 'jitter', 'jitter'),
+      this.kinded(`${p}.budget`, c.budget, 'budget', 'retry budget'),
+      this.kinded(`${p}.breaker`, c.breaker, 'breaker', 'breaker'),
+      this.optional(`${p}.bulkhead`, c.bulkhead, 'bulkhead', 'bulkhead (cap on concurrent calls)',
+        () => this.scalars(`${p}.bulkhead`, c.bulkhead, d.bulkhead)));
+    return block;
+  }
+
+  /** Marks every field the engine complained about, with its message; returns the unplaced ones. */
+  showProblems(problems) {
+    for (const node of this.root.querySelectorAll('.field-msg')) node.remove();
+    for (const node of this.root.querySelectorAll('.invalid')) {
+      node.classList.remove('invalid');
+      node.removeAttribute('aria-invalid');
+    }
+    const unplaced = [];
+    for (const p of problems) {
+      const fields = p.field ? candidates(p.field) : [...this.badText];
+      let placed = false;
+      for (const field of fields) {
+        const input = this.root.querySelector(`[data-field="${CSS.escape(field)}"]`);
+        if (!input) continue;
+        input.classList.add('invalid');
+        input.setAttribute('aria-invalid', 'true');
+        input.closest('label, fieldset').append(el('small', { class: 'field-msg', text: p.message }));
+        placed = true;
+        if (p.field) break;
+      }
+      if (!placed) unplaced.push(p);
+    }
+    return unplaced;
+  }
+}
+
+/** Where a message for `field` may go: the field itself, then without list indices or `.len()`. */
+function candidates(field) {
+  const out = [field];
+  const noLen = field.replace(/\.len\(\)$/, '');
+  out.push(noLen, noLen.replace(/\[\d+\]$/, ''));
+  if (/\.kind$/.test(field) === false) out.push(`${noLen}.kind`);
+  return [...new Set(out)];
+}

@@ -1,0 +1,235 @@
+// The load and fault timeline: an SVG with the load's shape on top (base rate and the
+// schedule's ramps and spikes) and one row per tier holding its faults as bars on the
+// run's time axis. Bars (faults and schedule segments) are dragged to move them and by
+// their edges to resize them, with pointer events (mouse, pen, touch); a click selects
+// a fault for the form below; "+" on a row, or a double click in it, adds a fault there.
+// All text goes in through textContent.
+
+const NS = 'http://www.w3.org/2000/svg';
+const GUTTER = 118; // row labels, CSS px
+const RIGHT = 12;
+const LOAD_H = 46;
+const ROW_H = 30;
+const AXIS_H = 22;
+const EDGE = 7; // px of a bar's ends that resize instead of move
+const SNAP_MS = 100;
+
+function svg(tag, attrs = {}, text) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** Rate at time `t` (ms): the last segment covering it (linear ramp), else the base rate. */
+export function rateAt(load, t) {
+  for (let i = load.schedule.length - 1; i >= 0; i--) {
+    const s = load.schedule[i];
+    if (t >= s.start_ms && t < s.end_ms) {
+      const to = s.to_rate_per_s ?? s.rate_per_s;
+      const f = s.end_ms > s.start_ms ? (t - s.start_ms) / (s.end_ms - s.start_ms) : 0;
+      return s.rate_per_s + (to - s.rate_per_s) * f;
+    }
+  }
+  return load.rate_per_s;
+}
+
+const num = (v, fallback = 0) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+
+export class Timeline {
+  /**
+   * @param {HTMLElement} root container
+   * @param {{cfg: () => object, onEdit: (commit: boolean) => void, onSelect: (i: number|null) => void,
+   *          addFault: (tier: number, startMs: number) => void}} hooks
+   */
+  constructor(root, hooks) {
+    this.root = root;
+    this.hooks = hooks;
+    this.selected = null;
+    this.invalid = new Set();
+    this.drag = null;
+    new ResizeObserver(() => {
+      if (this.root.clientWidth !== this.width) this.render();
+    }).observe(root);
+  }
+
+  get cfg() { return this.hooks.cfg(); }
+
+  /** Data ms → x pixel. */
+  x(ms) { return GUTTER + (ms / this.duration) * this.plotW; }
+
+  render() {
+    const cfg = this.cfg;
+    if (!cfg) return;
+    this.width = this.root.clientWidth || 600;
+    this.duration = Math.max(1, num(cfg.duration_ms, 1));
+    this.plotW = Math.max(50, this.width - GUTTER - RIGHT);
+    const tiers = Array.isArray(cfg.tiers) ? cfg.tiers : [];
+    const height = LOAD_H + tiers.length * ROW_H + AXIS_H;
+    const root = svg('svg', { width: this.width, height, class: 'timeline-svg', role: 'group',
+      'aria-label': 'Load shape and faults per tier on the time axis' });
+    // Rows and labels.
+    root.append(svg('rect', { x: GUTTER, y: 0, width: this.plotW, height: LOAD_H - 4, class: 'row load-row' }));
+    root.append(svg('text', { x: 4, y: 16, class: 'row-label' }, 'load'));
+    root.append(svg('text', { x: 4, y: 32, class: 'row-sub' }, `${num(cfg.load?.rate_per_s)}/s base`));
+    tiers.forEach((t, k) => {
+      const y = LOAD_H + k * ROW_H;
+      root.append(svg('rect', { x: GUTTER, y: y + 2, width: this.plotW, height: ROW_H - 4, class: 'row tier-row', 'data-row': k }));
+      const name = svg('text', { x: 22, y: y + ROW_H / 2 + 4, class: 'row-label' }, String(t.name ?? ''));
+      root.append(name);
+      const add = svg('g', { class: 'add-fault', 'data-add': k, role: 'button', tabindex: 0 });
+      add.append(svg('title', {}, `Add a fault to ${t.name}`), svg('rect', { x: 2, y: y + 7, width: 16, height: 16, rx: 3 }),
+        svg('text', { x: 10, y: y + 19, 'text-anchor': 'middle' }, '+'));
+      root.append(add);
+    });
+    // Load shape.
+    if (cfg.load && Array.isArray(cfg.load.schedule)) {
+      const samples = 240;
+      const rates = [];
+      for (let i = 0; i <= samples; i++) rates.push(num(rateAt(cfg.load, (i / samples) * this.duration)));
+      const max = Math.max(1, ...rates);
+      const yOf = (r) => LOAD_H - 6 - (r / max) * (LOAD_H - 14);
+      const pts = rates.map((r, i) => `${this.x((i / samples) * this.duration).toFixed(1)},${yOf(r).toFixed(1)}`);
+      root.append(svg('polyline', { points: pts.join(' '), class: 'load-line' }));
+      cfg.load.schedule.forEach((s, i) => root.append(this.bar('segment', i, num(s.start_ms), num(s.end_ms) - num(s.start_ms),
+        4, LOAD_H - 12, `${num(s.rate_per_s)}${s.to_rate_per_s != null ? `→${s.to_rate_per_s}` : ''}/s`)));
+    }
+    // Faults.
+    (Array.isArray(cfg.faults) ? cfg.faults : []).forEach((f, i) => {
+      const k = num(f.tier, -1);
+      if (k < 0 || k >= tiers.length) return;
+      const y = LOAD_H + k * ROW_H + 5;
+      const what = f.effect?.kind ?? '?';
+      root.append(this.bar('fault', i, num(f.start_ms), num(f.duration_ms), y, ROW_H - 10, String(what).replace(/_/g, ' ')));
+    });
+    // Axis.
+    const axisY = LOAD_H + tiers.length * ROW_H + 2;
+    root.append(svg('line', { x1: GUTTER, x2: GUTTER + this.plotW, y1: axisY, y2: axisY, class: 'axis' }));
+    const step = niceStep(this.duration / 10);
+    for (let t = 0; t <= this.duration + 1e-9; t += step) {
+      const x = this.x(t);
+      root.append(svg('line', { x1: x, x2: x, y1: axisY, y2: axisY + 4, class: 'axis' }));
+      root.append(svg('text', { x, y: axisY + 16, 'text-anchor': 'middle', class: 'tick' }, `${+(t / 1000).toFixed(1)}s`));
+    }
+    root.addEventListener('pointerdown', (e) => this.down(e));
+    root.addEventListener('pointermove', (e) => this.move(e));
+    root.addEventListener('pointerup', (e) => this.up(e));
+    root.addEventListener('pointercancel', () => { this.drag = null; });
+    root.addEventListener('dblclick', (e) => {
+      const row = e.target.closest('[data-row]');
+      if (row) this.hooks.addFault(Number(row.dataset.row), this.snap(this.toMs(e)));
+    });
+    root.addEventListener('click', (e) => {
+      const add = e.target.closest('[data-add]');
+      if (add) this.hooks.addFault(Number(add.dataset.add), this.snap(this.duration / 3));
+    });
+    root.addEventListener('keydown', (e) => {
+      const add = e.target.closest('[data-add]');
+      if (add && (e.key === 'Enter' || e.key === ' ')) this.hooks.addFault(Number(add.dataset.add), this.snap(this.duration / 3));
+    });
+    this.svg = root;
+    this.root.replaceChildren(root);
+  }
+
+  bar(type, i, start, dur, y, h, text) {
+    const x0 = this.x(start);
+    const w = Math.max(3, this.x(start + dur) - x0);
+    const sel = type === 'fault' && this.selected === i;
+    const bad = type === 'fault' && this.invalid.has(i);
+    const g = svg('g', { class: `bar ${type}${sel ? ' selected' : ''}${bad ? ' bad' : ''}`, 'data-type': type, 'data-index': i,
+      transform: `translate(${x0.toFixed(2)},${y})` });
+    g.append(svg('rect', { class: 'body', x: 0, y: 0, width: w, height: h, rx: 3 }));
+    g.append(svg('rect', { class: 'edge', 'data-edge': 'start', x: 0, y: 0, width: Math.min(EDGE, w / 3), height: h }));
+    g.append(svg('rect', { class: 'edge', 'data-edge': 'end', x: w - Math.min(EDGE, w / 3), y: 0, width: Math.min(EDGE, w / 3), height: h }));
+    const label = svg('text', { x: 4, y: h / 2 + 4, class: 'bar-label' }, text);
+    g.append(svg('title', {}, `${text}: ${(start / 1000).toFixed(1)}–${((start + dur) / 1000).toFixed(1)} s (drag to move, drag an end to resize)`));
+    g.append(label);
+    return g;
+  }
+
+  toMs(e) {
+    const rect = this.svg.getBoundingClientRect();
+    return ((e.clientX - rect.left - GUTTER) / this.plotW) * this.duration;
+  }
+
+  snap(ms) { return Math.max(0, Math.round(ms / SNAP_MS) * SNAP_MS); }
+
+  item(type, i) {
+    return type === 'fault' ? this.cfg.faults[i] : this.cfg.load.schedule[i];
+  }
+
+  /** [start, end] of a bar's item, ms. */
+  span(type, it) {
+    return type === 'fault' ? [num(it.start_ms), num(it.start_ms) + num(it.duration_ms)] : [num(it.start_ms), num(it.end_ms)];
+  }
+
+  setSpan(type, it, s, e) {
+    it.start_ms = s;
+    if (type === 'fault') it.duration_ms = e - s;
+    else it.end_ms = e;
+  }
+
+  down(e) {
+    const g = e.target.closest('g.bar');
+    if (!g || e.button !== 0) return;
+    e.preventDefault();
+    const type = g.dataset.type;
+    const i = Number(g.dataset.index);
+    const it = this.item(type, i);
+    const [s, end] = this.span(type, it);
+    this.drag = { type, i, g, mode: e.target.dataset.edge || 'move', x0: e.clientX, s, end, moved: false };
+    this.svg.setPointerCapture(e.pointerId);
+  }
+
+  move(e) {
+    const d = this.drag;
+    if (!d) return;
+    const dms = ((e.clientX - d.x0) / this.plotW) * this.duration;
+    if (!d.moved && Math.abs(e.clientX - d.x0) < 3) return;
+    d.moved = true;
+    let s = d.s;
+    let end = d.end;
+    if (d.mode === 'move') {
+      const len = d.end - d.s;
+      s = Math.min(this.snap(d.s + dms), Math.max(0, this.snap(this.duration - len)));
+      end = s + len;
+    } else if (d.mode === 'start') {
+      s = Math.min(this.snap(d.s + dms), d.end - SNAP_MS);
+    } else {
+      end = Math.max(this.snap(d.end + dms), d.s + SNAP_MS);
+    }
+    this.setSpan(d.type, this.item(d.type, d.i), s, end);
+    // Move the bar itself, without rebuilding the SVG under the pointer.
+    const x0 = this.x(s);
+    const w = Math.max(3, this.x(end) - x0);
+    const y = d.g.transform.baseVal.consolidate()?.matrix.f ?? 0;
+    d.g.setAttribute('transform', `translate(${x0.toFixed(2)},${y})`);
+    d.g.querySelector('.body').setAttribute('width', w);
+    const ew = Math.min(EDGE, w / 3);
+    const edges = d.g.querySelectorAll('.edge');
+    edges[0].setAttribute('width', ew);
+    edges[1].setAttribute('x', w - ew);
+    edges[1].setAttribute('width', ew);
+    this.hooks.onEdit(false);
+  }
+
+  up(e) {
+    const d = this.drag;
+    if (!d) return;
+    this.drag = null;
+    if (this.svg.hasPointerCapture(e.pointerId)) this.svg.releasePointerCapture(e.pointerId);
+    if (d.moved) {
+      this.render();
+      this.hooks.onEdit(true);
+    } else if (d.type === 'fault') {
+      this.hooks.onSelect(d.i);
+    }
+  }
+}
+
+/** A round step (1, 2 or 5 × 10^n) near `raw`. */
+function niceStep(raw) {
+  const p = 10 ** Math.floor(Math.log10(Math.max(raw, 1e-9)));
+  const m = raw / p;
+  return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
