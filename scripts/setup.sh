@@ -39,6 +39,14 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium chromium-driver
 fi
 
+# A CJK font, so the article's strategy names render in headless screenshots (not fatal).
+if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh 2>/dev/null | head -1)" ]; then
+  log "installing a CJK font for the screenshots (apt, optional)"
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y fonts-wqy-zenhei || echo "setup: no CJK font; screenshots will show boxes for Chinese names"
+fi
+
 # npm ci wipes node_modules, so run it only when the lockfile differs from the last install.
 stamp="$E2E_DIR/node_modules/.setup-lock-sha256"
 want="$(sha256sum "$E2E_DIR/package-lock.json" | cut -d' ' -f1)"

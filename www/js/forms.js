@@ -157,7 +157,7 @@ export class ClassicEditor {
       num('breaker_trip_failures', String(cfg.breaker_trip_failures)),
       num('breaker_open_s', String(cfg.breaker_open_s)),
       el('td', { class: 'acts' }, act('up', '↑', 'Move up'), act('down', '↓', 'Move down'),
-        act('dup', '⧉', 'Duplicate'), act('del', '✕', 'Delete')));
+        act('dup', 'dup', 'Duplicate'), act('del', '✕', 'Delete')));
   }
 
   /** Marks every field the engine complained about, with its message; clears the rest. */
