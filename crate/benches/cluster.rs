@@ -1,6 +1,9 @@
 //! Events per second of the cluster engine on the seed-002 GC stampede (naive: the retry
 //! storm is where the events are) and on its fixed twin.
 
+// criterion's macros generate undocumented functions.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use retrystorm::cluster::{self, Scenario};
 use std::hint::black_box;

@@ -119,7 +119,7 @@ mod tests {
 
     #[test]
     fn widths_count_cjk_as_two() {
-        assert_eq!(display_width("S1 固定重试3次"), 3 + 4 * 2 + 1 + 1 * 2);
+        assert_eq!(display_width("S1 固定重试3次"), 3 + 4 * 2 + 1 + 2);
         assert_eq!(pad("策略", 6), "策略  ");
         assert_eq!(pad("toolong", 3), "toolong");
         assert_eq!(java_list(&[20, 25]), "[20, 25]");

@@ -68,7 +68,6 @@ impl Visitor<'_> for SeedVisitor {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde::{Deserialize, Serialize};
 
     #[derive(Serialize, Deserialize, PartialEq, Debug)]

@@ -277,10 +277,12 @@ fn acceptance_checks_can_fail() {
         .all(|v| v.pass.is_none()));
 }
 
+/// One breaker group: (amp, delivery, overload s, peak, trip_at, harmful).
+type Group = (&'static str, &'static str, u32, u32, &'static [u32], u64);
+
 #[test]
 fn section_5_breaker_groups() {
-    // (amp, delivery, overload s, peak, trip_at, harmful)
-    let groups: [(&str, &str, u32, u32, &[u32], u64); 7] = [
+    let groups: [Group; 7] = [
         ("1.03x", "90.6%", 3, 269, &[], 0),
         ("0.94x", "90.0%", 0, 205, &[21], 0),
         ("0.94x", "90.0%", 0, 217, &[21], 0),
