@@ -42,12 +42,15 @@ export class ClusterRunner {
 
   /** Runs {cfg, seed}; resolves to {result, ms, events}, rejects with the engine's Error or {cancelled|superseded}. */
   run(request) {
-    if (this.current) this.stop({ superseded: true });
+    // A superseded run's spinner stays up (no flicker, and its Cancel button stays
+    // where the pointer is); a fresh run shows it after SPINNER_MS.
+    const wasBusy = this.current !== null;
+    if (wasBusy) this.stop({ superseded: true }, { keepBusy: true });
     return new Promise((resolve, reject) => {
       const job = { id: this.nextId++, request, resolve, reject };
       this.current = job;
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.onBusy(true), SPINNER_MS);
+      if (!wasBusy) this.timer = setTimeout(() => this.onBusy(true), SPINNER_MS);
       if (this.worker) this.worker.postMessage({ id: job.id, ...request });
       else this.runInline(job);
     });
@@ -78,21 +81,21 @@ export class ClusterRunner {
     else job.reject(toError(message.error));
   }
 
-  done() {
+  done({ keepBusy = false } = {}) {
     this.current = null;
     clearTimeout(this.timer);
-    this.onBusy(false);
+    if (!keepBusy) this.onBusy(false);
   }
 
   /** Stops the running job; its promise rejects with `reason`. */
-  stop(reason = { cancelled: true }) {
+  stop(reason = { cancelled: true }, { keepBusy = false } = {}) {
     const job = this.current;
     if (!job) return;
     if (this.worker) {
       this.worker.terminate();
       this.worker = this.spawn();
     }
-    this.done();
+    this.done({ keepBusy });
     job.reject(reason);
   }
 }

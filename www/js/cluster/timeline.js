@@ -13,6 +13,7 @@ const ROW_H = 30;
 const AXIS_H = 22;
 const EDGE = 7; // px of a bar's ends that resize instead of move
 const SNAP_MS = 100;
+const MIN_W = 14; // px: the narrowest bar drawn
 
 function svg(tag, attrs = {}, text) {
   const node = document.createElementNS(NS, tag);
@@ -133,7 +134,8 @@ export class Timeline {
 
   bar(type, i, start, dur, y, h, text) {
     const x0 = this.x(start);
-    const w = Math.max(3, this.x(start + dur) - x0);
+    // Short faults (a 1.4 s pause in a 90 s run) stay wide enough to grab.
+    const w = Math.max(MIN_W, this.x(start + dur) - x0);
     const sel = type === 'fault' && this.selected === i;
     const bad = type === 'fault' && this.invalid.has(i);
     const g = svg('g', { class: `bar ${type}${sel ? ' selected' : ''}${bad ? ' bad' : ''}`, 'data-type': type, 'data-index': i,
@@ -201,7 +203,7 @@ export class Timeline {
     this.setSpan(d.type, this.item(d.type, d.i), s, end);
     // Move the bar itself, without rebuilding the SVG under the pointer.
     const x0 = this.x(s);
-    const w = Math.max(3, this.x(end) - x0);
+    const w = Math.max(MIN_W, this.x(end) - x0);
     const y = d.g.transform.baseVal.consolidate()?.matrix.f ?? 0;
     d.g.setAttribute('transform', `translate(${x0.toFixed(2)},${y})`);
     d.g.querySelector('.body').setAttribute('width', w);

@@ -1,0 +1,464 @@
+// End-to-end tests of the cluster model in the built playground, in headless Chromium
+// (Debian's /usr/bin/chromium, driven by playwright-core), against the site served on
+// 127.0.0.1 and the native CLI (`retrystorm run --json`).
+//
+// Environment (scripts/test.sh sets all of it): DIST, RETRYSTORM_BIN, ARTIFACTS, as in
+// playground.test.js.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from './static-server.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const DIST = process.env.DIST || path.join(root, 'dist');
+const CLI = process.env.RETRYSTORM_BIN || path.join(root, 'target/release/retrystorm');
+const ARTIFACTS = process.env.ARTIFACTS || path.join(root, 'tests/artifacts');
+
+let site;
+let context;
+let profile;
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(DIST, 'index.html')), `no built site in ${DIST}: run trunk build --release`);
+  assert.ok(fs.existsSync(CLI), `no CLI at ${CLI}: run cargo build --release`);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  site = await serve(DIST);
+  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'retrystorm-e2e-cluster-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1400, height: 1000 },
+    acceptDownloads: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await context?.close();
+  site?.server.close();
+  if (profile) fs.rmSync(profile, { recursive: true, force: true });
+});
+
+/** Opens a page, collecting its errors; waits for the first classic or cluster run. */
+async function open(url, { cluster = false } = {}) {
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.goto(url);
+  if (cluster) await waitClusterRuns(page, 1);
+  else await page.waitForFunction(() => Number(document.body.dataset.runs || 0) >= 1, null, { timeout: 30_000 });
+  return page;
+}
+
+async function clusterRuns(page) {
+  return page.evaluate(() => Number(document.body.dataset.clusterRuns || 0));
+}
+
+async function waitClusterRuns(page, n) {
+  await page.waitForFunction((k) => Number(document.body.dataset.clusterRuns || 0) >= k, n, { timeout: 60_000 });
+}
+
+/** Opens the playground and switches to the cluster model (the first cluster preset). */
+async function openCluster() {
+  const page = await open(site.url);
+  await page.click('input[name="model"][value="cluster"]');
+  await waitClusterRuns(page, 1);
+  return page;
+}
+
+/** Clicks a cluster preset and waits for its run. */
+async function preset(page, id) {
+  const n = await clusterRuns(page);
+  await page.click(`[data-cluster-preset="${id}"]`);
+  await waitClusterRuns(page, n + 1);
+}
+
+/** A table's rows of cell texts (header first). */
+async function rows(page, id) {
+  return page.$$eval(`#${id} tr`, (trs) => trs.map((r) => [...r.children].map((c) => c.textContent)));
+}
+
+/** The summary as {metric: value}. */
+async function summary(page) {
+  return Object.fromEntries((await rows(page, 'cluster-summary')).slice(1));
+}
+
+const shown = (page) => page.evaluate(() => window.playground.cluster.shown.result);
+const cfg = (page) => page.evaluate(() => window.playground.cluster.cfg);
+const chartPixels = (page) => page.$eval('#cluster-chart', (c) => c.toDataURL('image/png'));
+
+/** The CLI's `run --json` output ({scenario, result}) for a preset id or a scenario object. */
+function cli(what) {
+  const args = ['run', '--json'];
+  if (typeof what === 'string') {
+    args.push('--preset', what);
+  } else {
+    const file = path.join(profile, `cluster-${process.hrtime.bigint()}.json`);
+    fs.writeFileSync(file, JSON.stringify({ model: 'cluster', ...what }));
+    args.push('--scenario', file);
+  }
+  return JSON.parse(execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }));
+}
+
+/** Checks the page's summary cells against the CLI's numbers, formatted independently. */
+function assertSummaryMatches(sum, result) {
+  const s = result.summary;
+  assert.equal(sum.requests, String(s.requests));
+  assert.equal(sum.succeeded, String(s.successes));
+  assert.equal(sum.failed, String(s.failures));
+  assert.equal(sum.goodput, `${s.goodput_per_s.toFixed(1)}/s`);
+  assert.equal(sum['success ratio'], `${(s.success_ratio * 100).toFixed(2)}%`);
+  assert.equal(sum['amplification end to end'], `${s.amplification.toFixed(2)}x`);
+  assert.equal(sum['peak arrivals vs steady state'], `${s.peak_arrival_ratio.toFixed(2)}x`);
+  assert.equal(sum['overload duration'], `${(s.overload_duration_ms / 1000).toFixed(1)} s`);
+  const recovery = s.recovery_time_ms !== null ? `${(s.recovery_time_ms / 1000).toFixed(1)} s`
+    : s.metastable ? 'metastable: did not recover' : 'no trigger';
+  assert.equal(sum['recovery time'], recovery);
+  for (const t of result.tiers) {
+    assert.equal(sum[`${t.name}: amplification`], `${t.amplification.toFixed(2)}x`);
+  }
+  const total = (k) => result.tiers.reduce((a, t) => a + t.totals[k], 0);
+  assert.equal(sum['timeouts (all hops)'], String(total('timeouts')));
+  assert.equal(sum['breaker-rejected'], String(total('breaker_rejected')));
+}
+
+test('every cluster preset shows the CLI summary, with its description', async () => {
+  const page = await openCluster();
+  const ids = await page.$$eval('[data-cluster-preset]', (b) => b.map((x) => x.dataset.clusterPreset));
+  assert.ok(ids.includes('cluster-gc-stampede-naive') && ids.includes('cluster-gc-stampede-fixed'), ids.join());
+  for (const id of ids) {
+    await preset(page, id);
+    const want = cli(id);
+    assert.deepEqual(await shown(page), want.result, `${id}: the page's run equals the CLI's`);
+    assertSummaryMatches(await summary(page), want.result);
+    // And the table is exactly the engine's formatting of the CLI's result.
+    const table = await page.evaluate((r) => window.wasmBindings.clusterSummaryTable(r), want.result);
+    assert.deepEqual(await rows(page, 'cluster-summary'), [table.columns, ...table.rows]);
+    assert.equal(await page.textContent('#cluster-preset-desc'), want.scenario.description);
+    assert.match(await page.textContent('#cluster-timing'), /worker run \d+ ms · [\d,]+ events · draw \d+ ms/);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the stampede, naive and fixed: a surge and its absence (screenshots)', async () => {
+  const page = await openCluster();
+  const peaks = {};
+  for (const [id, name] of [['cluster-gc-stampede-naive', 'naive'], ['cluster-gc-stampede-fixed', 'fixed']]) {
+    await preset(page, id);
+    const r = await shown(page);
+    peaks[name] = r.tiers[1].peak_arrival_ratio;
+    await page.locator('#cluster-chart').screenshot({ path: path.join(ARTIFACTS, `cluster-stampede-${name}-chart.png`) });
+    await page.screenshot({ path: path.join(ARTIFACTS, `cluster-stampede-${name}.png`), fullPage: true });
+  }
+  assert.ok(peaks.naive > 2 * peaks.fixed, JSON.stringify(peaks));
+  // The chart is drawn, sharp for the device pixel ratio, and not blank.
+  const stats = await page.$eval('#cluster-chart', (c) => {
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let nonWhite = 0;
+    for (let i = 0; i < data.length; i += 4 * 5) if (data[i] < 235 || data[i + 1] < 235 || data[i + 2] < 235) nonWhite++;
+    return { nonWhite, w: c.width, cssW: c.clientWidth, dpr: devicePixelRatio };
+  });
+  assert.ok(stats.nonWhite > 5000, `only ${stats.nonWhite} drawn pixels`);
+  assert.equal(stats.w, Math.round(stats.cssW * stats.dpr));
+  // Hover readout: the bucket and each panel's values under the mouse.
+  const box = await page.locator('#cluster-chart').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.3, box.y + 80);
+  await page.waitForSelector('#cluster-readout:not([hidden])');
+  const readout = await page.textContent('#cluster-readout');
+  assert.match(readout, /t = [\d.]+–[\d.]+ s/);
+  assert.match(readout, /orders attempts/);
+  assert.match(readout, /gateway breakers/);
+  await page.close();
+});
+
+test('editing a tier changes the URL, the chart and the numbers, equal to the CLI; the link reproduces it', async () => {
+  const page = await openCluster();
+  const before = { url: page.url(), pixels: await chartPixels(page), sum: await summary(page) };
+  const n = await clusterRuns(page);
+  const input = page.locator('[data-field="tiers[1].instances"]');
+  await input.fill('12');
+  await input.dispatchEvent('change');
+  await waitClusterRuns(page, n + 1);
+  assert.notEqual(page.url(), before.url);
+  assert.match(page.url(), /[?&]s=v1\.[A-Za-z0-9_-]+/);
+  assert.notEqual(await chartPixels(page), before.pixels, 'the chart was redrawn with other pixels');
+  const scenario = await cfg(page);
+  assert.equal(scenario.tiers[1].instances, 12);
+  const want = cli(scenario);
+  assert.deepEqual(await shown(page), want.result);
+  const sum = await summary(page);
+  assert.notDeepEqual(sum, before.sum);
+  assertSummaryMatches(sum, want.result);
+
+  // An invalid value is marked at its field with the engine's message; the results stay.
+  await input.fill('0');
+  await page.waitForSelector('#cluster-root .field-msg');
+  assert.match(await page.textContent('#cluster-root .field-msg'), /tiers\[1\]\.instances = 0 is out of range: allowed 1\.\.=10000/);
+  assert.ok(await page.isVisible('#cluster-stale'));
+  assert.deepEqual(await summary(page), sum);
+  await input.fill('12');
+  await input.dispatchEvent('change');
+  await page.waitForSelector('#cluster-root .field-msg', { state: 'detached' });
+
+  // The link, opened in a fresh page, gives the same summary and the same chart.
+  await page.click('#copy-link');
+  const link = await page.inputValue('#export-text');
+  assert.ok(link.startsWith(site.url) && link.includes('s=v1.'), link);
+  const fresh = await open(link, { cluster: true });
+  assert.ok(await fresh.isChecked('input[name="model"][value="cluster"]'));
+  assert.deepEqual(await summary(fresh), sum);
+  assert.equal(await fresh.inputValue('[data-field="tiers[1].instances"]'), '12');
+  assert.equal(await chartPixels(fresh), await chartPixels(page), 'the same chart, pixel for pixel');
+  assert.deepEqual(fresh.errors, []);
+  await fresh.close();
+  await page.close();
+});
+
+test('the topology editor adds, moves and removes tiers, and hides fields of other kinds', async () => {
+  const page = await openCluster();
+  let n = await clusterRuns(page);
+  // Budget kinds: only the chosen kind's fields exist.
+  const budget = 'tiers[0].client.budget';
+  await page.selectOption(`[data-field="${budget}.kind"]`, 'token_bucket');
+  await waitClusterRuns(page, ++n);
+  assert.ok(await page.isVisible(`[data-field="${budget}.max_tokens"]`));
+  assert.equal(await page.$(`[data-field="${budget}.ttl_ms"]`), null);
+  await page.selectOption(`[data-field="${budget}.kind"]`, 'windowed');
+  await waitClusterRuns(page, ++n);
+  assert.equal(await page.$(`[data-field="${budget}.max_tokens"]`), null);
+  const defaults = await page.evaluate(() => window.wasmBindings.clusterDefaults().budget.find((b) => b.kind === 'windowed'));
+  assert.equal(await page.inputValue(`[data-field="${budget}.ttl_ms"]`), String(defaults.ttl_ms), 'defaults from the engine');
+  // Add a tier at the end: the old last tier now calls it through a default client.
+  await page.click('button[data-act="tier-add"]');
+  await waitClusterRuns(page, ++n);
+  let c = await cfg(page);
+  assert.equal(c.tiers.length, 3);
+  assert.ok(c.tiers[1].client && !c.tiers[2].client);
+  assert.equal((await shown(page)).tiers.length, 3);
+  // Move it up: hop policies stay with their positions, faults follow their tier.
+  await page.click('button[data-act="tier-up"][data-index="2"]');
+  await waitClusterRuns(page, ++n);
+  c = await cfg(page);
+  assert.deepEqual(c.tiers.map((t) => t.name), ['gateway', 'service', 'orders']);
+  assert.equal(c.faults[0].tier, 2, 'the pause stays on orders');
+  assert.deepEqual(await shown(page), cli(c).result);
+  await page.click('button[data-act="tier-del"][data-index="1"]');
+  await waitClusterRuns(page, ++n);
+  c = await cfg(page);
+  assert.deepEqual(c.tiers.map((t) => t.name), ['gateway', 'orders']);
+  assert.equal(c.faults[0].tier, 1);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('dragging a fault bar moves the fault and re-runs', async () => {
+  const page = await openCluster();
+  const before = await cfg(page);
+  const sumBefore = await summary(page);
+  const bar = page.locator('#cluster-timeline g.bar.fault .body').first();
+  const box = await bar.boundingBox();
+  const n = await clusterRuns(page);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 6 });
+  await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2, { steps: 6 });
+  await page.mouse.up();
+  await waitClusterRuns(page, n + 1);
+  const after = await cfg(page);
+  assert.ok(after.faults[0].start_ms > before.faults[0].start_ms + 5000, `${before.faults[0].start_ms} → ${after.faults[0].start_ms}`);
+  assert.equal(after.faults[0].duration_ms, before.faults[0].duration_ms, 'a move keeps the length');
+  assert.equal(after.faults[0].start_ms % 100, 0, 'snapped to 100 ms');
+  assert.notDeepEqual(await summary(page), sumBefore);
+  assert.deepEqual(await shown(page), cli(after).result);
+  // Resizing by the right edge lengthens it.
+  const box2 = await page.locator('#cluster-timeline g.bar.fault .body').first().boundingBox();
+  const m = await clusterRuns(page);
+  await page.mouse.move(box2.x + box2.width - 2, box2.y + box2.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box2.x + box2.width + 40, box2.y + box2.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await waitClusterRuns(page, m + 1);
+  const resized = await cfg(page);
+  assert.equal(resized.faults[0].start_ms, after.faults[0].start_ms);
+  assert.ok(resized.faults[0].duration_ms > after.faults[0].duration_ms + 1000, JSON.stringify(resized.faults[0]));
+  // A click selects it: its form shows its fields, by path.
+  await page.locator('#cluster-timeline g.bar.fault .body').first().click();
+  assert.equal(await page.inputValue('[data-field="faults[0].start_ms"]'), String(resized.faults[0].start_ms));
+  // + on a row adds a fault to that tier.
+  const k = await clusterRuns(page);
+  await page.click('#cluster-timeline [data-add="0"]');
+  await waitClusterRuns(page, k + 1);
+  const added = await cfg(page);
+  assert.equal(added.faults.length, 2);
+  assert.equal(added.faults[1].tier, 0);
+  await page.close();
+});
+
+test('a long run shows progress, can be cancelled, and the page keeps responding', async () => {
+  const page = await openCluster();
+  const sum = await summary(page);
+  const input = page.locator('[data-field="duration_ms"]');
+  await input.fill('3600000');
+  await page.waitForSelector('#cluster-progress-box:not([hidden])', { timeout: 10_000 });
+  await page.waitForFunction(() => Number(document.getElementById('cluster-progress').value) > 0, null, { timeout: 10_000 });
+  // The main thread answers while the worker computes, and input still works.
+  const t0 = Date.now();
+  assert.equal(await page.evaluate(() => 1 + 1), 2);
+  assert.ok(Date.now() - t0 < 1000, 'the main thread is free');
+  await page.fill('[data-field="name"]', 'still typing');
+  assert.equal(await page.inputValue('[data-field="name"]'), 'still typing');
+  // (The edit above supersedes the long run with an identical one; cancel stops it.)
+  await page.waitForSelector('#cluster-progress-box:not([hidden])', { timeout: 10_000 });
+  await page.click('#cluster-cancel');
+  await page.waitForSelector('#cluster-progress-box', { state: 'hidden' });
+  assert.match(await page.textContent('#cluster-run-error'), /cancelled/);
+  assert.ok(await page.isVisible('#cluster-stale'));
+  assert.deepEqual(await summary(page), sum, 'the last results stay');
+  // The next edit runs normally on a fresh worker.
+  const n = await clusterRuns(page);
+  await input.fill('90000');
+  await input.dispatchEvent('change');
+  await waitClusterRuns(page, n + 1);
+  assert.deepEqual(await summary(page), sum);
+  await page.close();
+});
+
+test('a run past its event bound gets the engine message, not a frozen tab', async () => {
+  const page = await openCluster();
+  const input = page.locator('[data-field="max_events"]');
+  await input.fill('100000');
+  await input.dispatchEvent('change');
+  await page.waitForSelector('#cluster-run-error:not([hidden])', { timeout: 30_000 });
+  assert.match(await page.textContent('#cluster-run-error'),
+    /The run stopped: max_events = 100000 .*raise max_events/);
+  await page.close();
+});
+
+test('A/B: pin naive as A, load fixed as B, see both with correct deltas', async () => {
+  const page = await openCluster();
+  await preset(page, 'cluster-gc-stampede-naive');
+  const pixelsA = await chartPixels(page);
+  await page.click('#cluster-pin');
+  await page.waitForFunction(() => !document.getElementById('cluster-unpin').disabled);
+  await preset(page, 'cluster-gc-stampede-fixed');
+  assert.ok(await page.isVisible('#cluster-compare'));
+  const a = cli('cluster-gc-stampede-naive').result;
+  const b = cli('cluster-gc-stampede-fixed').result;
+  const table = await rows(page, 'cluster-compare');
+  assert.deepEqual(table[0], ['metric', 'A (pinned)', 'B (current)', 'Δ (B − A)', 'Δ %']);
+  const row = (label) => table.find((r) => r[0] === label);
+  const sign = (d) => (d > 0 ? '+' : d < 0 ? '−' : '±');
+  const dReq = b.summary.requests - a.summary.requests;
+  assert.deepEqual(row('requests'), ['requests', String(a.summary.requests), String(b.summary.requests),
+    `${sign(dReq)}${Math.abs(dReq)}`, `${sign(dReq)}${Math.abs(dReq / a.summary.requests * 100).toFixed(1)}%`]);
+  const g = b.summary.goodput_per_s - a.summary.goodput_per_s;
+  assert.deepEqual(row('goodput'), ['goodput', `${a.summary.goodput_per_s.toFixed(1)}/s`, `${b.summary.goodput_per_s.toFixed(1)}/s`,
+    `${sign(g)}${Math.abs(g).toFixed(1)}/s`, `${sign(g)}${Math.abs(g / a.summary.goodput_per_s * 100).toFixed(1)}%`]);
+  const r = row('recovery time');
+  assert.equal(r[1], a.summary.metastable ? 'metastable: did not recover' : `${(a.summary.recovery_time_ms / 1000).toFixed(1)} s`);
+  // Both runs on one chart: B's bars and A's line; unpinning removes A's line.
+  const withA = await chartPixels(page);
+  await page.click('#cluster-unpin');
+  assert.ok(await page.isHidden('#cluster-compare-block'));
+  assert.notEqual(await chartPixels(page), withA, 'A was drawn over B');
+  assert.notEqual(withA, pixelsA);
+  await page.click('#cluster-pin');
+  await page.locator('#cluster-compare-block').waitFor();
+  await page.locator('#cluster-root').screenshot({ path: path.join(ARTIFACTS, 'cluster-ab.png') });
+  await page.close();
+});
+
+test('exports: Markdown, CSV per bucket and tier, PNG, and a scenario file the CLI runs', async () => {
+  const page = await openCluster();
+  const sum = await summary(page);
+  const read = async (button) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+    return fs.readFileSync(await download.path());
+  };
+  const md = (await read('#cluster-export-md')).toString('utf8');
+  assert.ok(md.includes(`| goodput | ${sum.goodput} |`), md);
+  const result = await shown(page);
+  const csv = (await read('#cluster-export-csv')).toString('utf8').trim().split('\n');
+  assert.equal(csv.length, 1 + result.buckets.length * result.tiers.length);
+  assert.match(csv[0], /^start_ms,tier,first_attempts,retries,/);
+  const png = await read('#cluster-export-png');
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const file = path.join(profile, 'exported.json');
+  fs.writeFileSync(file, await read('#cluster-export-json'));
+  const out = JSON.parse(execFileSync(CLI, ['run', '--json', '--scenario', file], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  assert.deepEqual(out.result, result);
+  await page.close();
+});
+
+test('embed mode shows the cluster chart and summary only', async () => {
+  const page = await openCluster();
+  const sum = await summary(page);
+  await page.click('#copy-embed');
+  const snippet = await page.inputValue('#export-text');
+  const src = /src="([^"]+)"/.exec(snippet)[1].replaceAll('&amp;', '&');
+  await page.close();
+  const embed = await open(src, { cluster: true });
+  for (const hidden of ['.cluster-editor', '#cluster-timeline', '#cluster-pin', '#copy-link', '#cluster-export-md']) {
+    assert.equal(await embed.isVisible(hidden), false, `${hidden} is hidden`);
+  }
+  assert.ok(await embed.isVisible('#cluster-chart'));
+  assert.deepEqual(await summary(embed), sum);
+  const href = await embed.getAttribute('#cluster-open', 'href');
+  assert.ok(href.startsWith(site.url) && !href.includes('embed'), href);
+  await embed.setViewportSize({ width: 640, height: 900 });
+  await embed.waitForTimeout(300);
+  await embed.screenshot({ path: path.join(ARTIFACTS, 'cluster-embed.png'), fullPage: true });
+  assert.deepEqual(embed.errors, []);
+  await embed.close();
+});
+
+test('each model keeps its state; classic links without a cluster scenario still open classic', async () => {
+  const page = await open(site.url);
+  const classicLink = page.url();
+  const cap = page.locator('[data-field="capacity"]');
+  await cap.fill('300');
+  await cap.dispatchEvent('change');
+  await page.click('input[name="model"][value="cluster"]');
+  await waitClusterRuns(page, 1);
+  const rate = page.locator('[data-field="load.rate_per_s"]');
+  const n = await clusterRuns(page);
+  await rate.fill('2500');
+  await rate.dispatchEvent('change');
+  await waitClusterRuns(page, n + 1);
+  await page.click('input[name="model"][value="classic"]');
+  assert.equal(await page.inputValue('[data-field="capacity"]'), '300');
+  assert.ok(await page.isVisible('#results'));
+  assert.equal(await page.isVisible('#cluster-chart'), false);
+  await page.click('input[name="model"][value="cluster"]');
+  assert.equal(await page.inputValue('[data-field="load.rate_per_s"]'), '2500');
+  // Back goes to the classic model, with the cluster edit kept in the link.
+  await page.goBack();
+  await page.waitForFunction(() => !document.body.classList.contains('model-cluster'));
+  // A classic-only link (as written before the cluster page existed) opens classic.
+  const state = await page.evaluate(() => window.wasmBindings.encodeState({ model: 'classic', classic: window.wasmBindings.defaultScenario(), view: { hidden: [] } }));
+  const old = await open(`${site.url}?s=${state}`);
+  assert.ok(await old.isChecked('input[name="model"][value="classic"]'));
+  assert.ok(await old.isVisible('#results'));
+  assert.equal(await old.isVisible('#banner'), false);
+  assert.ok(classicLink.startsWith(site.url));
+  await old.close();
+  // A link with an invalid cluster scenario names the problem and shows the defaults.
+  const bad = await page.evaluate(() => {
+    const c = structuredClone(window.playground.cluster.cfg);
+    c.tiers[0].instances = 0;
+    return window.wasmBindings.encodeState({ model: 'cluster', cluster: c, view: { hidden: [] } });
+  });
+  const broken = await open(`${site.url}?s=${bad}`);
+  assert.match(await broken.textContent('#banner'), /link\.cluster\.tiers\[0\]\.instances = 0/);
+  await broken.close();
+  await page.close();
+});
