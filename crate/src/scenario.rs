@@ -120,13 +120,34 @@ pub struct Bundled {
 
 /// The cluster presets' files, in preset order: (id, JSON text).
 const CLUSTER_FILES: [(&str, &str); 7] = [
-    ("cluster-gc-stampede-naive", include_str!("../../scenarios/cluster-gc-stampede-naive.json")),
-    ("cluster-gc-stampede-fixed", include_str!("../../scenarios/cluster-gc-stampede-fixed.json")),
-    ("cluster-ratio-budget-fixed-retry", include_str!("../../scenarios/cluster-ratio-budget-fixed-retry.json")),
-    ("cluster-ratio-budget-jitter", include_str!("../../scenarios/cluster-ratio-budget-jitter.json")),
-    ("cluster-call-chain", include_str!("../../scenarios/cluster-call-chain.json")),
-    ("cluster-metastable", include_str!("../../scenarios/cluster-metastable.json")),
-    ("cluster-metastable-budget", include_str!("../../scenarios/cluster-metastable-budget.json")),
+    (
+        "cluster-gc-stampede-naive",
+        include_str!("../../scenarios/cluster-gc-stampede-naive.json"),
+    ),
+    (
+        "cluster-gc-stampede-fixed",
+        include_str!("../../scenarios/cluster-gc-stampede-fixed.json"),
+    ),
+    (
+        "cluster-ratio-budget-fixed-retry",
+        include_str!("../../scenarios/cluster-ratio-budget-fixed-retry.json"),
+    ),
+    (
+        "cluster-ratio-budget-jitter",
+        include_str!("../../scenarios/cluster-ratio-budget-jitter.json"),
+    ),
+    (
+        "cluster-call-chain",
+        include_str!("../../scenarios/cluster-call-chain.json"),
+    ),
+    (
+        "cluster-metastable",
+        include_str!("../../scenarios/cluster-metastable.json"),
+    ),
+    (
+        "cluster-metastable-budget",
+        include_str!("../../scenarios/cluster-metastable-budget.json"),
+    ),
 ];
 
 /// Titles and descriptions of the cluster presets, read once from their own files so
