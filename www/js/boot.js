@@ -2,9 +2,9 @@
 // the URL (falling back to the engine's defaults with a visible message when a link
 // cannot be read), and wires the editor, the runner, the chart and the exports.
 //
-// The page keeps one scenario per model (`scenarios.classic`, `scenarios.cluster`) and
-// the model on screen, which is what the share link carries. Only the classic editor
-// exists today; the cluster model plugs in as another editor + worker engine.
+// The page keeps one scenario per model (the classic one here, the cluster one in
+// js/cluster/app.js, which has its own editor, worker and charts) and the model on
+// screen, which is what the share link carries.
 
 import { $, el, banner } from './dom.js';
 import { readLocation, writeLocation, urlFor } from './urlstate.js';
@@ -13,6 +13,7 @@ import { ChartView } from './chart.js';
 import { Runner } from './runner.js';
 import { renderTable, renderVerdicts } from './results.js';
 import { bindExports } from './export.js';
+import { ClusterApp } from './cluster/app.js';
 
 const LOAD_TIMEOUT_MS = 20_000;
 
@@ -67,6 +68,17 @@ class App {
       this.syncUrl({ commit: false, viewOnly: true });
     });
     this.editor = new ClassicEditor(this);
+    this.cluster = new ClusterApp(wasm, {
+      root: $('cluster-root'),
+      embed,
+      onChange: (commit) => this.syncUrl({ commit }),
+      openUrl: () => urlFor(this.stateText()),
+    });
+    for (const radio of document.querySelectorAll('input[name="model"]')) {
+      radio.addEventListener('change', () => {
+        if (radio.checked) this.setModel(radio.value, { commit: true });
+      });
+    }
     this.presets = wasm.bundledScenarios();
     $('cancel-run').addEventListener('click', () => this.runner.cancel());
     bindExports(this);
@@ -80,7 +92,8 @@ class App {
   /** The share-link text of the current state. */
   stateText() {
     const state = { model: this.model, classic: this.scenarios.classic, view: this.view };
-    if (this.scenarios.cluster) state.cluster = this.scenarios.cluster;
+    // The cluster scenario travels once the cluster model has been shown or loaded.
+    if (this.cluster.cfg) state.cluster = this.cluster.cfg;
     return this.wasm.encodeState(state);
   }
 
@@ -104,17 +117,24 @@ class App {
       cluster: state?.cluster ?? null,
     };
     this.view = { hidden: state?.view?.hidden ?? [] };
-    if (this.model === 'cluster') {
-      // This version has no cluster editor: keep its scenario (it stays in the link), show classic.
-      banner('This link shows the cluster model, which this version of the playground cannot display yet; ' +
-        'showing the classic model.', 'info');
-      this.model = 'classic';
-    }
     // The entry on screen holds exactly this (committed) state.
     this.entryText = text;
     this.entryDirty = false;
     this.editor.render();
     this.update();
+    // The cluster scenario: the link's, else (once shown) the first cluster preset.
+    if (this.scenarios.cluster || this.model === 'cluster') this.cluster.load(this.scenarios.cluster);
+    else this.cluster.cfg = null;
+    this.setModel(this.model);
+  }
+
+  /** Shows the classic or the cluster model; each keeps its own scenario. */
+  setModel(model, { commit = false } = {}) {
+    this.model = model === 'cluster' ? 'cluster' : 'classic';
+    document.body.classList.toggle('model-cluster', this.model === 'cluster');
+    for (const radio of document.querySelectorAll('input[name="model"]')) radio.checked = radio.value === this.model;
+    this.cluster.setActive(this.model === 'cluster');
+    if (commit) this.syncUrl({ commit: true });
   }
 
   /** Called by the editor after every edit; `commit` adds a history entry. */
@@ -193,9 +213,15 @@ class App {
     const buttons = this.presets.map((p) => {
       const classic = p.model === 'classic';
       return el('button', {
-        type: 'button', 'data-preset': p.id, text: p.title, disabled: !classic,
-        title: classic ? p.description : `${p.description} (cluster model: coming in the next version)`,
+        type: 'button', 'data-preset': p.id, text: p.title,
+        title: classic ? p.description : `${p.description} (cluster model)`,
         onclick: () => {
+          if (!classic) {
+            // A cluster preset switches to the cluster model, in one history entry.
+            this.cluster.loadPreset(p, { notify: false });
+            this.setModel('cluster', { commit: true });
+            return;
+          }
           this.scenarios.classic = structuredClone(p.scenario);
           this.view.hidden = [];
           $('preset-desc').textContent = p.description;

@@ -4,8 +4,8 @@
 //
 // Protocol: the page posts {id, model, kind, cfg, seed}; the worker answers
 // {id, ok: true, result, ms} or {id, ok: false, error: {message, field, value, allowed}}.
-// `model` selects the engine (only "classic" exists today; the cluster model plugs in
-// here) and `kind` the job: "run" (the output) or "verdicts" (the article's checks, which
+// `model` selects the engine (the cluster model runs in js/cluster/worker.js instead,
+// in slices with progress messages) and `kind` the job: "run" (the output) or "verdicts" (the article's checks, which
 // cost two more runs, so the page asks for them after the output is on screen).
 
 import init, * as wasm from '../retrystorm-web.js';

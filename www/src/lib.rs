@@ -10,6 +10,8 @@
 //!   offending `field`, `value` and `allowed` attached when there are any.
 
 pub mod chart;
+pub mod cluster;
+pub mod cluster_chart;
 
 use retrystorm::classic::{self, report, Output, Scenario};
 use retrystorm::share::{self, ShareState};
@@ -218,7 +220,7 @@ pub fn encode_state(state: JsValue) -> Result<String, JsValue> {
 }
 
 /// Decodes a share-link string (any version) into the page state, checking that the
-/// classic scenario in it is complete and valid; every failure names the problem.
+/// scenarios in it (classic, cluster) are valid; every failure names the problem.
 #[wasm_bindgen(js_name = decodeState)]
 pub fn decode_state(text: &str) -> Result<JsValue, JsValue> {
     let state = decode_checked(text).map_err(|e| js_error(&e))?;
@@ -232,6 +234,9 @@ pub fn decode_checked(text: &str) -> Result<ShareState, ValidationError> {
         let s: Scenario = serde_json::from_value(v.clone())
             .map_err(|e| ValidationError::new("link.classic", "", e.to_string()))?;
         s.validate().map_err(|e| e.within("link.classic"))?;
+    }
+    if let Some(v) = &state.cluster {
+        cluster::check_link_scenario(v)?;
     }
     Ok(state)
 }

@@ -163,6 +163,7 @@ export class ClusterApp {
       next = structuredClone(source);
     }
     this.cfg = next;
+    this.requested = null;
     this.selected = null;
     this.editor.badText.clear();
     this.renderAll();
@@ -242,9 +243,13 @@ export class ClusterApp {
     if (validateOnly || !this.active) return;
     clearTimeout(this.timer);
     if (problems.length) {
+      this.requested = null;
       this.runner.stop({ superseded: true });
       return;
     }
+    // A commit (blur) after typing asks for the scenario already running or shown: no
+    // second run (which also keeps a click on Cancel, blurring a field first, effective).
+    if (JSON.stringify(this.cfg) === this.requested) return;
     if (immediate) this.run();
     else this.timer = setTimeout(() => this.run(), DEBOUNCE_MS);
   }
@@ -252,6 +257,7 @@ export class ClusterApp {
   async run() {
     this.dirty = false;
     const cfg = structuredClone(this.cfg);
+    this.requested = JSON.stringify(cfg);
     this.$('progress').value = 0;
     this.$('progress-text').textContent = '';
     try {
@@ -261,6 +267,7 @@ export class ClusterApp {
     } catch (e) {
       if (e && e.superseded) return;
       if (e && e.cancelled) {
+        this.requested = null; // the same scenario may be asked for again
         this.$('stale').hidden = !this.shown;
         this.runError('Run cancelled. Edit the scenario, or press a preset, to run again.', 'info');
         document.body.dataset.clusterCancelled = String(Number(document.body.dataset.clusterCancelled || 0) + 1);
