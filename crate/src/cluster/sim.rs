@@ -40,6 +40,12 @@ const NONE: u32 = u32::MAX;
 const ROOT: u32 = u32::MAX - 1;
 const NEVER: u64 = u64::MAX;
 
+/// Milliseconds to whole microseconds, clamped to [0, 1e15].
+#[inline]
+fn us_of_ms(ms: f64) -> u64 {
+    (ms * 1000.0).clamp(0.0, 1e15) as u64
+}
+
 /// How an attempt (or a job) ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -215,7 +221,38 @@ pub struct Simulation {
     entries: u64,
     entry_ok: u64,
     entry_fail: u64,
-    max_event_time: u64,
+    /// End of bucket `sample_idx` (when the next gauges are due), µs; `NEVER` after the last.
+    next_close: u64,
+    /// Offset in `counters` of the bucket holding `now` (= `sample_idx` × tiers).
+    row: usize,
+    /// Service-time samplers per tier (derived parameters computed once).
+    service: Vec<Sampler>,
+    /// `Some(mean gap µs)` when the open-loop rate never changes (no schedule).
+    const_gap_us: Option<f64>,
+}
+
+/// A service-time distribution with its derived parameters computed once (the same
+/// expressions as per sample, so the values are bit-identical).
+#[derive(Debug, Clone, Copy)]
+enum Sampler {
+    Constant { us: u64 },
+    Exponential { mean_ms: f64 },
+    Lognormal { p50_ms: f64, sigma: f64 },
+}
+
+impl Sampler {
+    fn new(d: &Dist) -> Sampler {
+        match *d {
+            Dist::Constant { ms } => Sampler::Constant {
+                us: (ms * 1000.0) as u64,
+            },
+            Dist::Exponential { mean_ms } => Sampler::Exponential { mean_ms },
+            Dist::Lognormal { p50_ms, p99_ms } => Sampler::Lognormal {
+                p50_ms,
+                sigma: math::ln(p99_ms / p50_ms) / Z99,
+            },
+        }
+    }
 }
 
 impl Simulation {
@@ -299,9 +336,14 @@ impl Simulation {
             entries: 0,
             entry_ok: 0,
             entry_fail: 0,
-            max_event_time: 0,
+            next_close: 0,
+            row: 0,
+            service: sc.tiers.iter().map(|t| Sampler::new(&t.service)).collect(),
+            const_gap_us: (sc.load.schedule.is_empty() && sc.load.rate_per_s > 0.0)
+                .then(|| 1e6 / sc.load.rate_per_s),
             sc,
         };
+        sim.next_close = sim.bucket_end(0);
         sim.entry_rr = sim
             .rng
             .next_int_bounded(sim.sc.tiers[0].instances as i32)
@@ -372,11 +414,12 @@ impl Simulation {
                 self.error = Some(e.clone());
                 return Err(e);
             }
-            self.close_buckets(t);
+            if t >= self.next_close {
+                self.close_buckets(t);
+            }
             let Some(ev) = self.q.pop() else { break };
             debug_assert!(ev.time >= self.now, "event before its cause");
             self.now = ev.time;
-            self.max_event_time = self.max_event_time.max(ev.time);
             self.events += 1;
             budget -= 1;
             self.dispatch(ev.kind, ev.a, ev.b);
@@ -478,6 +521,20 @@ impl Simulation {
 
     /// Schedules the next open-loop arrival after `now` (the gap uses the rate at `now`).
     fn schedule_arrival(&mut self, now: u64) {
+        if let Some(mean_us) = self.const_gap_us {
+            // No schedule: the rate is `rate_per_s` throughout (the loop below, unrolled).
+            let gap = match self.sc.load.arrivals {
+                Arrivals::Constant => mean_us,
+                Arrivals::Poisson => math::exponential(&mut self.rng, mean_us),
+            };
+            let next = self.arrival_clock.max(now as f64) + gap;
+            self.arrival_clock = next;
+            let at = next as u64;
+            if at < self.end {
+                self.q.push(at, Kind::Arrival, 0, 0);
+            }
+            return;
+        }
         let mut t = now;
         loop {
             let rate = self.rate_at(t);
@@ -517,7 +574,7 @@ impl Simulation {
                 p50_ms * math::exp(sigma * z)
             }
         };
-        (ms * 1000.0).clamp(0.0, 1e15) as u64
+        us_of_ms(ms)
     }
 
     // ---------------------------------------------------------------- jobs
@@ -580,11 +637,15 @@ impl Simulation {
         tr.inst[i].held -= 1;
     }
 
+    /// The counters of `tier` in the bucket holding `now` (the current event's time:
+    /// `close_buckets(now)` has run, so that bucket is `sample_idx`).
     #[inline]
     fn bucket(&mut self, tier: usize, now: u64) -> &mut TierBucket {
-        let b = ((now / self.bucket_us) as usize).min(self.n_buckets - 1);
-        let n = self.tiers.len();
-        &mut self.counters[b * n + tier]
+        debug_assert_eq!(
+            self.row,
+            ((now / self.bucket_us) as usize).min(self.n_buckets - 1) * self.tiers.len()
+        );
+        &mut self.counters[self.row + tier]
     }
 
     fn pick(&mut self, callee: usize, caller: Option<(usize, u32)>) -> u32 {
@@ -665,11 +726,14 @@ impl Simulation {
             let job = &self.jobs[j as usize];
             (job.tier as usize, job.instance as usize)
         };
-        let base = match self.sc.tiers[t].service {
-            Dist::Constant { ms } => (ms * 1000.0) as u64,
-            ref d => {
-                let d = d.clone();
-                self.sample_us(&d)
+        let base = match self.service[t] {
+            Sampler::Constant { us } => us,
+            Sampler::Exponential { mean_ms } => {
+                us_of_ms(math::exponential(&mut self.rng, mean_ms))
+            }
+            Sampler::Lognormal { p50_ms, sigma } => {
+                let z = self.normal.sample(&mut self.rng);
+                us_of_ms(p50_ms * math::exp(sigma * z))
             }
         };
         let tr = &mut self.tiers[t];
@@ -1124,13 +1188,23 @@ impl Simulation {
     /// Samples gauges for every bucket that ends at or before `t`.
     fn close_buckets(&mut self, t: u64) {
         while self.sample_idx < self.n_buckets {
-            let b_end = ((self.sample_idx as u64 + 1) * self.bucket_us).min(self.end);
+            let b_end = self.bucket_end(self.sample_idx);
             if b_end > t {
-                return;
+                break;
             }
             self.sample(self.sample_idx, b_end);
             self.sample_idx += 1;
         }
+        self.next_close = if self.sample_idx < self.n_buckets {
+            self.bucket_end(self.sample_idx)
+        } else {
+            NEVER
+        };
+        self.row = self.sample_idx.min(self.n_buckets - 1) * self.tiers.len();
+    }
+
+    fn bucket_end(&self, b: usize) -> u64 {
+        ((b as u64 + 1) * self.bucket_us).min(self.end)
     }
 
     fn sample(&mut self, b: usize, at: u64) {
