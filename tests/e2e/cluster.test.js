@@ -2,8 +2,8 @@
 // (Debian's /usr/bin/chromium, driven by playwright-core), against the site served on
 // 127.0.0.1 and the native CLI (`retrystorm run --json`).
 //
-// Environment (scripts/test.sh sets all of it): DIST, RETRYSTORM_BIN, ARTIFACTS, as in
-// playground.test.js.
+// Environment (scripts/test.sh sets all of it): DIST, DIST_SUBPATH, SUBPATH,
+// RETRYSTORM_BIN, ARTIFACTS, as in playground.test.js.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +20,8 @@ const root = path.resolve(here, '../..');
 const DIST = process.env.DIST || path.join(root, 'dist');
 const CLI = process.env.RETRYSTORM_BIN || path.join(root, 'target/release/retrystorm');
 const ARTIFACTS = process.env.ARTIFACTS || path.join(root, 'tests/artifacts');
+const DIST_SUBPATH = process.env.DIST_SUBPATH || '';
+const SUBPATH = process.env.SUBPATH || '/nested/retry-storm/';
 
 let site;
 let context;
@@ -293,6 +295,13 @@ test('dragging a fault bar moves the fault and re-runs', async () => {
   // A click selects it: its form shows its fields, by path.
   await page.locator('#cluster-timeline g.bar.fault .body').first().click();
   assert.equal(await page.inputValue('[data-field="faults[0].start_ms"]'), String(resized.faults[0].start_ms));
+  // The keyboard moves it too: focus, then arrows (100 ms a press).
+  const j = await clusterRuns(page);
+  await page.locator('#cluster-timeline g.bar.fault').first().focus();
+  await page.keyboard.press('ArrowLeft');
+  await waitClusterRuns(page, j + 1);
+  assert.equal((await cfg(page)).faults[0].start_ms, resized.faults[0].start_ms - 100);
+  assert.ok(await page.evaluate(() => document.activeElement.matches('g.bar.fault')), 'focus stays on the bar');
   // + on a row adds a fault to that tier.
   const k = await clusterRuns(page);
   await page.click('#cluster-timeline [data-add="0"]');
@@ -363,6 +372,7 @@ test('A/B: pin naive as A, load fixed as B, see both with correct deltas', async
   const g = b.summary.goodput_per_s - a.summary.goodput_per_s;
   assert.deepEqual(row('goodput'), ['goodput', `${a.summary.goodput_per_s.toFixed(1)}/s`, `${b.summary.goodput_per_s.toFixed(1)}/s`,
     `${sign(g)}${Math.abs(g).toFixed(1)}/s`, `${sign(g)}${Math.abs(g / a.summary.goodput_per_s * 100).toFixed(1)}%`]);
+  await page.locator('#cluster-root').screenshot({ path: path.join(ARTIFACTS, 'cluster-ab.png') });
   const r = row('recovery time');
   assert.equal(r[1], a.summary.metastable ? 'metastable: did not recover' : `${(a.summary.recovery_time_ms / 1000).toFixed(1)} s`);
   // Both runs on one chart: B's bars and A's line; unpinning removes A's line.
@@ -371,9 +381,6 @@ test('A/B: pin naive as A, load fixed as B, see both with correct deltas', async
   assert.ok(await page.isHidden('#cluster-compare-block'));
   assert.notEqual(await chartPixels(page), withA, 'A was drawn over B');
   assert.notEqual(withA, pixelsA);
-  await page.click('#cluster-pin');
-  await page.locator('#cluster-compare-block').waitFor();
-  await page.locator('#cluster-root').screenshot({ path: path.join(ARTIFACTS, 'cluster-ab.png') });
   await page.close();
 });
 
@@ -419,6 +426,25 @@ test('embed mode shows the cluster chart and summary only', async () => {
   await embed.screenshot({ path: path.join(ARTIFACTS, 'cluster-embed.png'), fullPage: true });
   assert.deepEqual(embed.errors, []);
   await embed.close();
+});
+
+test('the cluster model works under a sub-path', { skip: !DIST_SUBPATH && 'DIST_SUBPATH not set' }, async () => {
+  const sub = await serve(DIST_SUBPATH, { prefix: SUBPATH });
+  try {
+    const page = await open(sub.url);
+    await page.click('input[name="model"][value="cluster"]');
+    await waitClusterRuns(page, 1);
+    assert.ok(page.url().startsWith(sub.url), page.url());
+    assert.deepEqual(await shown(page), cli('cluster-gc-stampede-naive').result);
+    await page.click('#copy-link');
+    const fresh = await open(await page.inputValue('#export-text'), { cluster: true });
+    assert.deepEqual(await summary(fresh), await summary(page));
+    assert.deepEqual([...page.errors, ...fresh.errors], []);
+    await fresh.close();
+    await page.close();
+  } finally {
+    sub.server.close();
+  }
 });
 
 test('each model keeps its state; classic links without a cluster scenario still open classic', async () => {

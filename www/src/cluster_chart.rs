@@ -26,7 +26,7 @@ use web_sys::HtmlCanvasElement;
 /// Height of a tier's attempts panel, CSS pixels.
 const TIER_H: f64 = 170.0;
 /// Height of a breaker band, CSS pixels.
-const BAND_H: f64 = 44.0;
+const BAND_H: f64 = 58.0;
 /// Height of the queue and latency panels, CSS pixels.
 const OTHER_H: f64 = 150.0;
 
@@ -464,10 +464,15 @@ fn breaker_band(
     let s = |v: f64| (v * dpr).round() as u32;
     let duration = r.duration_ms as f64 / 1000.0;
     let n = f64::from(sc.tiers[k].instances.max(1));
+    let label = format!(
+        "{}: instances with their breaker open (red) and half-open (amber), of {}",
+        sc.tiers[k].name, sc.tiers[k].instances
+    );
     let mut chart = ChartBuilder::on(area)
         .margin_left(s(10.0))
         .margin_right(s(10.0))
         .margin_bottom(s(4.0))
+        .caption(label, font(11.0, dpr).color(&RGBColor(70, 70, 70)))
         .x_label_area_size(0)
         .y_label_area_size(s(64.0))
         .build_cartesian_2d(0.0..duration, 0.0..n)
@@ -493,17 +498,6 @@ fn breaker_band(
         ]
     });
     chart.draw_series(bars).map_err(err)?;
-    let label = format!(
-        "{}: instances with breaker open (red) / half-open (amber), of {}",
-        sc.tiers[k].name, sc.tiers[k].instances
-    );
-    chart
-        .draw_series(std::iter::once(Text::new(
-            label,
-            (duration * 0.005, n * 0.95),
-            font(10.5, dpr).color(&RGBColor(70, 70, 70)),
-        )))
-        .map_err(err)?;
     Ok(())
 }
 

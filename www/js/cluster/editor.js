@@ -213,7 +213,7 @@ export class ClusterEditor {
 
   seedField(path, v) {
     const f = this.input(path, v, 'seed', 'seed');
-    f.append(el('button', { type: 'button', 'data-act': 'seed', title: 'New random seed', text: '🎲 new seed' }));
+    f.append(el('button', { type: 'button', 'data-act': 'seed', title: 'New random seed', text: 'new random seed' }));
     f.classList.add('seed');
     return f;
   }

@@ -127,6 +127,8 @@ export class Timeline {
     root.addEventListener('keydown', (e) => {
       const add = e.target.closest('[data-add]');
       if (add && (e.key === 'Enter' || e.key === ' ')) this.hooks.addFault(Number(add.dataset.add), this.snap(this.duration / 3));
+      const g = e.target.closest('g.bar');
+      if (g) this.key(e, g.dataset.type, Number(g.dataset.index));
     });
     this.svg = root;
     this.root.replaceChildren(root);
@@ -139,7 +141,8 @@ export class Timeline {
     const sel = type === 'fault' && this.selected === i;
     const bad = type === 'fault' && this.invalid.has(i);
     const g = svg('g', { class: `bar ${type}${sel ? ' selected' : ''}${bad ? ' bad' : ''}`, 'data-type': type, 'data-index': i,
-      transform: `translate(${x0.toFixed(2)},${y})` });
+      transform: `translate(${x0.toFixed(2)},${y})`, tabindex: 0, role: 'button',
+      'aria-label': `${type} ${text}, ${(start / 1000).toFixed(1)} to ${((start + dur) / 1000).toFixed(1)} s: arrows move, shift+arrows resize, Enter edits` });
     g.append(svg('rect', { class: 'body', x: 0, y: 0, width: w, height: h, rx: 3 }));
     g.append(svg('rect', { class: 'edge', 'data-edge': 'start', x: 0, y: 0, width: Math.min(EDGE, w / 3), height: h }));
     g.append(svg('rect', { class: 'edge', 'data-edge': 'end', x: w - Math.min(EDGE, w / 3), y: 0, width: Math.min(EDGE, w / 3), height: h }));
@@ -147,6 +150,26 @@ export class Timeline {
     g.append(svg('title', {}, `${text}: ${(start / 1000).toFixed(1)}–${((start + dur) / 1000).toFixed(1)} s (drag to move, drag an end to resize)`));
     g.append(label);
     return g;
+  }
+
+  /** Keyboard: Enter selects a fault; arrows move by 100 ms (1 s with Alt); Shift+arrows resize. */
+  key(e, type, i) {
+    if ((e.key === 'Enter' || e.key === ' ') && type === 'fault') {
+      e.preventDefault();
+      this.hooks.onSelect(i);
+      return;
+    }
+    const dir = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!dir) return;
+    e.preventDefault();
+    const step = dir * (e.altKey ? 1000 : SNAP_MS);
+    const it = this.item(type, i);
+    const [s, end] = this.span(type, it);
+    if (e.shiftKey) this.setSpan(type, it, s, Math.max(s + SNAP_MS, end + step));
+    else if (s + step >= 0) this.setSpan(type, it, s + step, end + step);
+    this.render();
+    this.hooks.onEdit(true); // (which may render again)
+    this.svg.querySelector(`g.bar[data-type="${type}"][data-index="${i}"]`)?.focus();
   }
 
   toMs(e) {
