@@ -315,7 +315,7 @@ impl Simulation {
             seed,
             rng,
             normal: Normal::default(),
-            q: EventQueue::with_capacity(1 << 12, n_tiers),
+            q: EventQueue::new(),
             now: 0,
             end: sc.duration_ms * 1000,
             events: 0,
@@ -422,7 +422,7 @@ impl Simulation {
             self.now = ev.time;
             self.events += 1;
             budget -= 1;
-            self.dispatch(ev.kind, ev.a, ev.b);
+            self.dispatch(ev.kind(), ev.a, ev.b);
             if let Some(e) = &self.error {
                 return Err(e.clone());
             }
@@ -728,9 +728,7 @@ impl Simulation {
         };
         let base = match self.service[t] {
             Sampler::Constant { us } => us,
-            Sampler::Exponential { mean_ms } => {
-                us_of_ms(math::exponential(&mut self.rng, mean_ms))
-            }
+            Sampler::Exponential { mean_ms } => us_of_ms(math::exponential(&mut self.rng, mean_ms)),
             Sampler::Lognormal { p50_ms, sigma } => {
                 let z = self.normal.sample(&mut self.rng);
                 us_of_ms(p50_ms * math::exp(sigma * z))
@@ -987,10 +985,8 @@ impl Simulation {
         jm.st = St::Calling;
         jm.sent_at = now;
         let gen = jm.gen;
-        // Lane `t`: without a propagated deadline every timeout of this tier is
-        // now + the same constant, so they arrive in order and skip the heap.
         self.q
-            .push_lane(t, now.saturating_add(timeout), Kind::AttemptTimeout, p, gen);
+            .push(now.saturating_add(timeout), Kind::AttemptTimeout, p, gen);
         // Last: the child may fail at once and unwind through `p` synchronously.
         self.arrive(child, now);
     }
