@@ -192,6 +192,9 @@ fn draw(
         .map_err(err)?;
     chart
         .configure_mesh()
+        // One light line between labelled ones: a denser grid costs a canvas stroke per
+        // line on every redraw and adds nothing a reader uses.
+        .max_light_lines(1)
         .light_line_style(RGBColor(238, 238, 238))
         .bold_line_style(RGBColor(220, 220, 220))
         .axis_style(RGBColor(120, 120, 120))
