@@ -14,10 +14,15 @@
 //!   scenario parsers check the contents, so a link and a scenario file are judged by the
 //!   same rules and give the same messages.
 //! - `view` holds display-only options that do not change any number.
+//! - `cluster_a` (version 2) is the cluster scenario pinned as "A" of an A/B
+//!   comparison; the page runs it again to show A beside the current scenario (B).
 //!
 //! ## Versions and migration
 //!
-//! [`encode`] always writes the newest version, [`VERSION`]. [`decode`] reads every
+//! [`encode`] writes the oldest version that can hold the state: version 1 unless an
+//! A/B pin needs version 2, so a link without a pin stays readable by every playground,
+//! and a link with one tells an older playground that it was made by a newer one
+//! instead of failing on an unknown field. [`decode`] reads every
 //! version ever written: it dispatches on the `v<N>` prefix to that version's reader,
 //! which returns that version's own struct, and then migrates it step by step
 //! (`v1 → v2 → …`) to [`ShareState`]. When the format changes, the rule is: freeze the
@@ -33,8 +38,8 @@ use crate::ValidationError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The version [`encode`] writes.
-pub const VERSION: u32 = 1;
+/// The newest version [`encode`] writes (and [`decode`] reads).
+pub const VERSION: u32 = 2;
 
 /// Longest state text accepted, in characters; about 36 KB of JSON, far above any
 /// real scenario, and far below what would make decoding noticeable.
@@ -63,7 +68,7 @@ pub struct View {
     pub hidden: Vec<u32>,
 }
 
-/// Everything a share link restores.
+/// Everything a share link restores (the version-2 document).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct ShareState {
@@ -76,20 +81,63 @@ pub struct ShareState {
     /// The cluster scenario as JSON, if the link carries one (else the defaults apply).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cluster: Option<Value>,
+    /// The cluster scenario pinned as A of an A/B comparison, if any (version 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster_a: Option<Value>,
     /// Display-only options.
     #[serde(default)]
     pub view: View,
 }
 
-/// The version-1 document. Frozen: when version 2 comes, this stays as it is and a
-/// `From<StateV1> for StateV2` step is added.
-type StateV1 = ShareState;
+/// The version-1 document. Frozen: it stays as it is; [`From`] migrates it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct StateV1 {
+    #[serde(default)]
+    model: Model,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    classic: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cluster: Option<Value>,
+    #[serde(default)]
+    view: View,
+}
 
-/// Encodes the state as `v1.<base64url(JSON)>`, safe to put in a URL unescaped.
+/// Version 1 → 2: no A/B pin.
+impl From<StateV1> for ShareState {
+    fn from(v: StateV1) -> Self {
+        ShareState {
+            model: v.model,
+            classic: v.classic,
+            cluster: v.cluster,
+            cluster_a: None,
+            view: v.view,
+        }
+    }
+}
+
+/// The version-2 document: version 1 plus `cluster_a`.
+type StateV2 = ShareState;
+
+/// Encodes the state as `v<N>.<base64url(JSON)>`, safe to put in a URL unescaped; `N`
+/// is 1 unless the state has an A/B pin (see the module documentation).
 pub fn encode(state: &ShareState) -> String {
     // Serializing a struct of plain values and `serde_json::Value`s cannot fail.
-    let json = serde_json::to_vec(state).expect("share state serializes");
-    format!("v{VERSION}.{}", base64url_encode(&json))
+    let (version, json) = if state.cluster_a.is_none() {
+        let v1 = StateV1 {
+            model: state.model,
+            classic: state.classic.clone(),
+            cluster: state.cluster.clone(),
+            view: state.view.clone(),
+        };
+        (1, serde_json::to_vec(&v1).expect("share state serializes"))
+    } else {
+        (
+            2,
+            serde_json::to_vec(state).expect("share state serializes"),
+        )
+    };
+    format!("v{version}.{}", base64url_encode(&json))
 }
 
 /// Decodes a state written by any version of [`encode`], migrating it to the current one.
@@ -128,6 +176,7 @@ pub fn decode(text: &str) -> Result<ShareState, ValidationError> {
     let bytes = base64url_decode(payload)?;
     match number {
         1 => decode_v1(&bytes),
+        2 => decode_v2(&bytes),
         n if n > VERSION => Err(ValidationError::new(
             "link.version",
             format!("v{n}"),
@@ -145,7 +194,23 @@ fn decode_v1(bytes: &[u8]) -> Result<ShareState, ValidationError> {
     let state: StateV1 = serde_json::from_slice(bytes).map_err(|e| {
         ValidationError::new("link.payload", "", format!("a JSON state document ({e})"))
     })?;
-    for (name, scenario) in [("classic", &state.classic), ("cluster", &state.cluster)] {
+    check(ShareState::from(state))
+}
+
+fn decode_v2(bytes: &[u8]) -> Result<ShareState, ValidationError> {
+    let state: StateV2 = serde_json::from_slice(bytes).map_err(|e| {
+        ValidationError::new("link.payload", "", format!("a JSON state document ({e})"))
+    })?;
+    check(state)
+}
+
+/// The envelope checks every version shares (the scenarios' own checks are the parsers').
+fn check(state: ShareState) -> Result<ShareState, ValidationError> {
+    for (name, scenario) in [
+        ("classic", &state.classic),
+        ("cluster", &state.cluster),
+        ("cluster_a", &state.cluster_a),
+    ] {
         if let Some(v) = scenario {
             if !v.is_object() {
                 return Err(ValidationError::new(
@@ -163,7 +228,6 @@ fn decode_v1(bytes: &[u8]) -> Result<ShareState, ValidationError> {
             format!("at most {MAX_HIDDEN} entries"),
         ));
     }
-    // Version 1 is the current version: no migration step yet.
     Ok(state)
 }
 
@@ -249,6 +313,7 @@ mod tests {
             classic: Some(json!({"clients": 200, "seed": "9223372036854775807",
                 "strategies": [{"name": "<img src=x onerror=alert(1)> 重试"}]})),
             cluster: None,
+            cluster_a: None,
             view: View { hidden: vec![1, 3] },
         }
     }
@@ -318,9 +383,9 @@ mod tests {
         let cases: Vec<(String, &str, &str)> = vec![
             ("".into(), "link", "v1.<base64url>"),
             ("garbage".into(), "link", "v1.<base64url>"),
-            ("x1.abc".into(), "link.version", "v1..=v1"),
+            ("x1.abc".into(), "link.version", "v1..=v2"),
             ("v9.e30".into(), "link.version", "newer playground"),
-            ("v0.e30".into(), "link.version", "v1..=v1"),
+            ("v0.e30".into(), "link.version", "v1..=v2"),
             ("v1.e30*".into(), "link.payload", "base64url characters"),
             ("v1.e".into(), "link.payload", "cut off"),
             (
@@ -344,6 +409,16 @@ mod tests {
                 "scenario object",
             ),
             (
+                format!("v1.{}", base64url_encode(b"{\"cluster_a\":{}}")),
+                "link.payload",
+                "unknown field",
+            ),
+            (
+                format!("v2.{}", base64url_encode(b"{\"cluster_a\":7}")),
+                "link.cluster_a",
+                "scenario object",
+            ),
+            (
                 "v1.".to_string() + &"A".repeat(MAX_LINK_CHARS),
                 "link",
                 "at most",
@@ -355,6 +430,22 @@ mod tests {
             assert!(e.to_string().contains(needle), "{text:.60}: {e}");
             assert!(e.to_string().len() < 400, "message stays short: {e}");
         }
+    }
+
+    #[test]
+    fn an_ab_pin_needs_version_2_and_nothing_else_does() {
+        let mut s = sample();
+        assert!(encode(&s).starts_with("v1."));
+        s.model = Model::Cluster;
+        s.cluster = Some(json!({"name": "B"}));
+        s.cluster_a = Some(json!({"name": "A"}));
+        let text = encode(&s);
+        assert!(text.starts_with("v2."), "{text}");
+        assert_eq!(decode(&text).unwrap(), s);
+        // A version-2 document without a pin reads the same as its version-1 twin.
+        let v2 = format!("v2.{}", base64url_encode(br#"{"model":"cluster"}"#));
+        let v1 = format!("v1.{}", base64url_encode(br#"{"model":"cluster"}"#));
+        assert_eq!(decode(&v2).unwrap(), decode(&v1).unwrap());
     }
 
     #[test]

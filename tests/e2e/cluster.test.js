@@ -315,8 +315,12 @@ test('dragging a fault bar moves the fault and re-runs', async () => {
 test('a long run shows progress, can be cancelled, and the page keeps responding', async () => {
   const page = await openCluster();
   const sum = await summary(page);
+  // A simulated day with the largest event bound: many seconds of work at any speed.
+  const events = page.locator('[data-field="max_events"]');
+  await events.fill('200000000');
+  await events.dispatchEvent('change');
   const input = page.locator('[data-field="duration_ms"]');
-  await input.fill('3600000');
+  await input.fill('86400000');
   await page.waitForSelector('#cluster-progress-box:not([hidden])', { timeout: 10_000 });
   await page.waitForFunction(() => Number(document.getElementById('cluster-progress').value) > 0, null, { timeout: 10_000 });
   // The main thread answers while the worker computes, and input still works.
@@ -334,6 +338,7 @@ test('a long run shows progress, can be cancelled, and the page keeps responding
   assert.deepEqual(await summary(page), sum, 'the last results stay');
   // The next edit runs normally on a fresh worker.
   const n = await clusterRuns(page);
+  await events.fill('50000000');
   await input.fill('90000');
   await input.dispatchEvent('change');
   await waitClusterRuns(page, n + 1);
@@ -348,7 +353,7 @@ test('a run past its event bound gets the engine message, not a frozen tab', asy
   await input.dispatchEvent('change');
   await page.waitForSelector('#cluster-run-error:not([hidden])', { timeout: 30_000 });
   assert.match(await page.textContent('#cluster-run-error'),
-    /The run stopped: max_events = 100000 .*raise max_events/);
+    /^The run stopped: the run needs more than max_events = 100000 events \(stopped at \d+ ms of 90000 ms\); raise max_events/);
   await page.close();
 });
 
@@ -373,12 +378,22 @@ test('A/B: pin naive as A, load fixed as B, see both with correct deltas', async
   assert.deepEqual(row('goodput'), ['goodput', `${a.summary.goodput_per_s.toFixed(1)}/s`, `${b.summary.goodput_per_s.toFixed(1)}/s`,
     `${sign(g)}${Math.abs(g).toFixed(1)}/s`, `${sign(g)}${Math.abs(g / a.summary.goodput_per_s * 100).toFixed(1)}%`]);
   await page.locator('#cluster-root').screenshot({ path: path.join(ARTIFACTS, 'cluster-ab.png') });
+  // The link carries A too (a version-2 state): a fresh page shows the same comparison.
+  assert.match(page.url(), /[?&]s=v2\./);
+  await page.click('#copy-link');
+  const fresh = await open(await page.inputValue('#export-text'), { cluster: true });
+  await fresh.locator('#cluster-compare-block:not([hidden])').waitFor();
+  assert.deepEqual(await rows(fresh, 'cluster-compare'), table);
+  assert.equal(await chartPixels(fresh), await chartPixels(page), 'A over B, pixel for pixel');
+  assert.deepEqual(fresh.errors, []);
+  await fresh.close();
   const r = row('recovery time');
   assert.equal(r[1], a.summary.metastable ? 'metastable: did not recover' : `${(a.summary.recovery_time_ms / 1000).toFixed(1)} s`);
   // Both runs on one chart: B's bars and A's line; unpinning removes A's line.
   const withA = await chartPixels(page);
   await page.click('#cluster-unpin');
   assert.ok(await page.isHidden('#cluster-compare-block'));
+  assert.match(page.url(), /[?&]s=v1\./, 'no pin, no version 2');
   assert.notEqual(await chartPixels(page), withA, 'A was drawn over B');
   assert.notEqual(withA, pixelsA);
   await page.close();

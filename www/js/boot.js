@@ -92,8 +92,10 @@ class App {
   /** The share-link text of the current state. */
   stateText() {
     const state = { model: this.model, classic: this.scenarios.classic, view: this.view };
-    // The cluster scenario travels once the cluster model has been shown or loaded.
+    // The cluster scenario travels once the cluster model has been shown or loaded,
+    // with the scenario pinned as A when comparing.
     if (this.cluster.cfg) state.cluster = this.cluster.cfg;
+    if (this.cluster.cfg && this.cluster.pinnedCfg) state.cluster_a = this.cluster.pinnedCfg;
     return this.wasm.encodeState(state);
   }
 
@@ -123,7 +125,9 @@ class App {
     this.editor.render();
     this.update();
     // The cluster scenario: the link's, else (once shown) the first cluster preset.
-    if (this.scenarios.cluster || this.model === 'cluster') this.cluster.load(this.scenarios.cluster);
+    if (this.scenarios.cluster || this.model === 'cluster') {
+      this.cluster.load(this.scenarios.cluster, { pinned: state?.cluster_a ?? null });
+    }
     else this.cluster.cfg = null;
     this.setModel(this.model);
   }

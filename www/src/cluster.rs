@@ -81,11 +81,12 @@ pub fn seed_or(seed: &JsValue, default: i64) -> Result<i64, ValidationError> {
     })
 }
 
-/// Checks the cluster scenario a share link carries (for `decodeState`).
-pub fn check_link_scenario(v: &Value) -> Result<(), ValidationError> {
+/// Checks a cluster scenario a share link carries (for `decodeState`); errors are
+/// named under `field` (`link.cluster`, `link.cluster_a`).
+pub fn check_link_scenario(field: &str, v: &Value) -> Result<(), ValidationError> {
     let s = present::parse_unchecked(v.clone())
-        .map_err(|e| ValidationError::new("link.cluster", "", e.to_string()))?;
-    s.validate().map_err(|e| e.within("link.cluster"))
+        .map_err(|e| ValidationError::new(field, "", e.to_string()))?;
+    s.validate().map_err(|e| e.within(field))
 }
 
 /// Default objects for a new scenario, tier, client, fault, and one per kind of

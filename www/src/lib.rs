@@ -236,7 +236,10 @@ pub fn decode_checked(text: &str) -> Result<ShareState, ValidationError> {
         s.validate().map_err(|e| e.within("link.classic"))?;
     }
     if let Some(v) = &state.cluster {
-        cluster::check_link_scenario(v)?;
+        cluster::check_link_scenario("link.cluster", v)?;
+    }
+    if let Some(v) = &state.cluster_a {
+        cluster::check_link_scenario("link.cluster_a", v)?;
     }
     Ok(state)
 }

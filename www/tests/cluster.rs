@@ -281,6 +281,22 @@ fn share_links_carry_the_cluster_scenario_and_check_it() {
         get(&e, "field").as_string().as_deref(),
         Some("link.cluster.tiers[0].instances")
     );
+    // The scenario pinned as A of an A/B comparison travels in a version-2 link, checked too.
+    let state = serde_json::json!({"model": "cluster", "cluster": cluster_value, "cluster_a": cluster_value});
+    let link = retrystorm_web::encode_state(js(&state.to_string())).unwrap();
+    assert!(link.starts_with("v2."), "{link:.10}");
+    let back = retrystorm_web::decode_state(&link).unwrap();
+    assert_eq!(
+        get(&get(&back, "cluster_a"), "name").as_string().as_deref(),
+        Some("GC-pause stampede (naive)")
+    );
+    let state = serde_json::json!({"model": "cluster", "cluster": cluster_value, "cluster_a": bad});
+    let link = retrystorm_web::encode_state(js(&state.to_string())).unwrap();
+    let e = retrystorm_web::decode_state(&link).unwrap_err();
+    assert_eq!(
+        get(&e, "field").as_string().as_deref(),
+        Some("link.cluster_a.tiers[0].instances")
+    );
 }
 
 #[wasm_bindgen_test]

@@ -55,6 +55,7 @@ export class ClusterApp {
     this.cfg = null;
     this.shown = null; // {cfg, result, ms, events}
     this.pinned = null; // {cfg, result}
+    this.pendingPin = null; // a scenario from a link, pinned once it has run
     this.selected = null;
     this.active = false;
     this.dirty = true;
@@ -153,14 +154,27 @@ export class ClusterApp {
     this.renderAb();
   }
 
-  /** Loads a scenario (from a link, a preset or the first preset by default). */
-  load(cfg) {
-    let next = null;
-    const source = cfg ?? this.presets[0]?.scenario ?? this.defaults.scenario;
+  /** The scenario pinned as A (shown or still to be run), for the share link. */
+  get pinnedCfg() { return this.pinned?.cfg ?? this.pendingPin ?? null; }
+
+  normalize(cfg) {
     try {
-      next = this.wasm.clusterNormalize(source);
+      return this.wasm.clusterNormalize(cfg);
     } catch {
-      next = structuredClone(source);
+      return structuredClone(cfg);
+    }
+  }
+
+  /**
+   * Loads a scenario (from a link, a preset, or the first preset by default). `pinned`:
+   * a scenario to run and pin as A (from a link), null to unpin, undefined to keep A.
+   */
+  load(cfg, { pinned } = {}) {
+    const next = this.normalize(cfg ?? this.presets[0]?.scenario ?? this.defaults.scenario);
+    if (pinned !== undefined) {
+      this.pinned = null;
+      this.pendingPin = pinned ? this.normalize(pinned) : null;
+      this.renderAb();
     }
     this.cfg = next;
     this.requested = null;
@@ -261,6 +275,7 @@ export class ClusterApp {
     this.$('progress').value = 0;
     this.$('progress-text').textContent = '';
     try {
+      if (this.pendingPin && !(await this.runPin())) return;
       const res = await this.runner.run({ cfg, seed: cfg.seed });
       this.runError(null);
       this.show(cfg, res);
@@ -273,9 +288,29 @@ export class ClusterApp {
         document.body.dataset.clusterCancelled = String(Number(document.body.dataset.clusterCancelled || 0) + 1);
         return;
       }
-      const message = e && e.message ? e.message : String(e);
+      // The event bound's `allowed` is a whole sentence (how far it got, what to change).
+      const message = e && e.field === 'max_events' && e.allowed ? e.allowed : (e && e.message ? e.message : String(e));
       this.runError(`The run stopped: ${message}`);
       this.$('stale').hidden = !this.shown;
+    }
+  }
+
+  /** Runs the scenario a link pinned as A; false when superseded, cancelled or failed. */
+  async runPin() {
+    const a = this.pendingPin;
+    try {
+      const res = await this.runner.run({ cfg: a, seed: a.seed });
+      if (this.pendingPin === a) {
+        this.pendingPin = null;
+        this.pinned = { cfg: a, result: res.result };
+      }
+      return true;
+    } catch (e) {
+      if (e && (e.superseded || e.cancelled)) throw e;
+      this.pendingPin = null;
+      this.renderAb();
+      this.runError(`The pinned scenario A could not be run: ${e && e.message ? e.message : e}`);
+      return true;
     }
   }
 
@@ -301,14 +336,18 @@ export class ClusterApp {
   pin() {
     if (!this.shown) return;
     this.pinned = { cfg: structuredClone(this.shown.cfg), result: this.shown.result };
+    this.pendingPin = null;
     this.renderAb();
     this.chart.show(this.shown.cfg, this.shown.result, this.pinned.result);
+    this.onChange(true);
   }
 
   unpin() {
     this.pinned = null;
+    this.pendingPin = null;
     this.renderAb();
     if (this.shown) this.chart.show(this.shown.cfg, this.shown.result, null);
+    this.onChange(true);
   }
 
   renderAb() {
