@@ -484,6 +484,13 @@ test('each model keeps its state; classic links without a cluster scenario still
   // Back goes to the classic model, with the cluster edit kept in the link.
   await page.goBack();
   await page.waitForFunction(() => !document.body.classList.contains('model-cluster'));
+  // A cluster preset in the classic presets switches to the cluster model and runs it.
+  await page.click('input[name="model"][value="classic"]');
+  const m = await clusterRuns(page);
+  await page.click('#presets [data-preset="cluster-gc-stampede-fixed"]');
+  await waitClusterRuns(page, m + 1);
+  assert.ok(await page.isChecked('input[name="model"][value="cluster"]'));
+  assert.equal((await cfg(page)).name, 'GC-pause stampede (fixed)');
   // A classic-only link (as written before the cluster page existed) opens classic.
   const state = await page.evaluate(() => window.wasmBindings.encodeState({ model: 'classic', classic: window.wasmBindings.defaultScenario(), view: { hidden: [] } }));
   const old = await open(`${site.url}?s=${state}`);

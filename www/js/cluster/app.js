@@ -108,7 +108,8 @@ export class ClusterApp {
               el('progress', { id: id('progress'), max: 1, value: 0 }),
               el('span', { id: id('progress-text') }), ' ',
               btn('cancel', 'Cancel', 'Stop this run')),
-            el('span', { id: id('stale'), class: 'stale', hidden: true, text: 'showing the last valid results' })),
+            el('span', { id: id('stale'), class: 'stale', hidden: true, text: 'showing the last valid results' }),
+            el('span', { id: id('copied'), class: 'copied', role: 'status' })),
           el('div', { id: id('run-error'), class: 'banner run-error', role: 'alert', hidden: true }),
           el('div', { class: 'ab editor-only' },
             btn('pin', 'Pin as A', 'Keep these results as A, then edit to compare B with it'),
@@ -136,6 +137,18 @@ export class ClusterApp {
             el('textarea', { id: id('export-text'), class: 'export-text', rows: 5, readonly: true, spellcheck: 'false',
               'aria-label': 'Last exported text' })))));
     this.$('cancel').addEventListener('click', () => this.runner.stop({ cancelled: true }));
+    // The header's Copy link / Copy embed code (js/export.js) put their text in the classic
+    // export box, hidden in this model: mirror it here, where it can be copied by hand.
+    for (const [button, what] of [['copy-link', 'Link'], ['copy-embed', 'Embed code']]) {
+      document.getElementById(button)?.addEventListener('click', () => {
+        if (!this.active) return;
+        const text = document.getElementById('export-text')?.value ?? '';
+        this.$('export-text').value = text;
+        this.$('copied').textContent = `${what} copied (and in the export box below)`;
+        clearTimeout(this.copiedTimer);
+        this.copiedTimer = setTimeout(() => { this.$('copied').textContent = ''; }, 3000);
+      });
+    }
     this.$('pin').addEventListener('click', () => this.pin());
     this.$('unpin').addEventListener('click', () => this.unpin());
     const box = this.$('export-text');
@@ -171,6 +184,8 @@ export class ClusterApp {
    */
   load(cfg, { pinned } = {}) {
     const next = this.normalize(cfg ?? this.presets[0]?.scenario ?? this.defaults.scenario);
+    if (!cfg && this.presets[0]) this.$('preset-desc').textContent = this.presets[0].description;
+    else if (cfg) this.$('preset-desc').textContent = '';
     if (pinned !== undefined) {
       this.pinned = null;
       this.pendingPin = pinned ? this.normalize(pinned) : null;

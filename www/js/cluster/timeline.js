@@ -76,7 +76,9 @@ export class Timeline {
     tiers.forEach((t, k) => {
       const y = LOAD_H + k * ROW_H;
       root.append(svg('rect', { x: GUTTER, y: y + 2, width: this.plotW, height: ROW_H - 4, class: 'row tier-row', 'data-row': k }));
-      const name = svg('text', { x: 22, y: y + ROW_H / 2 + 4, class: 'row-label' }, String(t.name ?? ''));
+      const full = String(t.name ?? '');
+      const name = svg('text', { x: 22, y: y + ROW_H / 2 + 4, class: 'row-label' }, full.length > 13 ? `${full.slice(0, 12)}…` : full);
+      name.append(svg('title', {}, full));
       root.append(name);
       const add = svg('g', { class: 'add-fault', 'data-add': k, role: 'button', tabindex: 0 });
       add.append(svg('title', {}, `Add a fault to ${t.name}`), svg('rect', { x: 2, y: y + 7, width: 16, height: 16, rx: 3 }),
