@@ -103,6 +103,26 @@ const SHIFT: u32 = 7;
 const SLOTS: usize = 1 << 14;
 const MASK: u64 = SLOTS as u64 - 1;
 
+/// Sorts by (time, seq): insertion sort for the usual few events of a bucket (often
+/// already in order), the standard unstable sort for big ones. Keys are unique, so either
+/// gives the one and only order.
+fn sort(v: &mut [Event]) {
+    if v.len() > 24 {
+        v.sort_unstable_by_key(Event::ord);
+        return;
+    }
+    for i in 1..v.len() {
+        let x = v[i];
+        let k = x.ord();
+        let mut j = i;
+        while j > 0 && v[j - 1].ord() > k {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}
+
 /// The pending events (see the module documentation).
 #[derive(Debug)]
 pub struct EventQueue {
@@ -112,9 +132,9 @@ pub struct EventQueue {
     head: usize,
     cur_b: u64,
     /// Bucket `b` with `cur_b < b < cur_b + SLOTS` lives in `ring[b & MASK]`, unsorted.
-    ring: Vec<Vec<Event>>,
+    ring: Box<[Vec<Event>; SLOTS]>,
     /// Bit `s` set when `ring[s]` is not empty.
-    bits: Vec<u64>,
+    bits: Box<[u64; SLOTS / 64]>,
     ring_len: usize,
     /// Buckets beyond the ring at the time of their push.
     far: BinaryHeap<Event>,
@@ -134,8 +154,11 @@ impl EventQueue {
             cur: Vec::with_capacity(64),
             head: 0,
             cur_b: 0,
-            ring: vec![Vec::new(); SLOTS],
-            bits: vec![0; SLOTS / 64],
+            ring: vec![Vec::new(); SLOTS]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("SLOTS elements")),
+            bits: Box::new([0; SLOTS / 64]),
             ring_len: 0,
             far: BinaryHeap::new(),
             seq: 0,
@@ -146,12 +169,18 @@ impl EventQueue {
     #[inline]
     pub fn push(&mut self, time: u64, kind: Kind, a: u32, b: u32) {
         self.seq += 1;
-        let ev = Event {
+        self.insert(Event {
             time,
             key: self.seq << 3 | kind as u64,
             a,
             b,
-        };
+        });
+    }
+
+    /// Puts an event into the calendar.
+    #[inline]
+    fn insert(&mut self, ev: Event) {
+        let time = ev.time;
         let bucket = time >> SHIFT;
         if bucket <= self.cur_b {
             // Into the sorted current bucket: after everything at or before `time` (all
@@ -206,8 +235,7 @@ impl EventQueue {
                 self.cur.push(e);
             }
         }
-        // Keys are unique, so an unstable sort gives one order only.
-        self.cur.sort_unstable_by_key(Event::ord);
+        sort(&mut self.cur);
         true
     }
 
@@ -233,11 +261,7 @@ impl EventQueue {
     /// Time of the earliest event.
     #[inline]
     pub fn peek_time(&mut self) -> Option<u64> {
-        if self.ready() {
-            Some(self.cur[self.head].time)
-        } else {
-            None
-        }
+        self.ready().then(|| self.cur[self.head].time)
     }
 
     /// Removes the earliest event.

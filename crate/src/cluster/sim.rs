@@ -393,31 +393,19 @@ impl Simulation {
         }
         let mut budget = max_events;
         while !self.finished && budget > 0 {
-            let Some(t) = self.q.peek_time().filter(|&t| t < self.end) else {
+            // An event at or after the end is never run (nor counted): the run is over.
+            let Some(ev) = self.q.pop().filter(|e| e.time < self.end) else {
                 self.close_buckets(self.end);
                 self.now = self.end;
                 self.finished = true;
                 break;
             };
             if self.events >= self.sc.max_events {
-                let e = ValidationError::new(
-                    "max_events",
-                    self.sc.max_events,
-                    format!(
-                        "the run needs more than max_events = {} events (stopped at {} ms of {} ms); raise max_events (≤ {}) or shorten the run",
-                        self.sc.max_events,
-                        self.now / 1000,
-                        self.sc.duration_ms,
-                        super::scenario::MAX_EVENTS_LIMIT
-                    ),
-                );
-                self.error = Some(e.clone());
-                return Err(e);
+                return Err(self.too_many_events());
             }
-            if t >= self.next_close {
-                self.close_buckets(t);
+            if ev.time >= self.next_close {
+                self.close_buckets(ev.time);
             }
-            let Some(ev) = self.q.pop() else { break };
             debug_assert!(ev.time >= self.now, "event before its cause");
             self.now = ev.time;
             self.events += 1;
@@ -430,6 +418,24 @@ impl Simulation {
         Ok(self.finished)
     }
 
+    #[cold]
+    fn too_many_events(&mut self) -> ValidationError {
+        let e = ValidationError::new(
+            "max_events",
+            self.sc.max_events,
+            format!(
+                "the run needs more than max_events = {} events (stopped at {} ms of {} ms); raise max_events (≤ {}) or shorten the run",
+                self.sc.max_events,
+                self.now / 1000,
+                self.sc.duration_ms,
+                super::scenario::MAX_EVENTS_LIMIT
+            ),
+        );
+        self.error = Some(e.clone());
+        e
+    }
+
+    #[inline]
     fn dispatch(&mut self, kind: Kind, a: u32, b: u32) {
         let now = self.now;
         match kind {
