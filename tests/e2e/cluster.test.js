@@ -225,6 +225,30 @@ test('editing a tier changes the URL, the chart and the numbers, equal to the CL
   await page.close();
 });
 
+test('a tier name with markup renders as text everywhere, typed or from a link', async () => {
+  const evil = '<img src=x onerror="window.__xss=1">';
+  const page = await openCluster();
+  const n = await clusterRuns(page);
+  const input = page.locator('[data-field="tiers[1].name"]');
+  await input.fill(evil);
+  await input.dispatchEvent('change');
+  await waitClusterRuns(page, n + 1);
+  await page.click('#copy-link');
+  const fresh = await open(await page.inputValue('#export-text'), { cluster: true });
+  for (const p of [page, fresh]) {
+    assert.equal(await p.$$eval('img', (i) => i.length), 0, 'no <img> element was created');
+    assert.equal(await p.evaluate(() => window.__xss), undefined, 'no script ran');
+    assert.ok((await summary(p))[`${evil}: amplification`], 'the summary names the tier as text');
+    assert.ok((await p.textContent('#cluster-timeline')).includes(evil.slice(0, 12)), 'the timeline too');
+  }
+  const box = await fresh.locator('#cluster-chart').boundingBox();
+  await fresh.mouse.move(box.x + box.width * 0.5, box.y + 100);
+  await fresh.waitForSelector('#cluster-readout:not([hidden])');
+  assert.ok((await fresh.textContent('#cluster-readout')).includes(`${evil} attempts`));
+  await fresh.close();
+  await page.close();
+});
+
 test('the topology editor adds, moves and removes tiers, and hides fields of other kinds', async () => {
   const page = await openCluster();
   let n = await clusterRuns(page);
