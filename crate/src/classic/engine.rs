@@ -101,18 +101,10 @@ fn run_strategy_with<R: UnitDouble>(
     scratch: &mut Scratch,
 ) -> StrategyResult {
     let dur = sc.duration_s as usize;
-    let last = sc.duration_s - 1;
     let capacity = sc.capacity;
     let (out_from, out_to) = (sc.outage.from_s, sc.outage.to_s);
     let in_outage = |sec: u32| sec >= out_from && sec < out_to;
-    let trip_threshold = st.breaker_trip_failures.unwrap_or(sc.breaker_trip_failures) as u64;
-    let open_s = st.breaker_open_s.unwrap_or(sc.breaker_open_s) as i64;
     let latency = sc.upstream_latency_ms as u64;
-    let full_jitter = st.jitter == Jitter::Full;
-    let budgeted = st.budget_pct < 100;
-    // Copied into locals so the hot loop keeps them in registers.
-    let (has_breaker, max_retry, deadline_ms, base_ms) =
-        (st.breaker, st.max_retry, st.deadline_ms, st.base_ms);
 
     // A delivered request waited at most min(deadline, sum of all backoffs), so the
     // latency histogram is dense over that range: percentiles by counting, no sort.
@@ -133,13 +125,13 @@ fn run_strategy_with<R: UnitDouble>(
     let mut chains = Chains {
         clients: sc.clients,
         duration_s: sc.duration_s,
-        last,
+        last: sc.duration_s - 1,
         latency,
-        trip_threshold,
-        open_s,
-        max_retry,
-        deadline_ms,
-        base_ms,
+        trip_threshold: st.breaker_trip_failures.unwrap_or(sc.breaker_trip_failures) as u64,
+        open_s: st.breaker_open_s.unwrap_or(sc.breaker_open_s) as i64,
+        max_retry: st.max_retry,
+        deadline_ms: st.deadline_ms,
+        base_ms: st.base_ms,
         budget_max: sc.capacity as i64 * st.budget_pct as i64 / 100,
         seconds,
         hist,
@@ -147,7 +139,7 @@ fn run_strategy_with<R: UnitDouble>(
     };
     // One compiled loop per feature combination, so the hot path carries no test for a
     // feature the strategy does not use.
-    match (full_jitter, budgeted, has_breaker) {
+    match (st.jitter == Jitter::Full, st.budget_pct < 100, st.breaker) {
         (false, false, false) => chains.run::<false, false, false, R>(rng),
         (false, false, true) => chains.run::<false, false, true, R>(rng),
         (false, true, false) => chains.run::<false, true, false, R>(rng),
@@ -157,16 +149,18 @@ fn run_strategy_with<R: UnitDouble>(
         (true, true, false) => chains.run::<true, true, false, R>(rng),
         (true, true, true) => chains.run::<true, true, true, R>(rng),
     }
+    let Chains {
+        seconds,
+        hist,
+        counts,
+        ..
+    } = chains;
     let Counts {
         attempts,
         delivered,
-        failed,
-        trips,
-        harmful,
         trip_at,
-    } = chains.counts;
-    let seconds = chains.seconds;
-    let hist = chains.hist;
+        ..
+    } = counts;
 
     let per_sec: Vec<u32> = seconds.iter().map(|s| s[0]).collect();
     let business = sc.business_requests() as f64;
@@ -179,16 +173,16 @@ fn run_strategy_with<R: UnitDouble>(
         name: st.name.clone(),
         attempts,
         delivered,
-        failed,
+        failed: counts.failed,
         amplification: attempts as f64 / business,
         delivery_pct: 100.0 * delivered as f64 / business,
         peak: per_sec.iter().copied().max().unwrap_or(0),
         overload_seconds: per_sec.iter().filter(|&&v| v > capacity).count() as u32,
         p50_ms: percentile(hist, delivered, 50.0),
         p99_ms: percentile(hist, delivered, 99.0),
-        breaker_trips: trips,
+        breaker_trips: counts.trips,
         trip_at,
-        breaker_harmful: harmful,
+        breaker_harmful: counts.harmful,
         per_sec,
         recovery_window_total,
     }
