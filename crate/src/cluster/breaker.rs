@@ -49,6 +49,8 @@ pub struct BreakerState {
     ring_len: usize,
     tbuckets: Vec<[u32; 3]>,
     head_sec: u64,
+    /// `head_sec % window_size` (the time window's bucket of `head_sec`).
+    head_idx: usize,
     calls: u64,
     fails: u64,
     slows: u64,
@@ -95,6 +97,7 @@ impl BreakerState {
             ring_len: 0,
             tbuckets: tb,
             head_sec: 0,
+            head_idx: 0,
             calls: 0,
             fails: 0,
             slows: 0,
@@ -419,13 +422,19 @@ impl BreakerState {
                     self.ring_len += 1;
                 }
                 self.ring[self.ring_pos] = bits;
-                self.ring_pos = (self.ring_pos + 1) % n;
+                // ring_pos < n: wrap without a division.
+                self.ring_pos = if self.ring_pos + 1 >= n {
+                    0
+                } else {
+                    self.ring_pos + 1
+                };
             }
             WindowKind::Time => {
                 let n = size as u64;
                 let sec = now / 1_000_000;
                 if self.calls == 0 && self.ring_len == 0 {
                     self.head_sec = sec;
+                    self.head_idx = (sec % n) as usize;
                     self.ring_len = 1;
                 }
                 if sec > self.head_sec {
@@ -440,8 +449,13 @@ impl BreakerState {
                         self.tbuckets[i] = [0; 3];
                     }
                     self.head_sec = sec;
+                    self.head_idx = (sec % n) as usize;
                 }
-                let i = (sec % n) as usize;
+                let i = if sec == self.head_sec {
+                    self.head_idx
+                } else {
+                    (sec % n) as usize
+                };
                 let b = &mut self.tbuckets[i];
                 b[0] += 1;
                 b[1] += (bits & FAIL != 0) as u32;

@@ -663,8 +663,12 @@ impl Simulation {
             Some((t, i)) => &mut self.tiers[t].inst[i as usize].rr,
             None => &mut self.entry_rr,
         };
-        let r = *rr % n;
-        *rr = (r + 1) % n;
+        // `rr < n` always (it starts below n and wraps), so no division is needed.
+        let mut r = *rr;
+        if r >= n {
+            r %= n;
+        }
+        *rr = if r + 1 >= n { 0 } else { r + 1 };
         r
     }
 
@@ -743,13 +747,18 @@ impl Simulation {
         let tr = &mut self.tiers[t];
         let inst = &mut tr.inst[i];
         inst.busy += 1;
-        let mut st = base as f64;
-        if tr.slowdown > 0.0 {
-            // In flight = everything the instance holds besides this request.
-            st *= 1.0 + tr.slowdown * inst.held.saturating_sub(1) as f64;
-        }
-        st /= fx.factor;
-        let dur = (st.min(1e15) as u64).saturating_add(fx.added_us);
+        let dur = if tr.slowdown > 0.0 || fx.factor != 1.0 {
+            let mut st = base as f64;
+            if tr.slowdown > 0.0 {
+                // In flight = everything the instance holds besides this request.
+                st *= 1.0 + tr.slowdown * inst.held.saturating_sub(1) as f64;
+            }
+            st /= fx.factor;
+            (st.min(1e15) as u64).saturating_add(fx.added_us)
+        } else {
+            // The same value without the float round trip: (base as f64).min(1e15) as u64.
+            base.min(1_000_000_000_000_000).saturating_add(fx.added_us)
+        };
         let job = &mut self.jobs[j as usize];
         job.st = St::Serving;
         let gen = job.gen;
