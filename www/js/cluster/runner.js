@@ -17,7 +17,8 @@ export class ClusterRunner {
     this.nextId = 1;
     this.current = null;
     this.timer = 0;
-    this.worker = this.spawn();
+    // Spawned on the first run, so a page that never shows this model never loads it.
+    this.worker = undefined;
   }
 
   spawn() {
@@ -51,6 +52,7 @@ export class ClusterRunner {
       this.current = job;
       clearTimeout(this.timer);
       if (!wasBusy) this.timer = setTimeout(() => this.onBusy(true), SPINNER_MS);
+      if (this.worker === undefined) this.worker = this.spawn();
       if (this.worker) this.worker.postMessage({ id: job.id, ...request });
       else this.runInline(job);
     });
@@ -93,7 +95,7 @@ export class ClusterRunner {
     if (!job) return;
     if (this.worker) {
       this.worker.terminate();
-      this.worker = this.spawn();
+      this.worker = undefined;
     }
     this.done({ keepBusy });
     job.reject(reason);
