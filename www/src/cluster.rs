@@ -203,13 +203,6 @@ pub fn cluster_csv(result: JsValue) -> Result<String, JsValue> {
     Ok(report::csv_buckets(&result_from_js(&result)?))
 }
 
-/// The CLI's text report of a result for its scenario.
-#[wasm_bindgen(js_name = clusterText)]
-pub fn cluster_text(cfg: JsValue, result: JsValue) -> Result<String, JsValue> {
-    let s = scenario_unchecked(&cfg).map_err(|e| js_error(&e))?;
-    Ok(report::text(&s, &result_from_js(&result)?))
-}
-
 /// Reads a result for the chart module.
 pub(crate) fn result_of(v: &JsValue) -> Result<RunResult, JsValue> {
     result_from_js(v)
