@@ -204,7 +204,7 @@ impl EventQueue {
     }
 
     /// Loads the next non-empty bucket into `cur`.
-    #[cold]
+    #[inline(never)]
     fn refill(&mut self) -> bool {
         self.cur.clear();
         self.head = 0;

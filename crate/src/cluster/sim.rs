@@ -585,6 +585,7 @@ impl Simulation {
 
     // ---------------------------------------------------------------- jobs
 
+    #[inline(always)]
     fn alloc(
         &mut self,
         tier: usize,
@@ -630,6 +631,7 @@ impl Simulation {
         Some(id)
     }
 
+    #[inline(always)]
     fn release(&mut self, j: u32) {
         let job = &mut self.jobs[j as usize];
         let (t, i) = (job.tier as usize, job.instance as usize);
@@ -654,6 +656,7 @@ impl Simulation {
         &mut self.counters[self.row + tier]
     }
 
+    #[inline(always)]
     fn pick(&mut self, callee: usize, caller: Option<(usize, u32)>) -> u32 {
         let n = self.sc.tiers[callee].instances;
         if self.tiers[callee].random_lb {
@@ -672,6 +675,7 @@ impl Simulation {
         r
     }
 
+    #[inline(always)]
     fn new_entry(&mut self, now: u64, caller: u32) {
         let frac = self.sc.load.idempotent_fraction;
         let idem = frac >= 1.0 || self.rng.next_unit() < frac;
@@ -691,6 +695,7 @@ impl Simulation {
     }
 
     /// A job reaches its instance: fail fast, hang, start, queue, or be refused.
+    #[inline(always)]
     fn arrive(&mut self, j: u32, now: u64) {
         let (t, i) = {
             let job = &self.jobs[j as usize];
@@ -731,6 +736,7 @@ impl Simulation {
         }
     }
 
+    #[inline(always)]
     fn start_service(&mut self, j: u32, now: u64, fx: &Effect) {
         let (t, i) = {
             let job = &self.jobs[j as usize];
@@ -766,6 +772,7 @@ impl Simulation {
             .push(now.saturating_add(dur), Kind::ServiceEnd, j, gen);
     }
 
+    #[inline(always)]
     fn service_end(&mut self, j: u32, now: u64) {
         let (t, i) = {
             let job = &self.jobs[j as usize];
@@ -864,6 +871,7 @@ impl Simulation {
         }
     }
 
+    #[inline(always)]
     fn entry_end(&mut self, outcome: Outcome, latency: u64, caller: u32, now: u64) {
         let b = self.bucket(0, now);
         match outcome {
@@ -889,6 +897,7 @@ impl Simulation {
 
     // ---------------------------------------------------------------- client side
 
+    #[inline]
     fn breaker_idx(&self, t: usize, i: u32) -> usize {
         if self.tiers[t].breaker_shared {
             0
@@ -897,6 +906,7 @@ impl Simulation {
         }
     }
 
+    #[inline]
     fn budget_idx(&self, t: usize, i: u32) -> usize {
         if self.tiers[t].budget_shared {
             0
