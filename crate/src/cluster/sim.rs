@@ -28,7 +28,9 @@ use super::metrics::{
     Analysis, Bucket, Histogram, Percentiles, RunResult, Summary, TierBucket, TierSummary,
 };
 use super::queue::{EventQueue, Kind};
-use super::scenario::{Arrivals, Balancer, Breaker, Dist, FaultEffect, RetryOn, Scenario};
+use super::scenario::{
+    Arrivals, Backoff, Balancer, Breaker, Bulkhead, Dist, FaultEffect, Jitter, RetryOn, Scenario,
+};
 use crate::rng::{JavaRandom, UnitDouble};
 use crate::validate::ValidationError;
 use std::collections::VecDeque;
@@ -181,6 +183,11 @@ struct TierRt {
     no_retry_open: bool,
     last: bool,
     random_lb: bool,
+    /// The client's breaker, bulkhead, backoff and jitter (copied out of the scenario so
+    /// the hot path does not walk `sc.tiers[t].client`); `Breaker::None` etc. without one.
+    breaker_cfg: Breaker,
+    bulkhead: Option<Bulkhead>,
+    backoff: Option<(Backoff, Jitter)>,
 }
 
 fn retry_bit(k: RetryOn) -> u8 {
@@ -307,6 +314,9 @@ impl Simulation {
                 no_retry_open: c.is_some_and(|c| c.no_retry_while_breaker_open),
                 last: k + 1 == n_tiers,
                 random_lb: t.balancer == Balancer::Random,
+                breaker_cfg: c.map_or(Breaker::None, |c| c.breaker.clone()),
+                bulkhead: c.and_then(|c| c.bulkhead.clone()),
+                backoff: c.map(|c| (c.backoff.clone(), c.jitter.clone())),
             });
         }
         let bucket_us = sc.bucket_ms * 1000;
@@ -658,7 +668,7 @@ impl Simulation {
 
     #[inline(always)]
     fn pick(&mut self, callee: usize, caller: Option<(usize, u32)>) -> u32 {
-        let n = self.sc.tiers[callee].instances;
+        let n = self.tiers[callee].inst.len() as u32;
         if self.tiers[callee].random_lb {
             return self.rng.next_int_bounded(n as i32).unwrap_or(0) as u32;
         }
@@ -916,8 +926,7 @@ impl Simulation {
     }
 
     fn breaker_cfg(&self, t: usize) -> &Breaker {
-        const NO: Breaker = Breaker::None;
-        self.sc.tiers[t].client.as_ref().map_or(&NO, |c| &c.breaker)
+        &self.tiers[t].breaker_cfg
     }
 
     /// Sends the next attempt of job `p`'s call to the next tier, if the bulkhead,
@@ -934,11 +943,7 @@ impl Simulation {
         // Bulkhead first (as Resilience4j decorates: the bulkhead sits inside the breaker,
         // but a call waiting for a bulkhead slot must not hold a half-open permit).
         if !job.bh_held {
-            if let Some(bh) = self.sc.tiers[t]
-                .client
-                .as_ref()
-                .and_then(|c| c.bulkhead.clone())
-            {
+            if let Some(bh) = self.tiers[t].bulkhead.clone() {
                 let inst = &mut self.tiers[t].inst[i as usize];
                 if inst.bh_active < bh.max_concurrent {
                     inst.bh_active += 1;
@@ -959,14 +964,11 @@ impl Simulation {
         }
         let bi = self.breaker_idx(t, i);
         let permit = {
-            let cfg = match self.sc.tiers[t].client.as_ref() {
-                Some(c) => &c.breaker,
-                None => &Breaker::None,
-            };
-            self.tiers[t]
-                .breakers
-                .get_mut(bi)
-                .map_or(Some(0), |b| b.acquire(cfg, now, &mut self.rng))
+            let tr = &mut self.tiers[t];
+            match tr.breakers.get_mut(bi) {
+                Some(b) => b.acquire(&tr.breaker_cfg, now, &mut self.rng),
+                None => Some(0),
+            }
         };
         let Some(permit) = permit else {
             if self.jobs[p as usize].bh_held {
@@ -1017,11 +1019,7 @@ impl Simulation {
     }
 
     fn bulkhead_release(&mut self, t: usize, i: u32, now: u64) {
-        let Some(bh) = self.sc.tiers[t]
-            .client
-            .as_ref()
-            .and_then(|c| c.bulkhead.clone())
-        else {
+        let Some(bh) = self.tiers[t].bulkhead.clone() else {
             return;
         };
         let callee = t + 1;
@@ -1082,12 +1080,16 @@ impl Simulation {
         let bi = self.breaker_idx(t, i);
         let gi = self.budget_idx(t, i);
         {
-            let cfg = match self.sc.tiers[t].client.as_ref() {
-                Some(c) => &c.breaker,
-                None => &Breaker::None,
-            };
-            if let Some(b) = self.tiers[t].breakers.get_mut(bi) {
-                b.record(cfg, now, permit, !success, now - sent_at, &mut self.rng);
+            let tr = &mut self.tiers[t];
+            if let Some(b) = tr.breakers.get_mut(bi) {
+                b.record(
+                    &tr.breaker_cfg,
+                    now,
+                    permit,
+                    !success,
+                    now - sent_at,
+                    &mut self.rng,
+                );
             }
         }
         if let Some(b) = self.tiers[t].budgets.get_mut(gi) {
@@ -1137,14 +1139,8 @@ impl Simulation {
             self.end_job(p, kind.propagate(), now);
             return;
         };
-        let sleep = match self.sc.tiers[t].client.as_ref() {
-            Some(c) => backoff::sleep(
-                &c.backoff,
-                &c.jitter,
-                job.calls as u32,
-                job.prev_sleep,
-                &mut self.rng,
-            ),
+        let sleep = match &self.tiers[t].backoff {
+            Some((b, j)) => backoff::sleep(b, j, job.calls as u32, job.prev_sleep, &mut self.rng),
             None => 0,
         };
         if self.tiers[t].propagate && now.saturating_add(sleep) >= job.deadline {
