@@ -180,18 +180,28 @@ impl EventQueue {
     /// Puts an event into the calendar.
     #[inline]
     fn insert(&mut self, ev: Event) {
-        let time = ev.time;
-        let bucket = time >> SHIFT;
-        if bucket <= self.cur_b {
-            // Into the sorted current bucket: after everything at or before `time` (all
-            // of it was scheduled earlier, so it has a smaller sequence number).
-            let pos = self.head + self.cur[self.head..].partition_point(|x| x.time <= time);
-            self.cur.insert(pos, ev);
-        } else if bucket - self.cur_b < SLOTS as u64 {
+        let bucket = ev.time >> SHIFT;
+        let ahead = bucket.wrapping_sub(self.cur_b);
+        if ahead.wrapping_sub(1) < SLOTS as u64 - 1 {
+            // cur_b < bucket < cur_b + SLOTS: the common case, an append.
             let s = (bucket & MASK) as usize;
             self.ring[s].push(ev);
             self.bits[s >> 6] |= 1 << (s & 63);
             self.ring_len += 1;
+        } else {
+            self.insert_slow(ev);
+        }
+    }
+
+    /// `insert` into the current bucket or the far heap.
+    #[inline(never)]
+    fn insert_slow(&mut self, ev: Event) {
+        if ev.time >> SHIFT <= self.cur_b {
+            // Into the sorted current bucket: after everything at or before `time` (all
+            // of it was scheduled earlier, so it has a smaller sequence number).
+            let time = ev.time;
+            let pos = self.head + self.cur[self.head..].partition_point(|x| x.time <= time);
+            self.cur.insert(pos, ev);
         } else {
             self.far.push(ev);
         }
