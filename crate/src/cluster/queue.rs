@@ -98,9 +98,9 @@ impl PartialOrd for Event {
 }
 
 /// Bucket width: 2^SHIFT µs.
-const SHIFT: u32 = 7;
+const SHIFT: u32 = 8;
 /// Ring size in buckets (a power of two); the ring covers SLOTS × 2^SHIFT µs ≈ 2.1 s.
-const SLOTS: usize = 1 << 14;
+const SLOTS: usize = 1 << 13;
 const MASK: u64 = SLOTS as u64 - 1;
 
 /// Sorts by (time, seq): insertion sort for the usual few events of a bucket (often
