@@ -6,8 +6,8 @@
 //! - under every tier that has a breaker, a band of its instances with the breaker open
 //!   and half-open;
 //! - queue depth and requests in flight per tier;
-//! - the entry requests' time in the system per bucket (Little's-law estimate) with the
-//!   run's p50 and p99 latency.
+//! - the entry requests' end-to-end latency per bucket (p50 and p99 of the successes
+//!   completed in it).
 //!
 //! [`ClusterChartHandle::readout`] maps a mouse position back to a bucket and returns
 //! every panel's values there, formatted here.
@@ -169,10 +169,10 @@ impl ClusterChartHandle {
                 });
             }
         }
-        let tis = present::time_in_system_ms(r);
+        let lat = &r.buckets[b].latency_ms;
         rows.push(ReadoutRow {
-            label: "entry time in system".into(),
-            value: format!("≈ {:.0} ms", tis[b]),
+            label: "entry latency p50 / p99".into(),
+            value: format!("{:.1} / {:.1} ms", lat.p50, lat.p99),
             color: "rgb(40,40,40)".into(),
             alarm: false,
         });
@@ -579,20 +579,19 @@ fn latency_panel(
 ) -> Result<(), String> {
     let s = |v: f64| (v * dpr).round() as u32;
     let duration = r.duration_ms as f64 / 1000.0;
-    let tis = present::time_in_system_ms(r);
-    let tis_a = a.map(present::time_in_system_ms);
-    let lat = &r.summary.latency_ms;
-    let mut y_max = tis.iter().copied().fold(lat.p99, f64::max);
-    if let Some(t) = &tis_a {
-        y_max = t.iter().copied().fold(y_max, f64::max);
-    }
-    let y_max = (y_max * 1.12).max(1.0);
+    let p99_max = |r: &RunResult| {
+        r.buckets
+            .iter()
+            .map(|b| b.latency_ms.p99)
+            .fold(0.0, f64::max)
+    };
+    let y_max = (a.map(p99_max).unwrap_or(0.0).max(p99_max(r)) * 1.12).max(1.0);
     let mut chart = ChartBuilder::on(area)
         .margin_left(s(10.0))
         .margin_right(s(10.0))
         .margin_top(s(4.0))
         .caption(
-            "entry requests: time in system per bucket (in flight ÷ arrival rate), ms",
+            "entry requests: end-to-end latency of the successes in each bucket, ms",
             font(13.0, dpr),
         )
         .x_label_area_size(s(22.0))
@@ -611,32 +610,34 @@ fn latency_panel(
         .label_style(font(11.0, dpr))
         .draw()
         .map_err(err)?;
-    let main = ShapeStyle::from(&FIRST).stroke_width(s(2.0));
+    let run = &r.summary.latency_ms;
+    let p99 = ShapeStyle::from(&RGBColor(204, 121, 167)).stroke_width(s(2.0));
+    let p50 = ShapeStyle::from(&FIRST).stroke_width(s(2.0));
     chart
-        .draw_series(LineSeries::new(step_line(r, |b| tis[b]), main))
+        .draw_series(LineSeries::new(
+            step_line(r, |b| r.buckets[b].latency_ms.p99),
+            p99,
+        ))
         .map_err(err)?
-        .label("time in system")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + s(14.0) as i32, y)], main));
-    for (label, v, c) in [
-        ("p50 of successes (run)", lat.p50, RGBColor(0, 158, 115)),
-        ("p99 of successes (run)", lat.p99, RGBColor(204, 121, 167)),
-    ] {
-        let st = ShapeStyle::from(&c).stroke_width(s(1.2));
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(0.0, v), (duration, v)],
-                st,
-            )))
-            .map_err(err)?
-            .label(format!("{label} {v:.1} ms"))
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + s(14.0) as i32, y)], st));
-    }
-    if let (Some(a), Some(t)) = (a, tis_a) {
+        .label(format!("p99 (run {:.1} ms)", run.p99))
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + s(14.0) as i32, y)], p99));
+    chart
+        .draw_series(LineSeries::new(
+            step_line(r, |b| r.buckets[b].latency_ms.p50),
+            p50,
+        ))
+        .map_err(err)?
+        .label(format!("p50 (run {:.1} ms)", run.p50))
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + s(14.0) as i32, y)], p50));
+    if let Some(a) = a {
         let st = ShapeStyle::from(&RGBColor(20, 20, 20)).stroke_width(s(1.6));
         chart
-            .draw_series(LineSeries::new(step_line(a, |b| t[b]), st))
+            .draw_series(LineSeries::new(
+                step_line(a, |b| a.buckets[b].latency_ms.p99),
+                st,
+            ))
             .map_err(err)?
-            .label("A (pinned): time in system")
+            .label("A (pinned): p99")
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + s(14.0) as i32, y)], st));
     }
     chart

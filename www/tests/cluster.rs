@@ -330,7 +330,10 @@ fn the_chart_draws_every_panel_and_reads_the_mouse_back() {
     let title = get(&r, "title").as_string().unwrap();
     assert!(title.starts_with("t = "), "{title}");
     let rows = js_sys::Array::from(&get(&r, "rows"));
-    assert!(rows.length() >= 7, "every tier's rows plus time in system");
+    assert!(
+        rows.length() >= 7,
+        "every tier's rows plus the entry latency"
+    );
     assert!(
         handle.readout(1.0, 1.0).unwrap().is_null(),
         "outside the plot"

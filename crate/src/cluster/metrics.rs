@@ -98,6 +98,9 @@ pub struct Bucket {
     pub start_ms: u64,
     /// Per tier, in chain order.
     pub tiers: Vec<TierBucket>,
+    /// End-to-end latency of the entry requests that succeeded in this bucket (all zero
+    /// when none did), from the same log-linear histogram as the run's percentiles.
+    pub latency_ms: Percentiles,
 }
 
 /// Run totals of one tier.
@@ -274,6 +277,70 @@ impl Histogram {
             }
         }
         0.0
+    }
+}
+
+/// The latency histogram of the bucket being filled. It remembers which cells it
+/// touched, so reading and clearing it at every bucket end costs the number of distinct
+/// latencies seen, not the histogram's size (a run may have 100,000 buckets).
+#[derive(Debug, Clone, Default)]
+pub struct BucketLatency {
+    hist: Histogram,
+    touched: Vec<u32>,
+}
+
+impl BucketLatency {
+    /// Counts one latency, µs.
+    #[inline]
+    pub fn record(&mut self, v: u64) {
+        let i = Histogram::index(v);
+        if let Some(c) = self.hist.counts.get_mut(i) {
+            if *c == 0 {
+                self.touched.push(i as u32);
+            }
+            *c += 1;
+            self.hist.total += 1;
+        }
+    }
+
+    /// The bucket's percentiles in ms, by the same rank rule as [`Histogram::quantile`];
+    /// then empties the histogram for the next bucket.
+    pub fn take(&mut self) -> Percentiles {
+        let total = self.hist.total;
+        let mut out = Percentiles::default();
+        if total > 0 {
+            self.touched.sort_unstable();
+            let targets = [0.5, 0.9, 0.99, 0.999]
+                .map(|q: f64| ((q * total as f64).ceil() as u64).clamp(1, total));
+            let mut values = [0.0f64; 4];
+            let mut next = 0;
+            let mut seen = 0u64;
+            for &i in &self.touched {
+                seen += self.hist.counts[i as usize];
+                while next < 4 && seen >= targets[next] {
+                    let (lo, hi) = Histogram::bounds(i as usize);
+                    let v = if hi - lo <= 1 {
+                        lo as f64
+                    } else {
+                        (lo + hi) as f64 / 2.0
+                    };
+                    values[next] = v / 1000.0;
+                    next += 1;
+                }
+            }
+            out = Percentiles {
+                p50: values[0],
+                p90: values[1],
+                p99: values[2],
+                p999: values[3],
+            };
+        }
+        for &i in &self.touched {
+            self.hist.counts[i as usize] = 0;
+        }
+        self.touched.clear();
+        self.hist.total = 0;
+        out
     }
 }
 

@@ -304,24 +304,6 @@ pub fn capacity_per_s(t: &Tier) -> Option<f64> {
     (m > 0.0).then(|| f64::from(t.instances) * f64::from(t.concurrency) * 1000.0 / m)
 }
 
-/// An estimate of the entry requests' mean time in the system per bucket, ms, by
-/// Little's law: requests held by the first tier / arrival rate. (A stand-in until the
-/// engine reports latency percentiles per bucket.)
-pub fn time_in_system_ms(r: &RunResult) -> Vec<f64> {
-    let secs = r.bucket_ms as f64 / 1000.0;
-    r.buckets
-        .iter()
-        .map(|b| {
-            let t = &b.tiers[0];
-            if t.first_attempts == 0 {
-                0.0
-            } else {
-                t.in_flight as f64 / (t.first_attempts as f64 / secs) * 1000.0
-            }
-        })
-        .collect()
-}
-
 /// Default objects for everything an editor can add or switch to, each kind with its
 /// own defaults, plus the values of every enumerated field.
 #[derive(Debug, Clone, Serialize)]

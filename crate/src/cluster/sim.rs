@@ -25,7 +25,8 @@ use super::budget::BudgetState;
 use super::faults::Effect;
 use super::math::{self, Normal, Z99};
 use super::metrics::{
-    Analysis, Bucket, Histogram, Percentiles, RunResult, Summary, TierBucket, TierSummary,
+    Analysis, Bucket, BucketLatency, Histogram, Percentiles, RunResult, Summary, TierBucket,
+    TierSummary,
 };
 use super::queue::{EventQueue, Kind};
 use super::scenario::{
@@ -225,6 +226,10 @@ pub struct Simulation {
     counters: Vec<TierBucket>,
     sample_idx: usize,
     hist: Histogram,
+    /// Latencies of the successes in the bucket being filled.
+    bucket_hist: BucketLatency,
+    /// Per bucket, its successes' latency percentiles (set when the bucket closes).
+    bucket_latency: Vec<Percentiles>,
     entries: u64,
     entry_ok: u64,
     entry_fail: u64,
@@ -343,6 +348,8 @@ impl Simulation {
             counters: vec![TierBucket::default(); n_buckets * n_tiers],
             sample_idx: 0,
             hist: Histogram::default(),
+            bucket_hist: BucketLatency::default(),
+            bucket_latency: vec![Percentiles::default(); n_buckets],
             entries: 0,
             entry_ok: 0,
             entry_fail: 0,
@@ -893,6 +900,8 @@ impl Simulation {
         if outcome == Outcome::Success {
             self.entry_ok += 1;
             self.hist.record(latency);
+            // Always the bucket `close_buckets` left open: the one holding `now`.
+            self.bucket_hist.record(latency);
         } else {
             self.entry_fail += 1;
         }
@@ -1225,6 +1234,7 @@ impl Simulation {
     }
 
     fn sample(&mut self, b: usize, at: u64) {
+        self.bucket_latency[b] = self.bucket_hist.take();
         let n = self.tiers.len();
         for k in 0..n {
             let (mut open, mut half, mut closed) = (0u32, 0u32, 0u32);
@@ -1270,6 +1280,7 @@ impl Simulation {
         let bucket_ms = self.sc.bucket_ms;
         let buckets: Vec<Bucket> = (0..self.n_buckets)
             .map(|b| Bucket {
+                latency_ms: self.bucket_latency[b].clone(),
                 start_ms: b as u64 * bucket_ms,
                 tiers: self.counters[b * n..(b + 1) * n].to_vec(),
             })

@@ -118,7 +118,7 @@ export class ClusterApp {
           el('div', { class: 'chart-block' },
             el('div', { class: 'chart-wrap' },
               el('canvas', { id: id('chart'), class: 'cluster-chart',
-                'aria-label': 'Per tier: attempts per second split into first attempts and retries against capacity, faults shaded; breakers open and half-open; queue depth and in-flight; time in system' }),
+                'aria-label': 'Per tier: attempts per second split into first attempts and retries against capacity, faults shaded; breakers open and half-open; queue depth and in-flight; end-to-end latency p50 and p99 per bucket' }),
               el('div', { id: id('readout'), class: 'readout', hidden: true }))),
           el('div', { class: 'table-block' },
             el('div', { id: id('compare-block'), hidden: true },
