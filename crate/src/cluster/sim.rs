@@ -437,9 +437,11 @@ impl Simulation {
 
     #[cold]
     fn too_many_events(&mut self) -> ValidationError {
+        // No value: the sentence says it all ("max_events: the run needs more than …"),
+        // where "max_events = N is out of range" would blame a value that is in range.
         let e = ValidationError::new(
             "max_events",
-            self.sc.max_events,
+            "",
             format!(
                 "the run needs more than max_events = {} events (stopped at {} ms of {} ms); raise max_events (≤ {}) or shorten the run",
                 self.sc.max_events,
