@@ -7,7 +7,7 @@
 //! key is accepted and dropped. Results are plain JS objects with the fields of the
 //! CLI's `run --json` `result`.
 
-use crate::{js_error, plain_error, to_js, ProblemJs};
+use crate::{js_error, plain_error, seed_or, to_js, ProblemJs};
 use retrystorm::cluster::{self, present, report, RunResult, Scenario, Simulation};
 use retrystorm::ValidationError;
 use serde_json::Value;
@@ -41,44 +41,6 @@ fn scenario_checked(cfg: &JsValue) -> Result<Scenario, ValidationError> {
 fn result_from_js(v: &JsValue) -> Result<RunResult, JsValue> {
     let value = json_from_js(v).map_err(|e| js_error(&e))?;
     serde_json::from_value(value).map_err(plain_error)
-}
-
-/// A seed given as an exact JS number, a decimal string or a BigInt; `undefined` or
-/// `null` mean `default` (the scenario's own seed).
-pub fn seed_or(seed: &JsValue, default: i64) -> Result<i64, ValidationError> {
-    if seed.is_undefined() || seed.is_null() {
-        return Ok(default);
-    }
-    let text: String = if let Some(s) = seed.as_string() {
-        s
-    } else if seed.is_bigint() {
-        js_sys::BigInt::from(seed.clone())
-            .to_string(10)
-            .map_err(|_| ValidationError::new("seed", "BigInt", "an integer"))?
-            .into()
-    } else if let Some(n) = seed.as_f64() {
-        if n.fract() != 0.0 || n.abs() > retrystorm::seed::JS_SAFE as f64 {
-            return Err(ValidationError::new(
-                "seed",
-                n,
-                "an integer with |seed| <= 2^53 - 1 (give larger seeds as a string or BigInt)",
-            ));
-        }
-        return Ok(n as i64);
-    } else {
-        return Err(ValidationError::new(
-            "seed",
-            "?",
-            "a number, a decimal string or a BigInt",
-        ));
-    };
-    retrystorm::seed::parse(&text).ok_or_else(|| {
-        ValidationError::new(
-            "seed",
-            format!("{text:?}"),
-            "an integer in -9223372036854775808..=9223372036854775807",
-        )
-    })
 }
 
 /// Checks a cluster scenario a share link carries (for `decodeState`); errors are

@@ -61,11 +61,11 @@ fn scenario_from_js(cfg: JsValue) -> Result<Scenario, ValidationError> {
     serde_json::from_str(&text).map_err(|e| retrystorm::validate::from_json_error(&e))
 }
 
-/// Reads a seed given as a JS number (an exact integer), a decimal string or a BigInt.
-/// `undefined`/`null` mean "use the scenario's seed".
-fn seed_from_js(seed: &JsValue, scenario: &Scenario) -> Result<i64, ValidationError> {
+/// Reads a seed given as a JS number (an exact integer), a decimal string or a BigInt,
+/// for either model; `undefined`/`null` mean `default` (the scenario's own seed).
+pub fn seed_or(seed: &JsValue, default: i64) -> Result<i64, ValidationError> {
     if seed.is_undefined() || seed.is_null() {
-        return Ok(scenario.seed);
+        return Ok(default);
     }
     let text = if let Some(s) = seed.as_string() {
         s
@@ -180,7 +180,7 @@ pub fn validate(cfg: JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub fn run(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsValue> {
     let scenario = scenario_from_js(cfg).map_err(|e| js_error(&e))?;
-    let seed = seed_from_js(&seed, &scenario).map_err(|e| js_error(&e))?;
+    let seed = seed_or(&seed, scenario.seed).map_err(|e| js_error(&e))?;
     let out = classic::simulate(&scenario, seed).map_err(|e| js_error(&e))?;
     to_js(&out)
 }
@@ -208,7 +208,7 @@ pub fn csv_per_second(output: JsValue) -> Result<String, JsValue> {
 #[wasm_bindgen]
 pub fn verdicts(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsValue> {
     let scenario = scenario_from_js(cfg).map_err(|e| js_error(&e))?;
-    let seed = seed_from_js(&seed, &scenario).map_err(|e| js_error(&e))?;
+    let seed = seed_or(&seed, scenario.seed).map_err(|e| js_error(&e))?;
     to_js(&report::verdicts(&scenario, seed).map_err(|e| js_error(&e))?)
 }
 
