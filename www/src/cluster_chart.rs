@@ -15,6 +15,7 @@
 use crate::chart::{css_color, PALETTE};
 use crate::cluster::{result_of, scenario_of};
 use crate::{plain_error, to_js};
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -333,30 +334,13 @@ fn tier_panel(
     let cap = capacity[k].filter(|&c| c <= peak.max(1.0) * 3.0);
     let y_max = (peak.max(cap.unwrap_or(0.0)) * 1.12).max(1.0);
     let name = &sc.tiers[k].name;
-    let mut chart = ChartBuilder::on(area)
-        .margin_left(s(10.0))
-        .margin_right(s(10.0))
-        .margin_top(s(4.0))
-        .caption(
-            format!("{name}: attempts per second (first attempts + retries)"),
-            font(13.0, dpr),
-        )
-        .x_label_area_size(s(22.0))
-        .y_label_area_size(s(64.0))
-        .build_cartesian_2d(0.0..duration, 0.0..y_max)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .light_line_style(RGBColor(238, 238, 238))
-        .bold_line_style(RGBColor(220, 220, 220))
-        .axis_style(RGBColor(120, 120, 120))
-        .x_labels(12)
-        .y_labels(5)
-        .x_label_formatter(&|v| format!("{}s", v.round() as i64))
-        .y_label_formatter(&|v| format!("{}", v.round() as i64))
-        .label_style(font(11.0, dpr))
-        .draw()
-        .map_err(err)?;
+    let mut chart = time_panel(
+        area,
+        &format!("{name}: attempts per second (first attempts + retries)"),
+        (duration, y_max),
+        5,
+        dpr,
+    )?;
     // Faults: this tier's strongly, the others' faintly; spikes of the load on tier 0.
     for f in &sc.faults {
         let (x0, x1) = (
@@ -506,24 +490,20 @@ fn tier_color(k: usize) -> RGBColor {
     RGBColor(r, g, b)
 }
 
-fn queue_panel(area: &Area, r: &RunResult, dpr: f64) -> Result<(), String> {
+/// A panel over the run's time axis with the shared look: caption, grid, seconds on x.
+fn time_panel<'a>(
+    area: &'a Area,
+    caption: &str,
+    (duration, y_max): (f64, f64),
+    y_labels: usize,
+    dpr: f64,
+) -> Result<ChartContext<'a, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>, String> {
     let s = |v: f64| (v * dpr).round() as u32;
-    let duration = r.duration_ms as f64 / 1000.0;
-    let y_max = r
-        .buckets
-        .iter()
-        .flat_map(|b| b.tiers.iter().map(|t| t.queue_depth.max(t.in_flight)))
-        .max()
-        .unwrap_or(0) as f64;
-    let y_max = (y_max * 1.12).max(1.0);
     let mut chart = ChartBuilder::on(area)
         .margin_left(s(10.0))
         .margin_right(s(10.0))
         .margin_top(s(4.0))
-        .caption(
-            "queue depth (solid) and requests in flight (thin) per tier, end of bucket",
-            font(13.0, dpr),
-        )
+        .caption(caption, font(13.0, dpr))
         .x_label_area_size(s(22.0))
         .y_label_area_size(s(64.0))
         .build_cartesian_2d(0.0..duration, 0.0..y_max)
@@ -534,12 +514,32 @@ fn queue_panel(area: &Area, r: &RunResult, dpr: f64) -> Result<(), String> {
         .bold_line_style(RGBColor(220, 220, 220))
         .axis_style(RGBColor(120, 120, 120))
         .x_labels(12)
-        .y_labels(4)
+        .y_labels(y_labels)
         .x_label_formatter(&|v| format!("{}s", v.round() as i64))
         .y_label_formatter(&|v| format!("{}", v.round() as i64))
         .label_style(font(11.0, dpr))
         .draw()
         .map_err(err)?;
+    Ok(chart)
+}
+
+fn queue_panel(area: &Area, r: &RunResult, dpr: f64) -> Result<(), String> {
+    let s = |v: f64| (v * dpr).round() as u32;
+    let duration = r.duration_ms as f64 / 1000.0;
+    let y_max = r
+        .buckets
+        .iter()
+        .flat_map(|b| b.tiers.iter().map(|t| t.queue_depth.max(t.in_flight)))
+        .max()
+        .unwrap_or(0) as f64;
+    let y_max = (y_max * 1.12).max(1.0);
+    let mut chart = time_panel(
+        area,
+        "queue depth (solid) and requests in flight (thin) per tier, end of bucket",
+        (duration, y_max),
+        4,
+        dpr,
+    )?;
     for (k, t) in r.tiers.iter().enumerate() {
         let c = tier_color(k);
         let q = ShapeStyle::from(&c).stroke_width(s(2.0));
@@ -586,30 +586,13 @@ fn latency_panel(
             .fold(0.0, f64::max)
     };
     let y_max = (a.map(p99_max).unwrap_or(0.0).max(p99_max(r)) * 1.12).max(1.0);
-    let mut chart = ChartBuilder::on(area)
-        .margin_left(s(10.0))
-        .margin_right(s(10.0))
-        .margin_top(s(4.0))
-        .caption(
-            "entry requests: end-to-end latency of the successes in each bucket, ms",
-            font(13.0, dpr),
-        )
-        .x_label_area_size(s(22.0))
-        .y_label_area_size(s(64.0))
-        .build_cartesian_2d(0.0..duration, 0.0..y_max)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .light_line_style(RGBColor(238, 238, 238))
-        .bold_line_style(RGBColor(220, 220, 220))
-        .axis_style(RGBColor(120, 120, 120))
-        .x_labels(12)
-        .y_labels(4)
-        .x_label_formatter(&|v| format!("{}s", v.round() as i64))
-        .y_label_formatter(&|v| format!("{}", v.round() as i64))
-        .label_style(font(11.0, dpr))
-        .draw()
-        .map_err(err)?;
+    let mut chart = time_panel(
+        area,
+        "entry requests: end-to-end latency of the successes in each bucket, ms",
+        (duration, y_max),
+        4,
+        dpr,
+    )?;
     let run = &r.summary.latency_ms;
     let p99 = ShapeStyle::from(&RGBColor(204, 121, 167)).stroke_width(s(2.0));
     let p50 = ShapeStyle::from(&FIRST).stroke_width(s(2.0));
