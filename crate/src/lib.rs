@@ -9,6 +9,7 @@
 pub mod classic;
 pub mod cluster;
 pub mod javafmt;
+pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod seed;

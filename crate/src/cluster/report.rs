@@ -1,21 +1,18 @@
-//! Human-readable renderings of a [`RunResult`]: the CLI's text report, a markdown
-//! summary and a CSV of the buckets.
+//! Human-readable renderings of a [`RunResult`]: the CLI's text report, a Markdown
+//! summary and a CSV of the buckets. The whole-run figures are one list
+//! ([`present::metrics`]) and the per-tier totals one table ([`present::tier_table`]),
+//! rendered here as text or Markdown and on the page as tables, by the shared
+//! [`crate::report`] layer.
 
 use super::metrics::RunResult;
+use super::present;
 use super::scenario::Scenario;
+use crate::report::{self as layer, csv_field};
 use std::fmt::Write;
-
-fn opt_ms(v: Option<u64>) -> String {
-    v.map_or_else(
-        || "never".to_string(),
-        |x| format!("{:.1} s", x as f64 / 1000.0),
-    )
-}
 
 /// The CLI's text report: scenario, whole-run figures, per-tier table, timeline.
 pub fn text(scenario: &Scenario, r: &RunResult) -> String {
     let mut o = String::new();
-    let s = &r.summary;
     let _ = writeln!(o, "{} (cluster model, seed {})", scenario.name, r.seed);
     let _ = writeln!(
         o,
@@ -23,71 +20,9 @@ pub fn text(scenario: &Scenario, r: &RunResult) -> String {
         r.duration_ms, r.bucket_ms, r.events
     );
     let _ = writeln!(o);
-    let _ = writeln!(
-        o,
-        "requests {}  ok {}  failed {}  pending {}  success {:.2}%  goodput {:.1}/s",
-        s.requests,
-        s.successes,
-        s.failures,
-        s.pending_at_end,
-        s.success_ratio * 100.0,
-        s.goodput_per_s
-    );
-    let _ = writeln!(
-        o,
-        "latency of successes: p50 {:.1} ms  p90 {:.1} ms  p99 {:.1} ms  p99.9 {:.1} ms",
-        s.latency_ms.p50, s.latency_ms.p90, s.latency_ms.p99, s.latency_ms.p999
-    );
-    let _ = writeln!(
-        o,
-        "amplification end to end {:.2}x  peak arrivals {:.1}x steady state",
-        s.amplification, s.peak_arrival_ratio
-    );
-    let _ = writeln!(
-        o,
-        "out of steady state {:.1} s  recovery {}  {}",
-        s.overload_duration_ms as f64 / 1000.0,
-        opt_ms(s.recovery_time_ms),
-        if s.metastable {
-            "METASTABLE: never recovered"
-        } else {
-            "recovered"
-        }
-    );
+    o.push_str(&layer::text(&present::summary_table(r)));
     let _ = writeln!(o);
-    let _ = writeln!(
-        o,
-        "{:<12} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7}",
-        "tier",
-        "first",
-        "retries",
-        "ok",
-        "timeout",
-        "overload",
-        "error",
-        "breaker",
-        "budget",
-        "amp",
-        "peak"
-    );
-    for t in &r.tiers {
-        let x = &t.totals;
-        let _ = writeln!(
-            o,
-            "{:<12} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6.2}x {:>6.1}x",
-            t.name,
-            x.first_attempts,
-            x.retries,
-            x.successes,
-            x.timeouts,
-            x.overloads,
-            x.errors,
-            x.breaker_rejected,
-            x.budget_rejected,
-            t.amplification,
-            t.peak_arrival_ratio
-        );
-    }
+    o.push_str(&layer::text(&present::tier_table(r)));
     let _ = writeln!(o);
     let _ = writeln!(
         o,
@@ -118,51 +53,9 @@ pub fn text(scenario: &Scenario, r: &RunResult) -> String {
     o
 }
 
-/// A short markdown summary (a table of the whole-run figures).
+/// The whole-run figures as a Markdown table, ready to paste into a post (names stay text).
 pub fn markdown_summary(r: &RunResult) -> String {
-    let s = &r.summary;
-    let mut o = String::new();
-    let _ = writeln!(o, "| metric | value |");
-    let _ = writeln!(o, "|---|---|");
-    let _ = writeln!(o, "| requests | {} |", s.requests);
-    let _ = writeln!(o, "| success ratio | {:.2}% |", s.success_ratio * 100.0);
-    let _ = writeln!(o, "| goodput | {:.1}/s |", s.goodput_per_s);
-    let _ = writeln!(
-        o,
-        "| latency p50 / p99 / p99.9 | {:.1} / {:.1} / {:.1} ms |",
-        s.latency_ms.p50, s.latency_ms.p99, s.latency_ms.p999
-    );
-    let _ = writeln!(
-        o,
-        "| amplification (end to end) | {:.2}x |",
-        s.amplification
-    );
-    let _ = writeln!(
-        o,
-        "| peak arrivals vs steady state | {:.1}x |",
-        s.peak_arrival_ratio
-    );
-    let _ = writeln!(
-        o,
-        "| out of steady state | {:.1} s |",
-        s.overload_duration_ms as f64 / 1000.0
-    );
-    let _ = writeln!(o, "| recovery time | {} |", opt_ms(s.recovery_time_ms));
-    let _ = writeln!(
-        o,
-        "| metastable | {} |",
-        if s.metastable { "yes" } else { "no" }
-    );
-    for t in &r.tiers {
-        let _ = writeln!(
-            o,
-            "| {} amplification / peak | {:.2}x / {:.1}x |",
-            t.name.replace('|', "/"),
-            t.amplification,
-            t.peak_arrival_ratio
-        );
-    }
-    o
+    layer::markdown(&present::summary_table(r))
 }
 
 /// One CSV row per bucket and tier, with a header.
@@ -197,19 +90,4 @@ pub fn csv_buckets(r: &RunResult) -> String {
         }
     }
     o
-}
-
-/// Quotes a CSV field when needed (and defuses spreadsheet formulas).
-fn csv_field(s: &str) -> String {
-    let needs = s.contains([',', '"', '\n', '\r']) || s.starts_with(['=', '+', '-', '@']);
-    if needs {
-        let t = if s.starts_with(['=', '+', '-', '@']) {
-            format!("'{s}")
-        } else {
-            s.to_string()
-        };
-        format!("\"{}\"", t.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
 }
