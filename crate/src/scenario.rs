@@ -164,6 +164,22 @@ fn pointer(field: &str) -> String {
     out
 }
 
+/// Reads a classic scenario without checking ranges (see [`read_unchecked`]).
+pub fn read_classic(value: &Value) -> Result<classic::Scenario, ValidationError> {
+    match read_unchecked(Some(Model::Classic), value)? {
+        AnyScenario::Classic(s) => Ok(s),
+        other => Err(ValidationError::new("model", other.model(), "\"classic\"")),
+    }
+}
+
+/// Reads a cluster scenario without checking ranges (see [`read_unchecked`]).
+pub fn read_cluster(value: &Value) -> Result<cluster::Scenario, ValidationError> {
+    match read_unchecked(Some(Model::Cluster), value)? {
+        AnyScenario::Cluster(s) => Ok(s),
+        other => Err(ValidationError::new("model", other.model(), "\"cluster\"")),
+    }
+}
+
 /// Reads and validates a scenario from a JSON value (see [`read_unchecked`]).
 pub fn read(expect: Option<Model>, value: &Value) -> Result<AnyScenario, ValidationError> {
     let s = read_unchecked(expect, value)?;

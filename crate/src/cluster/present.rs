@@ -8,7 +8,7 @@ use super::metrics::{RunResult, Summary};
 use super::scenario::*;
 use crate::report::fmt_change;
 pub use crate::report::{fmt, fmt_delta, Table, Unit};
-use crate::scenario::{read_unchecked, AnyScenario, Model};
+use crate::scenario::read_cluster;
 use crate::validate::ValidationError;
 use serde::Serialize;
 use serde_json::Value;
@@ -339,10 +339,7 @@ pub fn problems(s: &Scenario) -> Vec<ValidationError> {
 /// Parses a cluster scenario from JSON (with or without `"model": "cluster"`), without
 /// validating it; an error names the field by its full path, as the scenario parser does.
 pub fn parse_unchecked(v: Value) -> Result<Scenario, ValidationError> {
-    match read_unchecked(Some(Model::Cluster), &v)? {
-        AnyScenario::Cluster(s) => Ok(s),
-        AnyScenario::Classic(_) => unreachable!("read as a cluster scenario"),
-    }
+    read_cluster(&v)
 }
 
 #[cfg(test)]
@@ -407,24 +404,66 @@ mod tests {
     fn problems_lists_each_bad_field_by_path() {
         let mut s = stampede();
         s.duration_ms = 0;
+        s.bucket_ms = 0;
         s.tiers[0].client.as_mut().unwrap().timeout_ms = 0;
+        s.tiers[0].client.as_mut().unwrap().budget = Budget::TokenBucket {
+            percent: 101.0,
+            max_tokens: 0,
+            scope: Scope::Shared,
+        };
         s.tiers[1].concurrency = 0;
+        s.tiers[1].service = Dist::Lognormal {
+            p50_ms: 10.0,
+            p99_ms: 5.0,
+        };
         s.faults[0].tier = 7;
+        s.faults[0].instances = Some(0);
+        s.faults.push(Fault {
+            effect: FaultEffect::Brownout { factor: 2.0 },
+            ..s.faults[0].clone()
+        });
+        s.faults[1].tier = 1;
+        s.faults[1].instances = Some(9);
         let fields: Vec<String> = problems(&s).into_iter().map(|e| e.field).collect();
         assert_eq!(
             fields,
             [
                 "duration_ms",
+                "bucket_ms",
                 "tiers[0].client.timeout_ms",
+                "tiers[0].client.budget.percent",
+                "tiers[0].client.budget.max_tokens",
                 "tiers[1].concurrency",
-                "faults[0].tier"
+                "tiers[1].service.p99_ms",
+                // The instance count of a fault on a tier that does not exist is not judged.
+                "faults[0].tier",
+                "faults[1].instances",
+                "faults[1].effect.factor",
             ]
         );
         assert!(problems(&stampede()).is_empty());
         // The first problem is the one the engine reports.
-        let mut s = stampede();
-        s.tiers[1].concurrency = 0;
         assert_eq!(problems(&s)[0], s.validate().unwrap_err());
+    }
+
+    #[test]
+    fn compare_matches_a_repeated_label_by_its_occurrence() {
+        // Two tiers of the same name: each row must show its own tier's figures.
+        let mut s = stampede();
+        s.tiers[1].name = s.tiers[0].name.clone();
+        s.duration_ms = 20_000;
+        let a = cluster::run(&s, 2002).unwrap();
+        assert_ne!(a.tiers[0].amplification, a.tiers[1].amplification);
+        let label = format!("{}: amplification", s.tiers[0].name);
+        let rows: Vec<Vec<String>> = compare(&a, &a)
+            .rows
+            .into_iter()
+            .filter(|r| r[0] == label)
+            .collect();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0][1], fmt(Unit::Times, a.tiers[0].amplification));
+        assert_eq!(rows[1][1], fmt(Unit::Times, a.tiers[1].amplification));
+        assert_eq!(rows[1][2], rows[1][1]);
     }
 
     #[test]
@@ -440,6 +479,7 @@ mod tests {
         assert_eq!(row(&t, "requests")[1], a.summary.requests.to_string());
         let c = compare(&a, &a);
         assert!(c.rows.iter().all(|r| r[3].starts_with('±')), "{c:?}");
+        assert_eq!(row(&c, "recovery")[1], row(&t, "recovery")[1]);
         let mut b = a.clone();
         b.summary.goodput_per_s = a.summary.goodput_per_s * 1.5;
         b.summary.requests = a.summary.requests - 10;

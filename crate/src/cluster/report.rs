@@ -91,3 +91,101 @@ pub fn csv_buckets(r: &RunResult) -> String {
     }
     o
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::{self, present};
+
+    /// The editor's default scenario, shortened, with its tiers renamed.
+    fn run_named(gateway: &str, service: &str, faults: bool) -> (Scenario, RunResult) {
+        let mut s = Scenario::default();
+        s.duration_ms = 10_000;
+        s.tiers[0].name = gateway.into();
+        s.tiers[1].name = service.into();
+        if faults {
+            s.faults[0].start_ms = 3_000;
+        } else {
+            s.faults.clear();
+        }
+        let r = cluster::run(&s, 7).unwrap();
+        (s, r)
+    }
+
+    #[test]
+    fn markdown_keeps_names_as_text() {
+        let (_, r) = run_named("<img src=x onerror=alert(1)>|", "db", true);
+        let md = markdown_summary(&r);
+        assert!(
+            md.contains("| &lt;img src=x onerror=alert(1)&gt;\\|: amplification |"),
+            "{md}"
+        );
+        assert!(!md.contains("<img"), "{md}");
+        // Every row still has exactly the table's two cells.
+        for line in md.lines() {
+            assert_eq!(line.matches(" | ").count(), 1, "{line}");
+        }
+    }
+
+    #[test]
+    fn csv_defuses_formula_names() {
+        let (_, r) = run_named("=HYPERLINK(\"x\")", "+db", true);
+        let csv = csv_buckets(&r);
+        let row = csv.lines().nth(1).unwrap();
+        assert!(row.starts_with("0,\"'=HYPERLINK(\"\"x\"\")\","), "{row}");
+        assert!(
+            csv.lines().nth(2).unwrap().starts_with("0,\"'+db\","),
+            "{csv:.300}"
+        );
+    }
+
+    /// The recovery row of each rendering: the page's summary, the Markdown, the text.
+    fn recovery_everywhere(s: &Scenario, r: &RunResult) -> [String; 3] {
+        let page = present::summary_table(r)
+            .rows
+            .into_iter()
+            .find(|row| row[0] == "recovery")
+            .unwrap()[1]
+            .clone();
+        let md = markdown_summary(r)
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("| recovery | ")
+                    .map(|x| x.trim_end_matches(" |").to_string())
+            })
+            .unwrap();
+        let text = text(s, r)
+            .lines()
+            .find_map(|l| l.strip_prefix("recovery ").map(|x| x.trim().to_string()))
+            .unwrap();
+        [page, md, text]
+    }
+
+    #[test]
+    fn recovery_reads_the_same_in_text_markdown_and_summary() {
+        let (s, r) = run_named("gateway", "service", false);
+        assert_eq!(r.summary.trigger_end_ms, None);
+        assert_eq!(
+            recovery_everywhere(&s, &r),
+            ["no trigger", "no trigger", "no trigger"].map(String::from)
+        );
+        let t = text(&s, &r);
+        assert!(!t.contains("never") && !t.contains("recovered"), "{t}");
+        let (s, mut r) = run_named("gateway", "service", true);
+        r.summary.recovery_time_ms = Some(4_000);
+        r.summary.metastable = false;
+        let want = "recovered after 4.0 s".to_string();
+        assert_eq!(
+            recovery_everywhere(&s, &r),
+            [want.clone(), want.clone(), want]
+        );
+        r.summary.recovery_time_ms = None;
+        r.summary.metastable = true;
+        let want = "metastable: did not recover".to_string();
+        assert_eq!(
+            recovery_everywhere(&s, &r),
+            [want.clone(), want.clone(), want]
+        );
+        assert!(!text(&s, &r).contains("recovered after"));
+    }
+}
