@@ -99,8 +99,10 @@ mod tests {
 
     /// The editor's default scenario, shortened, with its tiers renamed.
     fn run_named(gateway: &str, service: &str, faults: bool) -> (Scenario, RunResult) {
-        let mut s = Scenario::default();
-        s.duration_ms = 10_000;
+        let mut s = Scenario {
+            duration_ms: 10_000,
+            ..Scenario::default()
+        };
         s.tiers[0].name = gateway.into();
         s.tiers[1].name = service.into();
         if faults {
