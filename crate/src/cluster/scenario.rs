@@ -99,36 +99,24 @@ pub const MIN_BROWNOUT_FACTOR: f64 = 0.01;
 /// Largest amplification tolerance of the steady-state judgement.
 pub const MAX_AMPLIFICATION_TOLERANCE: f64 = 100.0;
 
-// serde needs a function for a field's default; each returns its named constant.
-fn default_bucket_ms() -> u64 {
-    DEFAULT_BUCKET_MS
+/// serde needs a function for a field's default: each of these returns its named constant.
+macro_rules! serde_defaults {
+    ($($name:ident: $ty:ty = $value:expr;)*) => {
+        $(fn $name() -> $ty { $value })*
+    };
 }
-fn default_max_events() -> u64 {
-    DEFAULT_MAX_EVENTS
-}
-fn default_idempotent_fraction() -> f64 {
-    1.0
-}
-fn default_max_attempts() -> u32 {
-    DEFAULT_MAX_ATTEMPTS
-}
-fn default_half_open_calls() -> u32 {
-    DEFAULT_HALF_OPEN_CALLS
-}
-fn default_slow_call_rate() -> f64 {
-    DEFAULT_SLOW_CALL_RATE_PERCENT
-}
-fn aws_initial() -> u32 {
-    DEFAULT_AWS_TOKENS
-}
-fn aws_cost() -> u32 {
-    DEFAULT_AWS_RETRY_COST
-}
-fn aws_timeout_cost() -> u32 {
-    DEFAULT_AWS_TIMEOUT_COST
-}
-fn aws_no_retry_increment() -> u32 {
-    DEFAULT_AWS_NO_RETRY_INCREMENT
+
+serde_defaults! {
+    default_bucket_ms: u64 = DEFAULT_BUCKET_MS;
+    default_max_events: u64 = DEFAULT_MAX_EVENTS;
+    default_idempotent_fraction: f64 = 1.0;
+    default_max_attempts: u32 = DEFAULT_MAX_ATTEMPTS;
+    default_half_open_calls: u32 = DEFAULT_HALF_OPEN_CALLS;
+    default_slow_call_rate: f64 = DEFAULT_SLOW_CALL_RATE_PERCENT;
+    aws_initial: u32 = DEFAULT_AWS_TOKENS;
+    aws_cost: u32 = DEFAULT_AWS_RETRY_COST;
+    aws_timeout_cost: u32 = DEFAULT_AWS_TIMEOUT_COST;
+    aws_no_retry_increment: u32 = DEFAULT_AWS_NO_RETRY_INCREMENT;
 }
 
 /// A complete cluster scenario (the JSON document minus its `"model": "cluster"` key).
@@ -677,32 +665,23 @@ impl RetryOn {
     }
 }
 
-impl Arrivals {
-    /// Every arrival process.
-    pub fn kinds() -> Vec<Arrivals> {
-        vec![Arrivals::Poisson, Arrivals::Constant]
-    }
+/// `kinds()` of the plain enumerations: every value, in the order the editor lists them.
+macro_rules! kinds {
+    ($($ty:ident: [$($v:ident),*];)*) => {
+        $(impl $ty {
+            /// Every value, in the order the editor lists them.
+            pub fn kinds() -> Vec<$ty> {
+                vec![$($ty::$v),*]
+            }
+        })*
+    };
 }
 
-impl Balancer {
-    /// Every balancer.
-    pub fn kinds() -> Vec<Balancer> {
-        vec![Balancer::RoundRobin, Balancer::Random]
-    }
-}
-
-impl Scope {
-    /// Every scope.
-    pub fn kinds() -> Vec<Scope> {
-        vec![Scope::PerInstance, Scope::Shared]
-    }
-}
-
-impl WindowKind {
-    /// Every window kind.
-    pub fn kinds() -> Vec<WindowKind> {
-        vec![WindowKind::Count, WindowKind::Time]
-    }
+kinds! {
+    Arrivals: [Poisson, Constant];
+    Balancer: [RoundRobin, Random];
+    Scope: [PerInstance, Shared];
+    WindowKind: [Count, Time];
 }
 
 impl Default for Dist {
