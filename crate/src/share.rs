@@ -416,7 +416,7 @@ mod tests {
             (
                 format!("v1.{}", base64url_encode(b"{\"evil\":1}")),
                 "link.evil",
-                "is not a known field",
+                "unknown field `link.evil`",
             ),
             (
                 format!("v1.{}", base64url_encode(b"{\"classic\":[1]}")),
@@ -426,7 +426,7 @@ mod tests {
             (
                 format!("v1.{}", base64url_encode(b"{\"cluster_a\":{}}")),
                 "link.cluster_a",
-                "is not a known field",
+                "unknown field `link.cluster_a`",
             ),
             (
                 format!("v2.{}", base64url_encode(b"{\"cluster_a\":7}")),

@@ -81,7 +81,7 @@ impl fmt::Display for ValidationError {
         }
         match self.kind {
             ErrorKind::Missing => write!(f, "{field} is missing: expected {allowed}"),
-            ErrorKind::Unknown => write!(f, "{field} is not a known field: expected {allowed}"),
+            ErrorKind::Unknown => write!(f, "unknown field `{field}`, expected {allowed}"),
             _ if value.is_empty() => write!(f, "{field}: {allowed}"),
             ErrorKind::Type => write!(f, "{field} = {value} is not allowed: expected {allowed}"),
             ErrorKind::Range => write!(f, "{field} = {value} is out of range: allowed {allowed}"),

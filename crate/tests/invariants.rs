@@ -389,7 +389,7 @@ fn every_validation_rule_rejects_its_bad_value() {
         (
             r#"{"clients": 200, "bogus": 1}"#,
             "bogus",
-            "bogus is not a known field: expected one of `clients`",
+            "unknown field `bogus`, expected one of `clients`",
         ),
         (r#"{"model": 3}"#, "model", "model = 3"),
         ("{", "", "EOF"),

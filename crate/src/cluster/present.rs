@@ -35,23 +35,25 @@ fn metric(label: impl Into<String>, unit: Unit, v: f64) -> Metric {
     }
 }
 
-/// The recovery figure, the one place its wording is decided: "no trigger" when the
-/// scenario has no fault or spike, "recovered after X s" (the number is the time from the
-/// end of the last trigger), or "metastable: did not recover".
+/// The recovery figure, the one place its wording is decided for the text report, the
+/// Markdown and the page: the time from the end of the last trigger to lasting recovery
+/// ("12.0 s"), "metastable: did not recover", or "no trigger" when the scenario has no
+/// fault or spike to recover from.
 pub fn recovery(s: &Summary) -> Metric {
-    let (value, text) = match (s.recovery_time_ms, s.metastable) {
-        (Some(ms), _) => (
-            Some(ms as f64),
-            format!("recovered after {}", fmt(Unit::Seconds, ms as f64)),
-        ),
-        (None, true) => (None, "metastable: did not recover".to_string()),
-        (None, false) => (None, "no trigger".to_string()),
-    };
-    Metric {
-        label: "recovery".into(),
-        value,
-        text,
-        unit: Unit::Seconds,
+    let label = "recovery time";
+    match (s.recovery_time_ms, s.metastable) {
+        (Some(ms), _) => metric(label, Unit::Seconds, ms as f64),
+        (None, metastable) => Metric {
+            label: label.into(),
+            value: None,
+            text: if metastable {
+                "metastable: did not recover"
+            } else {
+                "no trigger"
+            }
+            .into(),
+            unit: Unit::Seconds,
+        },
     }
 }
 
@@ -479,7 +481,7 @@ mod tests {
         assert_eq!(row(&t, "requests")[1], a.summary.requests.to_string());
         let c = compare(&a, &a);
         assert!(c.rows.iter().all(|r| r[3].starts_with('±')), "{c:?}");
-        assert_eq!(row(&c, "recovery")[1], row(&t, "recovery")[1]);
+        assert_eq!(row(&c, "recovery time")[1], row(&t, "recovery time")[1]);
         let mut b = a.clone();
         b.summary.goodput_per_s = a.summary.goodput_per_s * 1.5;
         b.summary.requests = a.summary.requests - 10;

@@ -146,19 +146,22 @@ mod tests {
         let page = present::summary_table(r)
             .rows
             .into_iter()
-            .find(|row| row[0] == "recovery")
+            .find(|row| row[0] == "recovery time")
             .unwrap()[1]
             .clone();
         let md = markdown_summary(r)
             .lines()
             .find_map(|l| {
-                l.strip_prefix("| recovery | ")
+                l.strip_prefix("| recovery time | ")
                     .map(|x| x.trim_end_matches(" |").to_string())
             })
             .unwrap();
         let text = text(s, r)
             .lines()
-            .find_map(|l| l.strip_prefix("recovery ").map(|x| x.trim().to_string()))
+            .find_map(|l| {
+                l.strip_prefix("recovery time ")
+                    .map(|x| x.trim().to_string())
+            })
             .unwrap();
         [page, md, text]
     }
@@ -176,7 +179,7 @@ mod tests {
         let (s, mut r) = run_named("gateway", "service", true);
         r.summary.recovery_time_ms = Some(4_000);
         r.summary.metastable = false;
-        let want = "recovered after 4.0 s".to_string();
+        let want = "4.0 s".to_string();
         assert_eq!(
             recovery_everywhere(&s, &r),
             [want.clone(), want.clone(), want]
@@ -188,6 +191,6 @@ mod tests {
             recovery_everywhere(&s, &r),
             [want.clone(), want.clone(), want]
         );
-        assert!(!text(&s, &r).contains("recovered after"));
+        assert!(!text(&s, &r).contains("4.0 s"));
     }
 }
