@@ -4,7 +4,7 @@
 //! every validation problem of a scenario (not just the first), and a few derived
 //! figures for charts (service capacity, an in-system time estimate).
 
-use super::metrics::{RunResult, Summary};
+use super::metrics::{RunResult, Summary, TierBucket};
 use super::scenario::*;
 use crate::report::fmt_change;
 pub use crate::report::{fmt, fmt_delta, Table, Unit};
@@ -57,6 +57,9 @@ pub fn recovery(s: &Summary) -> Metric {
     }
 }
 
+/// Reads one counter of a tier's totals.
+type Count = fn(&TierBucket) -> u64;
+
 /// Every whole-run figure of a result, in display order.
 pub fn metrics(r: &RunResult) -> Vec<Metric> {
     let s = &r.summary;
@@ -98,39 +101,19 @@ pub fn metrics(r: &RunResult) -> Vec<Metric> {
         s.overload_duration_ms as f64,
     ));
     m.push(recovery(s));
-    let sum = |f: fn(&super::metrics::TierBucket) -> u64| -> f64 {
-        r.tiers.iter().map(|t| f(&t.totals)).sum::<u64>() as f64
-    };
-    m.push(metric(
-        "timeouts (all hops)",
-        Unit::Count,
-        sum(|t| t.timeouts),
-    ));
-    m.push(metric(
-        "overloads / 503 (all hops)",
-        Unit::Count,
-        sum(|t| t.overloads),
-    ));
-    m.push(metric(
-        "errors / 500 (all hops)",
-        Unit::Count,
-        sum(|t| t.errors),
-    ));
-    m.push(metric(
-        "breaker-rejected",
-        Unit::Count,
-        sum(|t| t.breaker_rejected),
-    ));
-    m.push(metric(
-        "budget-rejected",
-        Unit::Count,
-        sum(|t| t.budget_rejected),
-    ));
-    m.push(metric(
-        "bulkhead-rejected",
-        Unit::Count,
-        sum(|t| t.bulkhead_rejected),
-    ));
+    // Failure counts summed over every hop.
+    let totals: [(&str, Count); 6] = [
+        ("timeouts (all hops)", |t| t.timeouts),
+        ("overloads / 503 (all hops)", |t| t.overloads),
+        ("errors / 500 (all hops)", |t| t.errors),
+        ("breaker-rejected", |t| t.breaker_rejected),
+        ("budget-rejected", |t| t.budget_rejected),
+        ("bulkhead-rejected", |t| t.bulkhead_rejected),
+    ];
+    for (label, count) in totals {
+        let n: u64 = r.tiers.iter().map(|t| count(&t.totals)).sum();
+        m.push(metric(label, Unit::Count, n as f64));
+    }
     m.push(metric(
         "breaker openings",
         Unit::Count,
