@@ -4,6 +4,8 @@
 //! - [`classic`]: the article's one-second-bucket model, exact to every published figure.
 //! - [`cluster`]: an event-driven model of tiers, timeouts, queues, faults, budgets and breakers.
 //! - [`scenario`]: one JSON format for both, told apart by its `model` field.
+//! - [`validate`]: one validation model for both: every problem named by its full path.
+//! - [`report`]: one report layer for both: tables as text, Markdown and CSV.
 //! - [`rng`]: `java.util.Random`, bit for bit.
 
 pub mod classic;

@@ -299,13 +299,12 @@ fn type_error(doc: &Value, path: &Path, inner: &serde_json::Error) -> Validation
             ..ValidationError::new(field, shown(at), plain_expectation(expected))
         };
     }
-    // A custom message (a seed, say) already says what is wrong and what is allowed.
-    let msg = message
-        .split(" at line ")
-        .next()
-        .unwrap_or(&message)
-        .to_string();
-    ValidationError::new(field, "", msg)
+    // A custom message (a seed's, say) says what is allowed.
+    let expected = message.split(" at line ").next().unwrap_or(&message);
+    ValidationError {
+        kind: ErrorKind::Type,
+        ..ValidationError::new(field, shown(at), expected)
+    }
 }
 
 /// True when `v` is the value serde describes as `got` (`string "x"`, `integer `-1``, …).

@@ -54,24 +54,27 @@ pub enum Jitter {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Strategy {
-    /// Label shown in every table (always rendered as text).
+    /// Label shown in every table (always rendered as text), 1..=[`MAX_NAME_CHARS`]
+    /// characters without control characters.
     pub name: String,
-    /// Retries after the first attempt: 3 means up to 4 attempts.
+    /// Retries after the first attempt, 0..=[`MAX_RETRY`]: 3 means up to 4 attempts.
     pub max_retry: u32,
-    /// Backoff before retry `k` (0-based) is `base_ms << k`.
+    /// Backoff before retry `k` (0-based) is `base_ms << k`; 0..=[`MAX_BASE_MS`].
     pub base_ms: u64,
     /// Backoff randomisation.
     pub jitter: Jitter,
-    /// Retry budget refilled each second as a percentage of capacity; 100 turns it off.
+    /// Retry budget refilled each second as a percentage of capacity, 0..=[`MAX_BUDGET_PCT`];
+    /// 100 turns it off.
     pub budget_pct: u32,
-    /// A retry whose accumulated wait exceeds this fails (after being counted).
+    /// A retry whose accumulated wait exceeds this fails (after being counted);
+    /// 0..=[`MAX_DEADLINE_MS`].
     pub deadline_ms: u64,
     /// Whether the strategy sits behind the shared consecutive-failure breaker.
     pub breaker: bool,
-    /// Overrides the scenario's breaker threshold for this strategy.
+    /// Overrides the scenario's breaker threshold for this strategy, 0..=[`MAX_TRIP_FAILURES`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub breaker_trip_failures: Option<u32>,
-    /// Overrides the scenario's breaker open time for this strategy.
+    /// Overrides the scenario's breaker open time for this strategy, 0..=[`MAX_DURATION_S`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub breaker_open_s: Option<u32>,
 }
@@ -80,24 +83,26 @@ pub struct Strategy {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    /// Clients, each sending one business request per virtual second.
+    /// Clients, each sending one business request per virtual second, 1..=[`MAX_CLIENTS`]
+    /// (and `clients × duration_s` ≤ [`MAX_REQUESTS`]).
     pub clients: u32,
-    /// Virtual seconds simulated.
+    /// Virtual seconds simulated, 1..=[`MAX_DURATION_S`].
     pub duration_s: u32,
-    /// Attempts an upstream second can serve.
+    /// Attempts an upstream second can serve, 0..=[`MAX_CAPACITY`].
     pub capacity: u32,
-    /// Seconds in which every attempt fails.
+    /// Seconds in which every attempt fails, within `0..=duration_s`.
     pub outage: Outage,
-    /// Added to every delivered request's latency.
+    /// Added to every delivered request's latency, 0..=[`MAX_LATENCY_MS`] ms.
     pub upstream_latency_ms: u32,
-    /// Consecutive failures beyond which the breaker opens (strictly greater).
+    /// Consecutive failures beyond which the breaker opens (strictly greater),
+    /// 0..=[`MAX_TRIP_FAILURES`].
     pub breaker_trip_failures: u32,
-    /// Virtual seconds the breaker stays open.
+    /// Virtual seconds the breaker stays open, 0..=[`MAX_DURATION_S`].
     pub breaker_open_s: u32,
     /// Seed of the `java.util.Random` each strategy's run starts from.
     #[serde(with = "crate::seed")]
     pub seed: i64,
-    /// The strategies compared, in table order.
+    /// The strategies compared, in table order, 1..=[`MAX_STRATEGIES`].
     pub strategies: Vec<Strategy>,
 }
 

@@ -1,8 +1,9 @@
-//! Presentation helpers for front ends: the summary and A/B comparison tables with their
-//! numbers formatted here (so every front end shows the same text), default objects for
-//! every kind a scenario can hold (so an editor never re-declares a default), a list of
-//! every validation problem of a scenario (not just the first), and a few derived
-//! figures for charts (service capacity, an in-system time estimate).
+//! Presentation helpers for front ends: the one list of whole-run figures
+//! ([`metrics`]) that the summary table, the CLI's text report and the Markdown export
+//! all render, the per-tier and A/B comparison tables (numbers formatted by
+//! [`crate::report`], so every front end shows the same text), the editor's defaults
+//! (gathered from the `Default` impls and `kinds()` lists beside each type), and a few
+//! derived figures for charts (service capacity).
 
 use super::metrics::{RunResult, Summary, TierBucket};
 use super::scenario::*;
