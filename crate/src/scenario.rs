@@ -419,6 +419,13 @@ mod tests {
             msg,
             "tiers[0].client.budget.percent = \"lots\" is not allowed: expected a number in 0..=100"
         );
+        // Of two fractional numbers, the one in the integer field is named.
+        let (field, msg) = error_after(STAMPEDE, |v| {
+            v["tiers"][0]["client"]["budget"] =
+                json!({"kind": "token_bucket", "percent": 20.5, "max_tokens": 2.5})
+        });
+        assert_eq!(field, "tiers[0].client.budget.max_tokens", "{msg}");
+        assert!(msg.contains("= 2.5 is not allowed"), "{msg}");
         let (field, msg) = error_after(STAMPEDE, |v| {
             v["tiers"][0]["client"]["breaker"] = json!({"kind": "fuse"})
         });
