@@ -2,7 +2,7 @@
 //! model it is for (`"classic"` or `"cluster"`); a document without it is classic, so
 //! the article's files and old links stay valid.
 
-use crate::validate::{self, from_json_error, ValidationError};
+use crate::validate::{self, from_json_error, ErrorKind, ValidationError};
 use crate::{classic, cluster};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -108,7 +108,7 @@ pub fn read_unchecked(
         None => expect.unwrap_or(Model::Classic),
         Some(v) => match serde_json::from_value::<Model>(v.clone()) {
             Ok(m) if expect.is_none_or(|e| e == m) => m,
-            _ => return Err(ValidationError::new("model", v, allowed)),
+            _ => return Err(ValidationError::new("model", v, allowed).of_kind(ErrorKind::Type)),
         },
     };
     let mut body = fields.clone();
@@ -449,8 +449,12 @@ mod tests {
         let (field, msg) = error_after(STAMPEDE, |v| v["tiers"][1]["queue_capacity"] = json!(0.5));
         assert_eq!(field, "tiers[1].queue_capacity");
         assert!(msg.contains("= 0.5 is not allowed"), "{msg}");
-        let (field, _) = error_after(STAMPEDE, |v| v["model"] = json!("quantum"));
+        let (field, msg) = error_after(STAMPEDE, |v| v["model"] = json!("quantum"));
         assert_eq!(field, "model");
+        assert_eq!(
+            msg,
+            "model = \"quantum\" is not allowed: expected \"classic\" or \"cluster\""
+        );
     }
 
     #[test]

@@ -53,6 +53,12 @@ impl ValidationError {
         ValidationError::new("", "", message)
     }
 
+    /// The same error, of another kind (it picks the message's wording).
+    pub fn of_kind(mut self, kind: ErrorKind) -> Self {
+        self.kind = kind;
+        self
+    }
+
     /// Prefixes the field path, e.g. `max_retry` inside `strategies[2]`.
     pub fn within(mut self, parent: &str) -> Self {
         self.field = join(parent, &self.field);
@@ -231,6 +237,7 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ValidationError> {
 /// Builds the error for serde's `inner` message at `path` inside `doc`.
 fn type_error(doc: &Value, path: &Path, inner: &serde_json::Error) -> ValidationError {
     let mut field = String::new();
+    let mut last_key = None;
     let mut at = Some(doc);
     for seg in path.iter() {
         let name = match seg {
@@ -248,38 +255,39 @@ fn type_error(doc: &Value, path: &Path, inner: &serde_json::Error) -> Validation
             }
         };
         field = join(&field, &name);
+        last_key = Some(name);
     }
     let message = inner.to_string();
+    // `missing field `x``, `unknown field `x`, expected …`, `unknown variant `x`, expected …`
     let quoted = |prefix: &str| {
-        message
-            .strip_prefix(prefix)
-            .and_then(|rest| rest.strip_prefix('`'))
-            .and_then(|rest| rest.split_once('`'))
-            .map(|(name, rest)| (name.to_string(), rest.to_string()))
+        let rest = message.strip_prefix(prefix)?.strip_prefix('`')?;
+        let (name, rest) = rest.split_once('`')?;
+        Some((
+            name.to_string(),
+            rest.trim_start_matches(", expected ").trim(),
+        ))
+    };
+    let make = |kind, field: String, value: String, allowed: &str| {
+        ValidationError::new(field, value, allowed).of_kind(kind)
     };
     if let Some((name, _)) = quoted("missing field ") {
-        return ValidationError {
-            kind: ErrorKind::Missing,
-            ..ValidationError::new(join(&field, &name), "", "a value (the field is required)")
-        };
+        return make(
+            ErrorKind::Missing,
+            join(&field, &name),
+            String::new(),
+            "a value (the field is required)",
+        );
     }
-    if let Some((name, rest)) = quoted("unknown field ") {
+    if let Some((name, known)) = quoted("unknown field ") {
         // Inside an internally tagged enum (`{"kind": …}`) the path stops at the object.
-        if !field.ends_with(&name) {
+        if last_key.as_deref() != Some(name.as_str()) {
             field = join(&field, &name);
         }
         // serde lists the known fields: "`ms`", "`a` or `b`", "one of `a`, `b`, …".
-        let known = rest.trim_start_matches(", expected ").trim();
-        return ValidationError {
-            kind: ErrorKind::Unknown,
-            ..ValidationError::new(field, "", known)
-        };
+        return make(ErrorKind::Unknown, field, String::new(), known);
     }
-    if let Some((_, rest)) = quoted("unknown variant ") {
-        return ValidationError {
-            kind: ErrorKind::Type,
-            ..ValidationError::new(field, shown(at), rest.trim_start_matches(", expected "))
-        };
+    if let Some((_, allowed)) = quoted("unknown variant ") {
+        return make(ErrorKind::Type, field, shown(at), allowed);
     }
     if let Some((got, expected)) = message
         .strip_prefix("invalid type: ")
@@ -294,17 +302,16 @@ fn type_error(doc: &Value, path: &Path, inner: &serde_json::Error) -> Validation
                 at = Some(v);
             }
         }
-        return ValidationError {
-            kind: ErrorKind::Type,
-            ..ValidationError::new(field, shown(at), plain_expectation(expected))
-        };
+        return make(
+            ErrorKind::Type,
+            field,
+            shown(at),
+            &plain_expectation(expected),
+        );
     }
     // A custom message (a seed's, say) says what is allowed.
     let expected = message.split(" at line ").next().unwrap_or(&message);
-    ValidationError {
-        kind: ErrorKind::Type,
-        ..ValidationError::new(field, shown(at), expected)
-    }
+    make(ErrorKind::Type, field, shown(at), expected)
 }
 
 /// True when `v` is the value serde describes as `got` (`string "x"`, `integer `-1``, …).
