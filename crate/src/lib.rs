@@ -3,6 +3,7 @@
 //!
 //! - [`classic`]: the article's one-second-bucket model, exact to every published figure.
 //! - [`cluster`]: an event-driven model of tiers, timeouts, queues, faults, budgets and breakers.
+//! - [`cost`]: what retries cost when the upstream bills by the token.
 //! - [`scenario`]: one JSON format for both, told apart by its `model` field.
 //! - [`validate`]: one validation model for both: every problem named by its full path.
 //! - [`report`]: one report layer for both: tables as text, Markdown and CSV.
@@ -10,6 +11,7 @@
 
 pub mod classic;
 pub mod cluster;
+pub mod cost;
 pub mod javafmt;
 pub mod report;
 pub mod rng;
