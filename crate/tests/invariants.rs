@@ -2,7 +2,8 @@
 //! plus a differential check against a literal transcription of the article's Java loop.
 
 use proptest::prelude::*;
-use retrystorm::classic::{self, Jitter, Outage, Scenario, Strategy};
+use retrystorm::classic::{self, Attribution, Jitter, Outage, Scenario, Strategy};
+use retrystorm::cost::{Billed, Cost};
 use retrystorm::rng::JavaRandom;
 use retrystorm::scenario;
 
@@ -16,20 +17,46 @@ fn strategy() -> impl Strategy_<Value = Strategy> {
         any::<bool>(),
         proptest::option::of(0u32..500),
         proptest::option::of(0u32..10),
+        proptest::option::of(cost()),
     )
         .prop_map(
-            |(max_retry, base_ms, jitter, budget_pct, deadline_ms, breaker, trip, open)| Strategy {
-                name: format!("r{max_retry} b{base_ms}"),
-                max_retry,
-                base_ms,
-                jitter,
-                budget_pct,
-                deadline_ms,
-                breaker,
-                breaker_trip_failures: trip,
-                breaker_open_s: open,
+            |(max_retry, base_ms, jitter, budget_pct, deadline_ms, breaker, trip, open, cost)| {
+                Strategy {
+                    name: format!("r{max_retry} b{base_ms}"),
+                    max_retry,
+                    base_ms,
+                    jitter,
+                    budget_pct,
+                    deadline_ms,
+                    breaker,
+                    breaker_trip_failures: trip,
+                    breaker_open_s: open,
+                    cost,
+                }
             },
         )
+}
+
+fn cost() -> impl Strategy_<Value = Cost> {
+    let kind = prop_oneof![
+        Just(Billed::Error),
+        Just(Billed::Overload),
+        Just(Billed::Timeout)
+    ];
+    (
+        0u64..10_000,
+        0u64..2_000,
+        0.0f64..1.0,
+        0.0f64..1.0,
+        proptest::collection::vec(kind, 0..4),
+    )
+        .prop_map(|(input_tokens, output_tokens, ip, op, billed)| Cost {
+            input_tokens,
+            output_tokens,
+            input_price_per_1k: ip,
+            output_price_per_1k: op,
+            billed,
+        })
 }
 
 use proptest::strategy::Strategy as Strategy_;
@@ -46,9 +73,26 @@ fn scenario() -> impl Strategy_<Value = Scenario> {
         0u32..8,
         proptest::collection::vec(strategy(), 1..5),
         any::<i64>(),
+        prop_oneof![
+            Just(Attribution::Ceil),
+            Just(Attribution::Floor),
+            Just(Attribution::Round)
+        ],
     )
         .prop_map(
-            |(clients, duration_s, capacity, a, b, latency, trip, open, strategies, seed)| {
+            |(
+                clients,
+                duration_s,
+                capacity,
+                a,
+                b,
+                latency,
+                trip,
+                open,
+                strategies,
+                seed,
+                attribution,
+            )| {
                 let (from, to) = (a.min(b).min(duration_s), a.max(b).min(duration_s));
                 Scenario {
                     clients,
@@ -63,9 +107,19 @@ fn scenario() -> impl Strategy_<Value = Scenario> {
                     breaker_open_s: open,
                     seed,
                     strategies,
+                    attribution,
                 }
             },
         )
+}
+
+/// What the transcription counts beyond the article's figures: how requests ended
+/// (upstream, deadline, budget, breaker) and, per second, the attempts by ending
+/// (delivered, server error, overload, deadline).
+#[derive(Default)]
+struct Extra {
+    endings: [u64; 4],
+    per_sec_by_ending: Vec<[u64; 4]>,
 }
 
 /// The article's `Support.run`, transcribed line by line with a sorted latency list.
@@ -74,6 +128,19 @@ fn reference(
     c: &Strategy,
     seed: i64,
 ) -> (u64, u64, u64, Vec<u32>, u64, u64, u32, Vec<u32>, u64) {
+    reference_extra(sc, c, seed).0
+}
+
+/// [`reference`] plus the endings and the attempts by ending.
+#[allow(clippy::type_complexity)]
+fn reference_extra(
+    sc: &Scenario,
+    c: &Strategy,
+    seed: i64,
+) -> (
+    (u64, u64, u64, Vec<u32>, u64, u64, u32, Vec<u32>, u64),
+    Extra,
+) {
     let mut rnd = JavaRandom::new(seed);
     let dur = sc.duration_s as i64;
     let mut per_sec = vec![0u32; dur as usize];
@@ -88,6 +155,10 @@ fn reference(
     let trip = c.breaker_trip_failures.unwrap_or(sc.breaker_trip_failures) as i64;
     let open_s = c.breaker_open_s.unwrap_or(sc.breaker_open_s) as i64;
     let outage = |s: i64| s >= sc.outage.from_s as i64 && s < sc.outage.to_s as i64;
+    let mut extra = Extra {
+        per_sec_by_ending: vec![[0; 4]; dur as usize],
+        ..Extra::default()
+    };
     for arr in 0..dur {
         for _ in 0..sc.clients {
             let mut attempt: i64 = 0;
@@ -99,17 +170,20 @@ fn reference(
                         harmful += 1;
                     }
                     failed += 1;
+                    extra.endings[3] += 1;
                     break;
                 }
                 if c.budget_pct < 100 && attempt > 0 {
                     if tokens <= 0 {
                         failed += 1;
+                        extra.endings[2] += 1;
                         break;
                     }
                     tokens -= 1;
                 }
                 if attempt > c.max_retry as i64 {
                     failed += 1;
+                    extra.endings[0] += 1;
                     break;
                 }
                 if sec >= dur {
@@ -119,9 +193,19 @@ fn reference(
                 attempts += 1;
                 if wait > c.deadline_ms as i64 {
                     failed += 1;
+                    extra.endings[1] += 1;
+                    extra.per_sec_by_ending[sec as usize][3] += 1;
                     break;
                 }
                 let ok = !outage(sec) && per_sec[sec as usize] <= sc.capacity;
+                let kind = if ok {
+                    0
+                } else if outage(sec) {
+                    1
+                } else {
+                    2
+                };
+                extra.per_sec_by_ending[sec as usize][kind] += 1;
                 if ok {
                     delivered += 1;
                     lat.push(wait + sc.upstream_latency_ms as i64);
@@ -142,7 +226,12 @@ fn reference(
                 };
                 wait += delay;
                 attempt += 1;
-                sec = (arr + (wait + 999) / 1000).min(dur - 1);
+                let whole_s = match sc.attribution {
+                    Attribution::Ceil => (wait + 999) / 1000,
+                    Attribution::Floor => wait / 1000,
+                    Attribution::Round => (wait + 500) / 1000,
+                };
+                sec = (arr + whole_s).min(dur - 1);
             }
         }
         tokens = budget_max.min(tokens + budget_max);
@@ -156,16 +245,42 @@ fn reference(
         lat[idx.clamp(0, lat.len() as i64 - 1) as usize] as u64
     };
     (
-        attempts,
-        delivered,
-        failed,
-        per_sec,
-        pct(50.0),
-        pct(99.0),
-        open,
-        trip_at,
-        harmful,
+        (
+            attempts,
+            delivered,
+            failed,
+            per_sec,
+            pct(50.0),
+            pct(99.0),
+            open,
+            trip_at,
+            harmful,
+        ),
+        extra,
     )
+}
+
+/// The bill of one second's attempts by ending, priced as the cost model says.
+fn price(c: &Cost, by_ending: &[u64; 4]) -> (u64, u64, f64) {
+    let [ok, error, overload, deadline] = *by_ending;
+    let mut input_calls = ok;
+    for (kind, n) in [
+        (Billed::Error, error),
+        (Billed::Overload, overload),
+        (Billed::Timeout, deadline),
+    ] {
+        if c.billed.contains(&kind) {
+            input_calls += n;
+        }
+    }
+    let (i, o) = (input_calls * c.input_tokens, ok * c.output_tokens);
+    let total =
+        i as f64 * c.input_price_per_1k / 1000.0 + o as f64 * c.output_price_per_1k / 1000.0;
+    (i, o, total)
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
 }
 
 proptest! {
@@ -175,13 +290,31 @@ proptest! {
     fn matches_the_literal_transcription(sc in scenario()) {
         let rs = classic::run(&sc, sc.seed).unwrap();
         for (r, st) in rs.iter().zip(&sc.strategies) {
-            let (attempts, delivered, failed, per_sec, p50, p99, trips, trip_at, harmful) = reference(&sc, st, sc.seed);
+            let ((attempts, delivered, failed, per_sec, p50, p99, trips, trip_at, harmful), extra) =
+                reference_extra(&sc, st, sc.seed);
             prop_assert_eq!(r.attempts, attempts);
             prop_assert_eq!(r.delivered, delivered);
             prop_assert_eq!(r.failed, failed);
             prop_assert_eq!(&r.per_sec, &per_sec);
             prop_assert_eq!((r.p50_ms, r.p99_ms), (p50, p99));
             prop_assert_eq!((r.breaker_trips, &r.trip_at, r.breaker_harmful), (trips, &trip_at, harmful));
+            prop_assert_eq!(
+                [r.ended_upstream, r.ended_deadline, r.ended_budget, r.ended_breaker],
+                extra.endings
+            );
+            prop_assert_eq!(r.cost.is_some(), st.cost.is_some());
+            if let (Some(c), Some(got)) = (&st.cost, &r.cost) {
+                let bills: Vec<(u64, u64, f64)> =
+                    extra.per_sec_by_ending.iter().map(|e| price(c, e)).collect();
+                prop_assert_eq!(got.input_tokens, bills.iter().map(|b| b.0).sum::<u64>());
+                prop_assert_eq!(got.output_tokens, bills.iter().map(|b| b.1).sum::<u64>());
+                prop_assert_eq!(got.per_sec.len(), bills.len());
+                for (g, b) in got.per_sec.iter().zip(&bills) {
+                    prop_assert!(close(*g, b.2), "{} vs {}", g, b.2);
+                }
+                let total: f64 = bills.iter().map(|b| b.2).sum();
+                prop_assert!(close(got.total, total), "{} vs {}", got.total, total);
+            }
         }
     }
 
@@ -193,6 +326,17 @@ proptest! {
         let business = sc.business_requests();
         for r in &a.results {
             prop_assert_eq!(r.delivered + r.failed, business);
+            // The five endings partition the business requests.
+            prop_assert_eq!(
+                r.delivered + r.ended_upstream + r.ended_deadline + r.ended_budget + r.ended_breaker,
+                business
+            );
+            // The answered view leaves out exactly the requests the client gave up on.
+            let answerable = business - r.ended_budget - r.ended_breaker;
+            if answerable > 0 {
+                prop_assert!(close(r.answered_pct * answerable as f64 / 100.0, r.delivered as f64));
+                prop_assert!(r.answered_pct >= r.delivery_pct);
+            }
             prop_assert_eq!(r.per_sec.iter().map(|&v| v as u64).sum::<u64>(), r.attempts);
             prop_assert!(r.delivered <= r.attempts);
             prop_assert_eq!(r.peak, r.per_sec.iter().copied().max().unwrap());

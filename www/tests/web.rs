@@ -103,6 +103,7 @@ fn random_scenario(g: &mut Lcg) -> Scenario {
                 None
             },
             breaker_open_s: None,
+            cost: None,
         })
         .collect();
     Scenario {
@@ -115,6 +116,7 @@ fn random_scenario(g: &mut Lcg) -> Scenario {
         breaker_open_s: g.next(10) as u32,
         seed: g.next(1 << 40) as i64 - (1 << 39),
         strategies,
+        attribution: Default::default(),
     }
 }
 

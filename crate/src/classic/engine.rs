@@ -3,6 +3,7 @@
 //! step by step because the order of the checks decides every printed number).
 
 use super::scenario::{Jitter, Scenario, Strategy};
+use crate::cost::{Bill, CostResult};
 use crate::rng::{JavaRandom, UnitDouble};
 use crate::validate::ValidationError;
 use serde::{Deserialize, Serialize};
@@ -41,6 +42,27 @@ pub struct StrategyResult {
     pub per_sec: Vec<u32>,
     /// Attempts in the 3 seconds starting at the end of the outage (the article's recovery window).
     pub recovery_window_total: u64,
+    /// The answered view of delivery: `100 × delivered` over the business requests the
+    /// client did not give up on by itself (all but `ended_budget` and `ended_breaker`);
+    /// 0 when it gave up on every one.
+    #[serde(default)]
+    pub answered_pct: f64,
+    /// Business requests whose last attempt failed at the upstream (outage or overload)
+    /// with no retry left.
+    #[serde(default)]
+    pub ended_upstream: u64,
+    /// Business requests cut by the deadline.
+    #[serde(default)]
+    pub ended_deadline: u64,
+    /// Business requests whose retry the empty budget abandoned.
+    #[serde(default)]
+    pub ended_budget: u64,
+    /// Business requests the open breaker refused.
+    #[serde(default)]
+    pub ended_breaker: u64,
+    /// What the attempts cost, when the strategy has a cost model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<CostResult>,
 }
 
 /// The CLI's `--json` document and the wasm `run` result: the scenario run and its results.
@@ -92,6 +114,8 @@ pub fn run_strategy<R: UnitDouble>(
 struct Scratch {
     seconds: Vec<[u32; 2]>,
     latency_hist: Vec<u32>,
+    /// Per second: (delivered, cut by the deadline), kept only when cost is tracked.
+    ends: Vec<[u32; 2]>,
 }
 
 fn run_strategy_with<R: UnitDouble>(
@@ -120,7 +144,16 @@ fn run_strategy_with<R: UnitDouble>(
     let hist = &mut scratch.latency_hist;
     hist.clear();
     hist.resize(hist_len, 0);
-    let (seconds, hist) = (seconds.as_mut_slice(), hist.as_mut_slice());
+    let ends = &mut scratch.ends;
+    ends.clear();
+    if st.cost.is_some() {
+        ends.resize(dur, [0, 0]);
+    }
+    let (seconds, hist, ends) = (
+        seconds.as_mut_slice(),
+        hist.as_mut_slice(),
+        ends.as_mut_slice(),
+    );
 
     let mut chains = Chains {
         clients: sc.clients,
@@ -133,25 +166,29 @@ fn run_strategy_with<R: UnitDouble>(
         deadline_ms: st.deadline_ms,
         base_ms: st.base_ms,
         budget_max: sc.capacity as i64 * st.budget_pct as i64 / 100,
+        round_up_ms: sc.attribution.round_up_ms(),
         seconds,
         hist,
+        ends,
         counts: Counts::default(),
     };
     // One compiled loop per feature combination, so the hot path carries no test for a
     // feature the strategy does not use.
+    let cost = st.cost.is_some();
     match (st.jitter == Jitter::Full, st.budget_pct < 100, st.breaker) {
-        (false, false, false) => chains.run::<false, false, false, R>(rng),
-        (false, false, true) => chains.run::<false, false, true, R>(rng),
-        (false, true, false) => chains.run::<false, true, false, R>(rng),
-        (false, true, true) => chains.run::<false, true, true, R>(rng),
-        (true, false, false) => chains.run::<true, false, false, R>(rng),
-        (true, false, true) => chains.run::<true, false, true, R>(rng),
-        (true, true, false) => chains.run::<true, true, false, R>(rng),
-        (true, true, true) => chains.run::<true, true, true, R>(rng),
+        (false, false, false) => chains.run_with::<false, false, false, R>(rng, cost),
+        (false, false, true) => chains.run_with::<false, false, true, R>(rng, cost),
+        (false, true, false) => chains.run_with::<false, true, false, R>(rng, cost),
+        (false, true, true) => chains.run_with::<false, true, true, R>(rng, cost),
+        (true, false, false) => chains.run_with::<true, false, false, R>(rng, cost),
+        (true, false, true) => chains.run_with::<true, false, true, R>(rng, cost),
+        (true, true, false) => chains.run_with::<true, true, false, R>(rng, cost),
+        (true, true, true) => chains.run_with::<true, true, true, R>(rng, cost),
     }
     let Chains {
         seconds,
         hist,
+        ends,
         counts,
         ..
     } = chains;
@@ -163,7 +200,26 @@ fn run_strategy_with<R: UnitDouble>(
     } = counts;
 
     let per_sec: Vec<u32> = seconds.iter().map(|s| s[0]).collect();
-    let business = sc.business_requests() as f64;
+    let business_n = sc.business_requests();
+    let business = business_n as f64;
+    // Every attempt charged to a second ended there as delivered, cut by the deadline,
+    // or failed at the upstream: a server error in the outage, an overload elsewhere.
+    let cost = st.cost.as_ref().map(|c| {
+        let bills: Vec<Bill> = (0..sc.duration_s)
+            .zip(ends.iter())
+            .map(|(sec, &[ok, cut])| {
+                let upstream = (per_sec[sec as usize] - ok - cut) as u64;
+                let (error, overload) = if in_outage(sec) {
+                    (upstream, 0)
+                } else {
+                    (0, upstream)
+                };
+                c.bill(ok as u64, [error, overload, cut as u64])
+            })
+            .collect();
+        CostResult::new(c, &bills, business_n, delivered)
+    });
+    let answerable = business_n - counts.ended_budget - counts.ended_breaker;
     let recovery_end = (out_to as usize + RECOVERY_WINDOW_S as usize).min(dur);
     let recovery_window_total = per_sec[(out_to as usize).min(dur)..recovery_end]
         .iter()
@@ -173,7 +229,10 @@ fn run_strategy_with<R: UnitDouble>(
         name: st.name.clone(),
         attempts,
         delivered,
-        failed: counts.failed,
+        failed: counts.ended_upstream
+            + counts.ended_deadline
+            + counts.ended_budget
+            + counts.ended_breaker,
         amplification: attempts as f64 / business,
         delivery_pct: 100.0 * delivered as f64 / business,
         peak: per_sec.iter().copied().max().unwrap_or(0),
@@ -185,6 +244,16 @@ fn run_strategy_with<R: UnitDouble>(
         breaker_harmful: counts.harmful,
         per_sec,
         recovery_window_total,
+        answered_pct: if answerable == 0 {
+            0.0
+        } else {
+            100.0 * delivered as f64 / answerable as f64
+        },
+        ended_upstream: counts.ended_upstream,
+        ended_deadline: counts.ended_deadline,
+        ended_budget: counts.ended_budget,
+        ended_breaker: counts.ended_breaker,
+        cost,
     }
 }
 
@@ -193,7 +262,11 @@ fn run_strategy_with<R: UnitDouble>(
 struct Counts {
     attempts: u64,
     delivered: u64,
-    failed: u64,
+    /// Failed business requests by how they ended (they sum to `failed`).
+    ended_upstream: u64,
+    ended_deadline: u64,
+    ended_budget: u64,
+    ended_breaker: u64,
     trips: u32,
     harmful: u64,
     trip_at: Vec<u32>,
@@ -212,33 +285,59 @@ struct Chains<'a> {
     deadline_ms: u64,
     base_ms: u64,
     budget_max: i64,
+    /// Added to the wait before dividing by 1000: the attribution convention.
+    round_up_ms: u64,
     seconds: &'a mut [[u32; 2]],
     hist: &'a mut [u32],
+    /// Per second (delivered, cut by the deadline); empty unless cost is tracked.
+    ends: &'a mut [[u32; 2]],
     counts: Counts,
 }
 
 impl Chains<'_> {
+    /// [`Chains::run`] with cost tracking compiled in only when `cost` is set.
+    fn run_with<const JITTER: bool, const BUDGET: bool, const BREAKER: bool, R: UnitDouble>(
+        &mut self,
+        rng: &mut R,
+        cost: bool,
+    ) {
+        if cost {
+            self.run::<JITTER, BUDGET, BREAKER, true, R>(rng)
+        } else {
+            self.run::<JITTER, BUDGET, BREAKER, false, R>(rng)
+        }
+    }
+
     /// Runs every business request's retry chain, in order. `JITTER`, `BUDGET` and
-    /// `BREAKER` say which of those features the strategy uses.
-    // `(w + 999) / 1000` is one multiply; `div_ceil` costs 8% more instructions here.
-    #[allow(clippy::manual_div_ceil)]
-    fn run<const JITTER: bool, const BUDGET: bool, const BREAKER: bool, R: UnitDouble>(
+    /// `BREAKER` say which of those features the strategy uses; `COST` whether each
+    /// second's deliveries and deadline cuts are kept for the bill.
+    fn run<
+        const JITTER: bool,
+        const BUDGET: bool,
+        const BREAKER: bool,
+        const COST: bool,
+        R: UnitDouble,
+    >(
         &mut self,
         rng: &mut R,
     ) {
-        let (last, latency, deadline_ms, base_ms, max_retry) = (
+        let (last, latency, deadline_ms, base_ms, max_retry, round_up_ms) = (
             self.last,
             self.latency,
             self.deadline_ms,
             self.base_ms,
             self.max_retry,
+            self.round_up_ms,
         );
-        let (seconds, hist) = (&mut *self.seconds, &mut *self.hist);
+        let (seconds, hist, ends) = (&mut *self.seconds, &mut *self.hist, &mut *self.ends);
         let budget_max = self.budget_max;
         let mut tokens = budget_max;
         let mut open_until: i64 = -1;
         let mut consec_fail: u64 = 0;
-        let (mut attempts, mut delivered, mut failed) = (0u64, 0u64, 0u64);
+        let (mut attempts, mut delivered) = (0u64, 0u64);
+        // How failed requests ended: four counters instead of one, in registers all the same.
+        let (mut ended_upstream, mut ended_deadline, mut ended_budget, mut ended_breaker) =
+            (0u64, 0u64, 0u64, 0u64);
         let (mut trips, mut harmful) = (0u32, 0u64);
         let mut trip_at = Vec::new();
 
@@ -256,20 +355,21 @@ impl Chains<'_> {
                         if load < limit {
                             harmful += 1;
                         }
-                        failed += 1;
+                        ended_breaker += 1;
                         break;
                     }
                     // 2. Only retries spend budget; an empty bucket gives up rather than queue.
                     if BUDGET && attempt > 0 {
                         if tokens <= 0 {
-                            failed += 1;
+                            ended_budget += 1;
                             break;
                         }
                         tokens -= 1;
                     }
                     // 3. max_retry 3 means four attempts.
+                    // The previous attempt failed at the upstream and was the last allowed.
                     if attempt > max_retry {
-                        failed += 1;
+                        ended_upstream += 1;
                         break;
                     }
                     // 4. The attempt is charged to its second before anything can fail it
@@ -280,12 +380,18 @@ impl Chains<'_> {
                     attempts += 1;
                     // 5. The deadline is checked after the attempt was counted, as the article does.
                     if wait_ms > deadline_ms {
-                        failed += 1;
+                        ended_deadline += 1;
+                        if COST {
+                            ends[sec as usize][1] += 1;
+                        }
                         break;
                     }
                     // 6. Success: outside the outage and within capacity, this attempt included.
                     if load <= limit {
                         delivered += 1;
+                        if COST {
+                            ends[sec as usize][0] += 1;
+                        }
                         hist[(wait_ms + latency) as usize] += 1;
                         consec_fail = 0;
                         break;
@@ -306,9 +412,10 @@ impl Chains<'_> {
                     };
                     wait_ms += delay;
                     attempt += 1;
-                    // Integer ceil of the wait in whole seconds, clamped to the last second
-                    // (wait_ms ≤ 2^50 by the bounds, so `+ 999` cannot overflow).
-                    sec = (arr as u64 + (wait_ms + 999) / 1000).min(last as u64) as u32;
+                    // The wait in whole seconds by the attribution convention (ceil adds
+                    // 999, floor 0, round 500), clamped to the last second (wait_ms ≤ 2^50
+                    // by the bounds, so the addition cannot overflow).
+                    sec = (arr as u64 + (wait_ms + round_up_ms) / 1000).min(last as u64) as u32;
                 }
             }
             // The budget refills once per second, after all of that second's clients.
@@ -319,7 +426,10 @@ impl Chains<'_> {
         self.counts = Counts {
             attempts,
             delivered,
-            failed,
+            ended_upstream,
+            ended_deadline,
+            ended_budget,
+            ended_breaker,
             trips,
             harmful,
             trip_at,

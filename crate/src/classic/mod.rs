@@ -6,4 +6,4 @@ pub mod report;
 pub mod scenario;
 
 pub use engine::{run, run_strategy, simulate, Output, StrategyResult};
-pub use scenario::{Jitter, Outage, Scenario, Strategy};
+pub use scenario::{Attribution, Jitter, Outage, Scenario, Strategy};

@@ -1,6 +1,7 @@
 //! The classic scenario: the article's outage script and its strategies, with the
 //! documented bounds that keep any input from panicking, overflowing or running away.
 
+use crate::cost::Cost;
 use crate::validate::{Problems, ValidationError};
 use serde::{Deserialize, Serialize};
 
@@ -50,8 +51,50 @@ pub enum Jitter {
     Full,
 }
 
+/// Which second a retry is charged to, from its arrival second `arr` and its accumulated
+/// wait (every variant is clamped to the last second).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Attribution {
+    /// The article's convention: second `arr + ceil(wait_ms / 1000)`.
+    #[default]
+    Ceil,
+    /// Second `arr + floor(wait_ms / 1000)`.
+    Floor,
+    /// Second `arr + floor((wait_ms + 500) / 1000)`: to the nearest, halves up.
+    Round,
+}
+
+impl Attribution {
+    /// Every convention, in the order a selector lists them (the article's first).
+    pub const ALL: [Attribution; 3] = [Attribution::Ceil, Attribution::Floor, Attribution::Round];
+
+    /// True for the article's convention (the default, left out of written scenarios).
+    pub fn is_article(&self) -> bool {
+        *self == Attribution::Ceil
+    }
+
+    /// The name as written in the `attribution` field.
+    pub fn name(self) -> &'static str {
+        match self {
+            Attribution::Ceil => "ceil",
+            Attribution::Floor => "floor",
+            Attribution::Round => "round",
+        }
+    }
+
+    /// Milliseconds added to the wait before the division by 1000 that gives the second.
+    pub fn round_up_ms(self) -> u64 {
+        match self {
+            Attribution::Ceil => 999,
+            Attribution::Floor => 0,
+            Attribution::Round => 500,
+        }
+    }
+}
+
 /// One retry strategy, a row of the article's tables.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Strategy {
     /// Label shown in every table (always rendered as text), 1..=[`MAX_NAME_CHARS`]
@@ -77,10 +120,13 @@ pub struct Strategy {
     /// Overrides the scenario's breaker open time for this strategy, 0..=[`MAX_DURATION_S`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub breaker_open_s: Option<u32>,
+    /// What each attempt costs (see [`crate::cost`]); absent, no cost is tracked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Cost>,
 }
 
 /// A whole classic scenario: the outage script plus the strategies compared on it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Clients, each sending one business request per virtual second, 1..=[`MAX_CLIENTS`]
@@ -104,6 +150,10 @@ pub struct Scenario {
     pub seed: i64,
     /// The strategies compared, in table order, 1..=[`MAX_STRATEGIES`].
     pub strategies: Vec<Strategy>,
+    /// Which second a retry is charged to: `ceil` (the article's, the default),
+    /// `floor` or `round`; see [`Attribution`].
+    #[serde(default, skip_serializing_if = "Attribution::is_article")]
+    pub attribution: Attribution,
 }
 
 impl Strategy {
@@ -126,6 +176,7 @@ impl Strategy {
             breaker,
             breaker_trip_failures: None,
             breaker_open_s: None,
+            cost: None,
         }
     }
 
@@ -155,6 +206,9 @@ impl Strategy {
         if let Some(s) = self.breaker_open_s {
             p.range("breaker_open_s", s, 0, MAX_DURATION_S);
         }
+        if let Some(c) = &self.cost {
+            p.at("cost", |p| c.problems(p));
+        }
     }
 }
 
@@ -180,6 +234,7 @@ impl Scenario {
             breaker_open_s: 5,
             seed: 4242,
             strategies: Strategy::article_six(),
+            attribution: Attribution::Ceil,
         }
     }
 
