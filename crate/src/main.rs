@@ -13,7 +13,8 @@ const USAGE: &str = "\
 usage: retrystorm <command> [options]
 
 commands:
-  run       the strategy table (the article's section 2); any model
+  run       the strategy table (the article's section 2), then how the requests ended
+            (both delivery views, the endings, the cost when a cost model is set); any model
   herd      attempts per second around the outage and the recovery-window totals (section 3)
   sweep     the multi-seed table, the budget-forced-to-100 check and the four acceptance checks
   breaker   the breaker group table (section 5; defaults to scenarios/breaker-groups.json)
@@ -25,6 +26,8 @@ options:
   --seed N                the seed (any 64-bit signed integer; default: the scenario's)
   --seeds A,B,...         seeds for `sweep` (default: 4242,1,7,99,2026,313131)
   --budget-override PCT   force every strategy's budget_pct (0..=100) for `run`
+  --attribution RULE      which second a retry is charged to: ceil (the article's),
+                          floor or round; overrides the scenario's (classic reports)
   --json                  print one JSON object instead of text (`run`)
   -h, --help              this text
   -V, --version           the version";
@@ -38,6 +41,7 @@ struct Args {
     seed: Option<i64>,
     seeds: Option<Vec<i64>>,
     budget_override: Option<u32>,
+    attribution: Option<classic::Attribution>,
     json: bool,
 }
 
@@ -89,6 +93,16 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
                 })?;
                 args.budget_override = Some(pct);
             }
+            "--attribution" => {
+                let v = take(&mut it)?;
+                let rule = classic::Attribution::ALL
+                    .into_iter()
+                    .find(|a| a.name() == v)
+                    .ok_or_else(|| {
+                        format!("--attribution {v:?} is not allowed: expected ceil, floor or round")
+                    })?;
+                args.attribution = Some(rule);
+            }
             "--json" => args.json = true,
             "-h" | "--help" => args.command = "help".into(),
             "-V" | "--version" => args.command = "version".into(),
@@ -128,9 +142,20 @@ fn load(args: &Args, default_preset: &str) -> Result<AnyScenario, String> {
     scenario::parse(preset.json).map_err(|e| format!("{id}: {e}"))
 }
 
-fn classic_only(s: AnyScenario, command: &str) -> Result<classic::Scenario, String> {
+/// The classic scenario with the command line's overrides applied.
+fn classic_overrides(args: &Args, mut sc: classic::Scenario) -> classic::Scenario {
+    if let Some(a) = args.attribution {
+        sc.attribution = a;
+    }
+    match args.budget_override {
+        Some(p) => sc.with_budget(p),
+        None => sc,
+    }
+}
+
+fn classic_only(args: &Args, s: AnyScenario, command: &str) -> Result<classic::Scenario, String> {
     match s {
-        AnyScenario::Classic(c) => Ok(c),
+        AnyScenario::Classic(c) => Ok(classic_overrides(args, c)),
         other => Err(format!(
             "`{command}` is a report of the classic model; this scenario is for the {} model (use `run`)",
             other.model()
@@ -149,20 +174,26 @@ fn execute(args: &Args) -> Result<String, String> {
             .collect()),
         "run" => match load(args, "article")? {
             AnyScenario::Classic(sc) => {
-                let sc = match args.budget_override {
-                    Some(p) => sc.with_budget(p),
-                    None => sc,
-                };
+                let sc = classic_overrides(args, sc);
                 let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
                 if args.json {
                     json(&out)
                 } else {
-                    Ok(report::run_text(&out, args.budget_override))
+                    // The article's report stays byte for byte what the article prints;
+                    // the endings follow it as a table of their own.
+                    Ok(format!(
+                        "{}\n{}",
+                        report::run_text(&out, args.budget_override),
+                        report::endings_text(&out)
+                    ))
                 }
             }
             AnyScenario::Cluster(sc) => {
                 if args.budget_override.is_some() {
                     return Err("--budget-override applies to classic scenarios only".into());
+                }
+                if args.attribution.is_some() {
+                    return Err("--attribution applies to classic scenarios only".into());
                 }
                 let seed = args.seed.unwrap_or(sc.seed);
                 let result = cluster::run(&sc, seed).map_err(err)?;
@@ -177,12 +208,12 @@ fn execute(args: &Args) -> Result<String, String> {
             }
         },
         "herd" => {
-            let sc = classic_only(load(args, "article")?, "herd")?;
+            let sc = classic_only(args, load(args, "article")?, "herd")?;
             let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
             Ok(report::herd_text(&out))
         }
         "sweep" => {
-            let mut sc = classic_only(load(args, "article")?, "sweep")?;
+            let mut sc = classic_only(args, load(args, "article")?, "sweep")?;
             if let Some(s) = args.seed {
                 sc.seed = s;
             }
@@ -193,7 +224,7 @@ fn execute(args: &Args) -> Result<String, String> {
             report::sweep_text(&sc, &seeds).map_err(err)
         }
         "breaker" => {
-            let sc = classic_only(load(args, "breaker-groups")?, "breaker")?;
+            let sc = classic_only(args, load(args, "breaker-groups")?, "breaker")?;
             let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
             Ok(report::breaker_text(&out))
         }

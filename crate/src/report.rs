@@ -95,6 +95,17 @@ pub fn md_cell(text: &str) -> String {
     out
 }
 
+/// The table as CSV: a header row of the column titles, then one row per table row,
+/// every cell through [`csv_field`].
+pub fn csv(t: &Table) -> String {
+    let mut s = String::new();
+    for row in core::iter::once(&t.columns).chain(&t.rows) {
+        let cells: Vec<String> = row.iter().map(|c| csv_field(c)).collect();
+        let _ = writeln!(s, "{}", cells.join(","));
+    }
+    s
+}
+
 /// Quotes a CSV field (RFC 4180) and defuses spreadsheet formulas: a cell starting with
 /// `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`.
 pub fn csv_field(text: &str) -> String {
@@ -183,6 +194,18 @@ mod tests {
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
         assert_eq!(csv_field("-1"), "\"'-1\"");
+    }
+
+    #[test]
+    fn csv_of_a_table_quotes_every_cell() {
+        let t = Table::new(
+            &["strategy", "cost"],
+            vec![
+                vec!["a,b".into(), "1.50".into()],
+                vec!["=x".into(), "—".into()],
+            ],
+        );
+        assert_eq!(csv(&t), "strategy,cost\n\"a,b\",1.50\n\"'=x\",—\n");
     }
 
     #[test]

@@ -307,6 +307,13 @@ fn classic_bundled() -> Vec<Bundled> {
             model: "classic",
             json: include_str!("../../scenarios/budget-100.json"),
         },
+        Bundled {
+            id: "model-gateway-cost",
+            title: "Model gateway: what retries cost",
+            description: "A model gateway in front of an LLM provider: long prompts (6,000 input tokens at 0.003 per 1,000) and short answers (300 output tokens at 0.015 per 1,000), so one answered call costs 0.0225, and 4 s of 503s (seconds 20–24). A 503 or a timeout is billed its input tokens (the provider had started work); an overload rejection is not. Compare the amplification column with the cost amplification column: G2 sends 1.83x the calls but pays only 1.16x, about what G1 pays with 1.20x, because G2's extra attempts are overload rejections while each of G1's immediate retries into the 503s is billed 6,000 prompt tokens again. Cost per delivered request tells the real price of an answer: G1 pays 0.0276, 23% above 0.0225, more than its request amplification suggests. G4 is G2 with 503s not billed: the difference (313 vs 270) is what the re-billed prompts cost. G3's budget keeps the cost at 1.00x.",
+            model: "classic",
+            json: include_str!("../../scenarios/model-gateway-cost.json"),
+        },
     ]
 }
 

@@ -37,6 +37,58 @@ fn run_prints_the_article_table() {
 }
 
 #[test]
+fn run_prints_the_endings_after_the_article_report() {
+    let text = stdout(&["run"]);
+    let out =
+        retrystorm::classic::simulate(&retrystorm::classic::Scenario::article(), 4242).unwrap();
+    // The article's report comes first, byte for byte.
+    let article = retrystorm::classic::report::run_text(&out, None);
+    let rest = text
+        .strip_prefix(&article)
+        .expect("the article's report first");
+    assert!(rest.contains("(attribution: ceil)"));
+    let s4 = rest.lines().find(|l| l.starts_with("S4")).unwrap();
+    let cells: Vec<&str> = s4.split_whitespace().collect();
+    // amplification, delivery, answered, delivered, upstream, deadline, budget, breaker
+    assert_eq!(
+        cells[cells.len() - 8..],
+        ["1.03x", "90.8%", "100.0%", "10901", "3", "0", "1096", "0"]
+    );
+    let gateway = stdout(&["run", "--preset", "model-gateway-cost"]);
+    assert!(gateway.contains("cost amplification"));
+    assert!(stdout(&["scenarios"]).contains("model-gateway-cost"));
+}
+
+#[test]
+fn attribution_overrides_the_scenario() {
+    let floor = stdout(&["run", "--attribution", "floor"]);
+    assert!(floor.contains("seed=4242，attribution=floor"));
+    assert!(floor.contains("S2 指数退避无抖动       2.58x"));
+    assert!(floor.contains("(attribution: floor)"));
+    let herd = stdout(&["herd", "--attribution=round"]);
+    assert!(
+        herd.starts_with("每秒到达上游的请求数（容量 240，故障 20~26 秒），attribution=round\n")
+    );
+    assert_eq!(
+        stdout(&["run", "--attribution", "ceil"]),
+        stdout(&["run"]),
+        "ceil is the article's convention"
+    );
+    let bad = retrystorm(&["run", "--attribution", "up"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr)
+        .contains("--attribution \"up\" is not allowed: expected ceil, floor or round"));
+    let cluster = retrystorm(&[
+        "run",
+        "--preset",
+        "cluster-call-chain",
+        "--attribution",
+        "floor",
+    ]);
+    assert_eq!(cluster.status.code(), Some(2));
+}
+
+#[test]
 fn budget_override_and_seed_change_the_table() {
     let forced = stdout(&["run", "--budget-override", "100"]);
     assert!(forced.contains("budgetPct=100（全局覆盖）"));
@@ -68,6 +120,11 @@ fn json_has_every_field_and_exact_results() {
         "breaker_harmful",
         "per_sec",
         "recovery_window_total",
+        "answered_pct",
+        "ended_upstream",
+        "ended_deadline",
+        "ended_budget",
+        "ended_breaker",
     ] {
         assert!(r.get(field).is_some(), "missing {field}");
     }

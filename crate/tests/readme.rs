@@ -3,6 +3,7 @@
 
 use retrystorm::classic::scenario as classic;
 use retrystorm::cluster::scenario as cluster;
+use retrystorm::cost;
 
 const README: &str = include_str!("../../README.md");
 
@@ -75,6 +76,23 @@ fn classic_table_matches_the_constants() {
         (".base_ms", range(0, classic::MAX_BASE_MS as f64)),
         (".budget_pct", range(0, u(classic::MAX_BUDGET_PCT))),
         (".deadline_ms", range(0, classic::MAX_DEADLINE_MS as f64)),
+        (".cost.input_tokens", range(0, cost::MAX_TOKENS as f64)),
+        (".cost.input_price_per_1k", range(0, cost::MAX_PRICE_PER_1K)),
+        (
+            ".cost.billed",
+            format!("{} of", range(0, cost::MAX_BILLED as u32)),
+        ),
+        (
+            ".cost.billed",
+            format!(
+                "default `[{}]`",
+                cost::Billed::defaults()
+                    .iter()
+                    .map(|b| serde_json::to_string(b).unwrap())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
     ];
     for (key, want) in cases {
         assert_row(key, &want);

@@ -23,6 +23,11 @@ pub fn delivery(r: &StrategyResult) -> String {
     format!("{}%", fixed(r.delivery_pct, 1))
 }
 
+/// `90.8%`: the answered view of delivery (self-restraint left out), as delivery is printed.
+pub fn answered(r: &StrategyResult) -> String {
+    format!("{}%", fixed(r.answered_pct, 1))
+}
+
 /// `1/[21]/0`: breaker trips, the seconds they happened, harmful rejections.
 pub fn breaker_cell(r: &StrategyResult) -> String {
     format!(
@@ -35,9 +40,56 @@ pub fn breaker_cell(r: &StrategyResult) -> String {
 
 pub use crate::report::Table;
 
-/// The playground's results table: the article's columns plus the recovery-window total.
+/// The columns of how requests ended, after the article's: the answered view of delivery
+/// and the count of each ending (they sum to the business requests).
+const ENDING_COLUMNS: [&str; 6] = [
+    "answered",
+    "delivered",
+    "ended upstream",
+    "ended deadline",
+    "ended budget",
+    "ended breaker",
+];
+
+/// The cost columns, shown when some strategy has a cost model.
+const COST_COLUMNS: [&str; 3] = ["cost", "cost/delivered", "cost amplification"];
+
+/// The ending cells of a result, in [`ENDING_COLUMNS`] order.
+fn ending_cells(r: &StrategyResult) -> Vec<String> {
+    vec![
+        answered(r),
+        r.delivered.to_string(),
+        r.ended_upstream.to_string(),
+        r.ended_deadline.to_string(),
+        r.ended_budget.to_string(),
+        r.ended_breaker.to_string(),
+    ]
+}
+
+/// The cost cells of a result, in [`COST_COLUMNS`] order (`—` without a cost model or
+/// where a figure is undefined).
+fn cost_cells(r: &StrategyResult) -> Vec<String> {
+    let dash = || "—".to_string();
+    match &r.cost {
+        None => vec![dash(); COST_COLUMNS.len()],
+        Some(c) => vec![
+            fixed(c.total, 2),
+            c.per_delivered.map_or_else(dash, |v| fixed(v, 4)),
+            c.amplification
+                .map_or_else(dash, |v| format!("{}x", fixed(v, 2))),
+        ],
+    }
+}
+
+/// True when some strategy of the run has a cost model (the cost columns are shown).
+pub fn has_cost(out: &Output) -> bool {
+    out.results.iter().any(|r| r.cost.is_some())
+}
+
+/// The playground's results table: the article's columns, the recovery-window total,
+/// the answered view and the endings, and the cost columns when a cost model is set.
 pub fn table(out: &Output) -> Table {
-    let columns = [
+    let mut columns = vec![
         "strategy",
         "amplification",
         "delivery",
@@ -48,12 +100,17 @@ pub fn table(out: &Output) -> Table {
         "breaker trips/trip s/harmful",
         "recovery window",
     ];
+    columns.extend(ENDING_COLUMNS);
+    let cost = has_cost(out);
+    if cost {
+        columns.extend(COST_COLUMNS);
+    }
     Table::new(
         &columns,
         out.results
             .iter()
             .map(|r| {
-                vec![
+                let mut row = vec![
                     r.name.clone(),
                     amplification(r),
                     delivery(r),
@@ -63,10 +120,60 @@ pub fn table(out: &Output) -> Table {
                     r.p99_ms.to_string(),
                     breaker_cell(r),
                     r.recovery_window_total.to_string(),
-                ]
+                ];
+                row.extend(ending_cells(r));
+                if cost {
+                    row.extend(cost_cells(r));
+                }
+                row
             })
             .collect(),
     )
+}
+
+/// The CLI's second table after the article's report: both delivery views, the endings
+/// and (with a cost model) the cost, one row per strategy.
+pub fn endings_table(out: &Output) -> Table {
+    let mut columns = vec!["strategy", "amplification", "delivery"];
+    columns.extend(ENDING_COLUMNS);
+    let cost = has_cost(out);
+    if cost {
+        columns.extend(COST_COLUMNS);
+    }
+    Table::new(
+        &columns,
+        out.results
+            .iter()
+            .map(|r| {
+                let mut row = vec![r.name.clone(), amplification(r), delivery(r)];
+                row.extend(ending_cells(r));
+                if cost {
+                    row.extend(cost_cells(r));
+                }
+                row
+            })
+            .collect(),
+    )
+}
+
+/// The endings table as text with a caption saying what the two delivery views are,
+/// printed by `retrystorm run` after the article's report.
+pub fn endings_text(out: &Output) -> String {
+    let sc = &out.scenario;
+    let mut s = format!(
+        "How the {} business requests ended (attribution: {}). delivery = delivered / business \
+         requests; answered = delivered / (business requests − ended budget − ended breaker), \
+         leaving out the requests the client gave up on by itself.\n\n",
+        sc.business_requests(),
+        sc.attribution.name()
+    );
+    s.push_str(&crate::report::text(&endings_table(out)));
+    s
+}
+
+/// The results table as CSV (the same columns as [`table`]).
+pub fn csv_table(out: &Output) -> String {
+    crate::report::csv(&table(out))
 }
 
 /// The header line of the article's `RetryStorm` report.
@@ -77,6 +184,10 @@ fn run_header(sc: &Scenario, seed: i64, budget_override: Option<u32>) -> String 
     );
     if let Some(pct) = budget_override {
         let _ = write!(s, "，budgetPct={pct}（全局覆盖）");
+    }
+    // Only a convention other than the article's is named, so its report stays as printed.
+    if !sc.attribution.is_article() {
+        let _ = write!(s, "，attribution={}", sc.attribution.name());
     }
     s
 }
@@ -138,12 +249,15 @@ pub fn herd_text(out: &Output) -> String {
     let sc = &out.scenario;
     let shown = &out.results[..out.results.len().min(4)];
     let mut s = String::new();
-    let _ = writeln!(
+    let _ = write!(
         s,
         "每秒到达上游的请求数（容量 {}，故障 {}~{} 秒）",
         sc.capacity, sc.outage.from_s, sc.outage.to_s
     );
-    s.push('\n');
+    if !sc.attribution.is_article() {
+        let _ = write!(s, "，attribution={}", sc.attribution.name());
+    }
+    s.push_str("\n\n");
     let mut head = pad("秒", 6);
     for r in shown {
         head.push_str(&pad(short_name(&r.name), 14));
@@ -456,22 +570,41 @@ pub fn markdown_table(out: &Output) -> String {
     caption + &crate::report::markdown(&table(out))
 }
 
-/// Attempts per second for every strategy as CSV: `second,<strategy>…,capacity,outage`.
+/// Attempts per second for every strategy as CSV: `second,<strategy>…,capacity,outage`,
+/// then, for each strategy with a cost model, its cost per second (`cost <strategy>`).
 pub fn csv_per_sec(out: &Output) -> String {
     let sc = &out.scenario;
+    let costed: Vec<(&str, &[f64])> = out
+        .results
+        .iter()
+        .filter_map(|r| {
+            r.cost
+                .as_ref()
+                .map(|c| (r.name.as_str(), c.per_sec.as_slice()))
+        })
+        .collect();
     let mut s = String::from("second");
     for r in &out.results {
         s.push(',');
         s.push_str(&csv_field(&r.name));
     }
-    s.push_str(",capacity,outage\n");
+    s.push_str(",capacity,outage");
+    for (name, _) in &costed {
+        s.push(',');
+        s.push_str(&csv_field(&format!("cost {name}")));
+    }
+    s.push('\n');
     for sec in 0..sc.duration_s {
         let _ = write!(s, "{sec}");
         for r in &out.results {
             let _ = write!(s, ",{}", r.per_sec[sec as usize]);
         }
         let outage = u8::from(sec >= sc.outage.from_s && sec < sc.outage.to_s);
-        let _ = writeln!(s, ",{},{outage}", sc.capacity);
+        let _ = write!(s, ",{},{outage}", sc.capacity);
+        for (_, per_sec) in &costed {
+            let _ = write!(s, ",{}", per_sec[sec as usize]);
+        }
+        s.push('\n');
     }
     s
 }
