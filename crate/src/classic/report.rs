@@ -86,10 +86,38 @@ pub fn has_cost(out: &Output) -> bool {
     out.results.iter().any(|r| r.cost.is_some())
 }
 
+/// A results table: `columns` and `cells` of each result, then the endings, then the
+/// cost columns when some strategy has a cost model.
+fn results_table(
+    out: &Output,
+    columns: &[&'static str],
+    cells: impl Fn(&StrategyResult) -> Vec<String>,
+) -> Table {
+    let mut columns = columns.to_vec();
+    columns.extend(ENDING_COLUMNS);
+    let cost = has_cost(out);
+    if cost {
+        columns.extend(COST_COLUMNS);
+    }
+    let rows = out
+        .results
+        .iter()
+        .map(|r| {
+            let mut row = cells(r);
+            row.extend(ending_cells(r));
+            if cost {
+                row.extend(cost_cells(r));
+            }
+            row
+        })
+        .collect();
+    Table::new(&columns, rows)
+}
+
 /// The playground's results table: the article's columns, the recovery-window total,
 /// the answered view and the endings, and the cost columns when a cost model is set.
 pub fn table(out: &Output) -> Table {
-    let mut columns = vec![
+    let columns = [
         "strategy",
         "amplification",
         "delivery",
@@ -100,60 +128,27 @@ pub fn table(out: &Output) -> Table {
         "breaker trips/trip s/harmful",
         "recovery window",
     ];
-    columns.extend(ENDING_COLUMNS);
-    let cost = has_cost(out);
-    if cost {
-        columns.extend(COST_COLUMNS);
-    }
-    Table::new(
-        &columns,
-        out.results
-            .iter()
-            .map(|r| {
-                let mut row = vec![
-                    r.name.clone(),
-                    amplification(r),
-                    delivery(r),
-                    r.peak.to_string(),
-                    r.overload_seconds.to_string(),
-                    r.p50_ms.to_string(),
-                    r.p99_ms.to_string(),
-                    breaker_cell(r),
-                    r.recovery_window_total.to_string(),
-                ];
-                row.extend(ending_cells(r));
-                if cost {
-                    row.extend(cost_cells(r));
-                }
-                row
-            })
-            .collect(),
-    )
+    results_table(out, &columns, |r| {
+        vec![
+            r.name.clone(),
+            amplification(r),
+            delivery(r),
+            r.peak.to_string(),
+            r.overload_seconds.to_string(),
+            r.p50_ms.to_string(),
+            r.p99_ms.to_string(),
+            breaker_cell(r),
+            r.recovery_window_total.to_string(),
+        ]
+    })
 }
 
 /// The CLI's second table after the article's report: both delivery views, the endings
 /// and (with a cost model) the cost, one row per strategy.
 pub fn endings_table(out: &Output) -> Table {
-    let mut columns = vec!["strategy", "amplification", "delivery"];
-    columns.extend(ENDING_COLUMNS);
-    let cost = has_cost(out);
-    if cost {
-        columns.extend(COST_COLUMNS);
-    }
-    Table::new(
-        &columns,
-        out.results
-            .iter()
-            .map(|r| {
-                let mut row = vec![r.name.clone(), amplification(r), delivery(r)];
-                row.extend(ending_cells(r));
-                if cost {
-                    row.extend(cost_cells(r));
-                }
-                row
-            })
-            .collect(),
-    )
+    results_table(out, &["strategy", "amplification", "delivery"], |r| {
+        vec![r.name.clone(), amplification(r), delivery(r)]
+    })
 }
 
 /// The endings table as text with a caption saying what the two delivery views are,
