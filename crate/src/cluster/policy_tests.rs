@@ -1,9 +1,10 @@
-//! Budgets checked against the formulas they follow, breakers transition by transition.
+//! Budgets checked against the formulas they follow, breakers transition by transition
+//! (unit tests of the crate-internal `breaker` and `budget` modules).
 
-use retrystorm::cluster::breaker::{BreakerState, Status};
-use retrystorm::cluster::budget::BudgetState;
-use retrystorm::cluster::{Breaker, Budget, Scope, WindowKind};
-use retrystorm::rng::JavaRandom;
+use super::breaker::{BreakerState, Status};
+use super::budget::BudgetState;
+use super::{Breaker, Budget, Scope, WindowKind};
+use crate::rng::JavaRandom;
 
 const S: u64 = 1_000_000; // one second in µs
 
