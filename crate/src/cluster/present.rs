@@ -26,6 +26,8 @@ pub enum Unit {
     Times,
     /// Seconds, from a value in milliseconds.
     Seconds,
+    /// A mean count, two decimals.
+    Count2,
 }
 
 /// One row of the summary: a label, its number (if it has one) and its text.
@@ -49,6 +51,7 @@ fn fmt(unit: Unit, v: f64) -> String {
         Unit::Ms => format!("{v:.1} ms"),
         Unit::Times => format!("{v:.2}x"),
         Unit::Seconds => format!("{:.1} s", v / 1000.0),
+        Unit::Count2 => format!("{v:.2}"),
     }
 }
 
@@ -68,6 +71,7 @@ fn fmt_delta(unit: Unit, d: f64) -> String {
         Unit::Ms => format!("{a:.1} ms"),
         Unit::Times => format!("{a:.2}x"),
         Unit::Seconds => format!("{:.1} s", a / 1000.0),
+        Unit::Count2 => format!("{a:.2}"),
     };
     format!("{sign}{body}")
 }
@@ -93,6 +97,14 @@ pub fn metrics(r: &RunResult) -> Vec<Metric> {
         metric("latency p50", Unit::Ms, s.latency_ms.p50),
         metric("latency p99", Unit::Ms, s.latency_ms.p99),
         metric("latency p99.9", Unit::Ms, s.latency_ms.p999),
+        metric("latency mean", Unit::Ms, s.success_latency.mean_ms),
+        metric("latency std dev", Unit::Ms, s.success_latency.std_ms),
+        metric("time to failure mean", Unit::Ms, s.failure_latency.mean_ms),
+        metric(
+            "time to failure std dev",
+            Unit::Ms,
+            s.failure_latency.std_ms,
+        ),
         metric("amplification end to end", Unit::Times, s.amplification),
     ];
     for t in &r.tiers {
@@ -101,6 +113,30 @@ pub fn metrics(r: &RunResult) -> Vec<Metric> {
             Unit::Times,
             t.amplification,
         ));
+    }
+    for t in &r.tiers {
+        m.push(metric(
+            format!("{}: utilisation", t.name),
+            Unit::Percent,
+            t.utilisation,
+        ));
+        m.push(metric(
+            format!("{}: mean queue length", t.name),
+            Unit::Count2,
+            t.mean_queue_length,
+        ));
+        m.push(metric(
+            format!("{}: mean wait / service", t.name),
+            Unit::Ms,
+            t.mean_wait_ms,
+        ));
+        if let Some(last) = m.last_mut() {
+            last.text = format!(
+                "{} / {}",
+                fmt(Unit::Ms, t.mean_wait_ms),
+                fmt(Unit::Ms, t.mean_service_ms)
+            );
+        }
     }
     m.push(metric(
         "peak arrivals vs steady state",
@@ -207,6 +243,11 @@ pub fn tier_table(r: &RunResult) -> Table {
         "retry amp",
         "peak/steady",
         "openings",
+        "util",
+        "mean queue",
+        "mean in flight",
+        "wait ms",
+        "service ms",
     ]);
     let rows = r
         .tiers
@@ -228,6 +269,11 @@ pub fn tier_table(r: &RunResult) -> Table {
                 fmt(Unit::Times, t.retry_amplification),
                 fmt(Unit::Times, t.peak_arrival_ratio),
                 t.breaker_openings.to_string(),
+                fmt(Unit::Percent, t.utilisation),
+                fmt(Unit::Count2, t.mean_queue_length),
+                fmt(Unit::Count2, t.mean_in_flight),
+                format!("{:.1}", t.mean_wait_ms),
+                format!("{:.1}", t.mean_service_ms),
             ]
         })
         .collect();
@@ -285,15 +331,7 @@ pub fn compare(a: &RunResult, b: &RunResult) -> Table {
 
 /// Mean of a service-time distribution, ms.
 pub fn mean_ms(d: &Dist) -> f64 {
-    match *d {
-        Dist::Constant { ms } => ms,
-        Dist::Exponential { mean_ms } => mean_ms,
-        Dist::Lognormal { p50_ms, p99_ms } => {
-            // σ from the 99th percentile: z(0.99) = 2.326348.
-            let sigma = (p99_ms / p50_ms).ln() / 2.326_348;
-            p50_ms * (sigma * sigma / 2.0).exp()
-        }
-    }
+    d.mean_ms()
 }
 
 /// A tier's service capacity, requests per second: instances × concurrency / mean local

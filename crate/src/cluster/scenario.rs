@@ -550,12 +550,19 @@ pub struct Fault {
 pub struct Steady {
     /// Buckets starting before this are warm-up and never part of the baseline, ms.
     pub warmup_ms: u64,
-    /// A healthy bucket's success ratio is at least baseline − this, 0..=1.
+    /// A healthy cohort's failure probability may exceed the baseline's by this, 0..=1.
     pub success_tolerance: f64,
-    /// A healthy bucket's amplification at every tier is at most baseline × (1 + this).
+    /// A healthy cohort's attempts per request at every tier may exceed the baseline's
+    /// by this factor (1 + this), 0..=100.
     pub amplification_tolerance: f64,
     /// Recovered only if healthy from then to the end, and for at least this long, ms.
     pub hold_ms: u64,
+    /// Sampling-noise allowance: a cohort is unhealthy only when its count exceeds the
+    /// tolerated mean by more than this many standard deviations, 0..=10.
+    pub z_score: f64,
+    /// A request still unanswered at the end of the run counts as a failure of its
+    /// cohort once it has waited longer than this, ms (younger ones are not judged).
+    pub late_ms: u64,
 }
 
 impl Default for Steady {
@@ -565,6 +572,8 @@ impl Default for Steady {
             success_tolerance: 0.02,
             amplification_tolerance: 0.25,
             hold_ms: 5000,
+            z_score: 3.0,
+            late_ms: 10_000,
         }
     }
 }
@@ -582,6 +591,19 @@ fn ms_f(field: &str, v: f64) -> Result<(), ValidationError> {
 }
 
 impl Dist {
+    /// The distribution's mean, ms, by the same math the sampler draws with
+    /// (lognormal: `p50 · exp(σ²/2)` with σ = ln(p99/p50) / z₀.₉₉).
+    pub fn mean_ms(&self) -> f64 {
+        match *self {
+            Dist::Constant { ms } => ms,
+            Dist::Exponential { mean_ms } => mean_ms,
+            Dist::Lognormal { p50_ms, p99_ms } => {
+                let sigma = super::math::lognormal_sigma(p50_ms, p99_ms);
+                p50_ms * super::math::exp(sigma * sigma / 2.0)
+            }
+        }
+    }
+
     fn validate(&self) -> Result<(), ValidationError> {
         match *self {
             Dist::Constant { ms } => ms_f("ms", ms),
@@ -883,7 +905,9 @@ impl Scenario {
                 0.0,
                 100.0,
             )?;
-            ms("hold_ms", s.hold_ms)
+            ms("hold_ms", s.hold_ms)?;
+            in_range_f64("z_score", s.z_score, 0.0, 10.0)?;
+            ms("late_ms", s.late_ms)
         })()
         .map_err(|e| e.within("steady"))
     }

@@ -88,6 +88,8 @@ impl Simulation {
         let Some(child) = self.alloc(callee, ci, p, child_deadline, job.idempotent, now) else {
             return;
         };
+        self.jobs[child as usize].cohort = job.cohort;
+        self.cohort_attempts[job.cohort as usize * self.tiers.len() + callee] += 1;
         {
             let b = self.bucket(callee, now);
             if calls == 1 {

@@ -25,7 +25,9 @@ impl Simulation {
                 (FaultEffect::Outage, true) => {
                     // The process is gone: everything waiting in its queue fails.
                     while let Some(j) = self.tiers[t].inst[i as usize].queue.pop_front() {
-                        self.tiers[t].queued -= 1;
+                        let tr = &mut self.tiers[t];
+                        tr.queued -= 1;
+                        tr.queued_m = tr.queued_m.wrapping_sub(now);
                         self.end_job(j, Outcome::Error, now);
                     }
                 }

@@ -46,12 +46,13 @@ impl Simulation {
         self.live += 1;
         let t = &mut self.tiers[tier];
         t.held += 1;
+        t.held_m = t.held_m.wrapping_add(now);
         t.inst[instance as usize].held += 1;
         Some(id)
     }
 
     #[inline(always)]
-    pub(super) fn release(&mut self, j: u32) {
+    pub(super) fn release(&mut self, j: u32, now: u64) {
         let job = &mut self.jobs[j as usize];
         let (t, i) = (job.tier as usize, job.instance as usize);
         job.st = St::Free;
@@ -61,6 +62,7 @@ impl Simulation {
         self.live -= 1;
         let tr = &mut self.tiers[t];
         tr.held -= 1;
+        tr.held_m = tr.held_m.wrapping_sub(now);
         tr.inst[i].held -= 1;
     }
 
@@ -103,8 +105,12 @@ impl Simulation {
         let Some(j) = self.alloc(0, inst, ROOT, deadline, idem, now) else {
             return;
         };
-        self.jobs[j as usize].caller = caller;
+        let cohort = self.row / self.tiers.len();
+        let jm = &mut self.jobs[j as usize];
+        jm.caller = caller;
+        jm.cohort = cohort as u32;
         self.entries += 1;
+        self.cohort_attempts[self.row] += 1;
         self.bucket(0, now).first_attempts += 1;
         if deadline != NEVER {
             let uid = self.jobs[j as usize].uid;
@@ -139,6 +145,7 @@ impl Simulation {
         } else if inst.queue.len() < cap {
             inst.queue.push_back(j);
             tr.queued += 1;
+            tr.queued_m = tr.queued_m.wrapping_add(now);
             self.jobs[j as usize].st = St::Queued;
         } else {
             self.end_job(j, Outcome::Overload, now);
@@ -157,10 +164,15 @@ impl Simulation {
 
     #[inline(always)]
     pub(super) fn start_service(&mut self, j: u32, now: u64, fx: &Effect) {
-        let (t, i) = {
+        let (t, i, arrived) = {
             let job = &self.jobs[j as usize];
-            (job.tier as usize, job.instance as usize)
+            (job.tier as usize, job.instance as usize, job.arrived)
         };
+        {
+            let b = self.bucket(t, now);
+            b.services_started += 1;
+            b.wait_us += now - arrived;
+        }
         let base = match self.service[t] {
             Sampler::Constant { us } => us,
             Sampler::Exponential { mean_ms } => us_of_ms(math::exponential(&mut self.rng, mean_ms)),
@@ -172,6 +184,8 @@ impl Simulation {
         let tr = &mut self.tiers[t];
         let inst = &mut tr.inst[i];
         inst.busy += 1;
+        tr.busy += 1;
+        tr.busy_m = tr.busy_m.wrapping_add(now);
         let dur = if tr.slowdown > 0.0 || fx.factor != 1.0 {
             let mut st = base as f64;
             if tr.slowdown > 0.0 {
@@ -179,13 +193,14 @@ impl Simulation {
                 st *= 1.0 + tr.slowdown * inst.held.saturating_sub(1) as f64;
             }
             st /= fx.factor;
-            (st.min(1e15) as u64).saturating_add(fx.added_us)
+            math::round_us(st).saturating_add(fx.added_us)
         } else {
-            // The same value without the float round trip: (base as f64).min(1e15) as u64.
+            // The same value without the float round trip: round_us(base as f64).
             base.min(1_000_000_000_000_000).saturating_add(fx.added_us)
         };
         let job = &mut self.jobs[j as usize];
         job.st = St::Serving;
+        job.sent_at = now; // the service's start, until the job calls the next tier
         let gen = job.gen;
         self.q
             .push(now.saturating_add(dur), Kind::ServiceEnd, j, gen);
@@ -204,12 +219,18 @@ impl Simulation {
             self.q.push(fx.pause_until, Kind::ServiceEnd, j, gen);
             return;
         }
+        let started = self.jobs[j as usize].sent_at;
+        {
+            let b = self.bucket(t, now);
+            b.services_ended += 1;
+            b.service_us += now - started;
+        }
         if fx.outage {
             self.end_job(j, Outcome::Error, now);
             return;
         }
         if fx.hang {
-            self.tiers[t].inst[i as usize].busy -= 1;
+            self.slot_freed(t, i, now);
             self.jobs[j as usize].st = St::Hung;
             self.tiers[t].inst[i as usize].hung.push(j);
             self.kick(t, i, now);
@@ -245,6 +266,7 @@ impl Simulation {
                 return;
             };
             tr.queued -= 1;
+            tr.queued_m = tr.queued_m.wrapping_sub(now);
             let job = &self.jobs[j as usize];
             if now.saturating_sub(job.arrived) > qt {
                 self.end_job(j, Outcome::Overload, now);
@@ -263,15 +285,15 @@ impl Simulation {
         let (t, i) = (job.tier as usize, job.instance);
         let freed = job.st.holds_slot();
         if freed {
-            self.tiers[t].inst[i as usize].busy -= 1;
+            self.slot_freed(t, i, now);
         }
         if job.bh_held {
             self.jobs[j as usize].bh_held = false;
             self.bulkhead_release(t, i, now);
         }
-        self.release(j);
+        self.release(j, now);
         match job.parent {
-            ROOT => self.entry_end(outcome, now - job.arrived, job.caller, now),
+            ROOT => self.entry_end(outcome, &job, now),
             NONE => self.bucket(t, now).wasted += 1,
             p => {
                 let pj = &self.jobs[p as usize];
@@ -290,8 +312,21 @@ impl Simulation {
         }
     }
 
+    /// A slot of instance `i` of tier `t` is free again.
     #[inline(always)]
-    pub(super) fn entry_end(&mut self, outcome: Outcome, latency: u64, caller: u32, now: u64) {
+    pub(super) fn slot_freed(&mut self, t: usize, i: u32, now: u64) {
+        let tr = &mut self.tiers[t];
+        tr.inst[i as usize].busy -= 1;
+        tr.busy -= 1;
+        tr.busy_m = tr.busy_m.wrapping_sub(now);
+    }
+
+    /// The entry request `job` ended with `outcome` (the user's view).
+    #[inline(always)]
+    pub(super) fn entry_end(&mut self, outcome: Outcome, job: &Job, now: u64) {
+        let latency = now - job.arrived;
+        let caller = job.caller;
+        let after_warmup = job.arrived >= self.warmup_us;
         let b = self.bucket(0, now);
         match outcome {
             Outcome::Success => b.successes += 1,
@@ -299,13 +334,22 @@ impl Simulation {
             Outcome::Error => b.errors += 1,
             Outcome::Overload | Outcome::BreakerRejected => b.overloads += 1,
         }
-        if outcome == Outcome::Success {
+        let ok = outcome == Outcome::Success;
+        // Credited to the bucket the request arrived in, however late it ends.
+        self.cohort_end[job.cohort as usize][usize::from(!ok)] += 1;
+        if ok {
             self.entry_ok += 1;
-            self.hist.record(latency);
+            if after_warmup {
+                self.hist.record(latency);
+                self.ok_moments.record(latency);
+            }
             // Always the bucket `close_buckets` left open: the one holding `now`.
             self.bucket_hist.record(latency);
         } else {
             self.entry_fail += 1;
+            if after_warmup {
+                self.fail_moments.record(latency);
+            }
         }
         if caller != NONE {
             if let Some(cl) = self.sc.load.closed_loop.clone() {

@@ -47,6 +47,10 @@ impl Simulation {
             };
             let next = self.arrival_clock.max(now as f64) + gap;
             self.arrival_clock = next;
+            // An arrival is an instant, not a duration: it happens in the microsecond
+            // that holds it (floor). The gaps are kept exactly on the fractional clock,
+            // so no error accumulates; rounding up would push `now` past the clock and
+            // lengthen the next gap.
             let at = next as u64;
             if at < self.end {
                 self.q.push(at, Kind::Arrival, 0, 0);
@@ -87,7 +91,7 @@ impl Simulation {
             Dist::Constant { ms } => ms,
             Dist::Exponential { mean_ms } => math::exponential(&mut self.rng, mean_ms),
             Dist::Lognormal { p50_ms, p99_ms } => {
-                let sigma = math::ln(p99_ms / p50_ms) / Z99;
+                let sigma = math::lognormal_sigma(p50_ms, p99_ms);
                 let z = self.normal.sample(&mut self.rng);
                 p50_ms * math::exp(sigma * z)
             }

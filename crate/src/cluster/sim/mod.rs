@@ -23,10 +23,10 @@ use super::backoff;
 use super::breaker::{BreakerState, Status};
 use super::budget::BudgetState;
 use super::faults::Effect;
-use super::math::{self, Normal, Z99};
+use super::math::{self, us_of_ms, Normal};
 use super::metrics::{
-    Analysis, Bucket, BucketLatency, Histogram, Percentiles, RunResult, Summary, TierBucket,
-    TierSummary,
+    Analysis, Bucket, BucketLatency, Cohort, Histogram, Percentiles, RunResult, Summary,
+    TierBucket, TierSummary, Welford,
 };
 use super::queue::{EventQueue, Kind};
 use super::scenario::{
@@ -48,12 +48,6 @@ pub const MAX_LIVE_JOBS: u64 = 4_000_000;
 const NONE: u32 = u32::MAX;
 const ROOT: u32 = u32::MAX - 1;
 const NEVER: u64 = u64::MAX;
-
-/// Milliseconds to whole microseconds, clamped to [0, 1e15].
-#[inline]
-fn us_of_ms(ms: f64) -> u64 {
-    (ms * 1000.0).clamp(0.0, 1e15) as u64
-}
 
 /// How an attempt (or a job) ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,6 +108,8 @@ impl St {
 struct Job {
     uid: u32,
     gen: u32,
+    /// Bucket in which the entry request this job serves arrived (its cohort).
+    cohort: u32,
     parent: u32,
     child: u32,
     instance: u32,
@@ -136,6 +132,7 @@ impl Job {
     const EMPTY: Job = Job {
         uid: 0,
         gen: 0,
+        cohort: 0,
         parent: NONE,
         child: NONE,
         instance: 0,
@@ -172,6 +169,16 @@ struct TierRt {
     inst: Vec<Inst>,
     queued: u64,
     held: u64,
+    /// Concurrency slots held, all instances.
+    busy: u64,
+    /// Time integrals of `queued`, `held` and `busy`, kept as Σ ±t over their changes
+    /// (wrapping): the integral from 0 to `t` is `count(t)·t − Σ`, so a change costs one
+    /// addition and no branch, and each bucket takes the difference at its end.
+    queued_m: u64,
+    held_m: u64,
+    busy_m: u64,
+    /// The integrals at the end of the last closed bucket.
+    areas: [u64; 3],
     active: Vec<u32>,
     breakers: Vec<BreakerState>,
     budgets: Vec<BudgetState>,
@@ -239,6 +246,15 @@ pub struct Simulation {
     entries: u64,
     entry_ok: u64,
     entry_fail: u64,
+    /// Per bucket: successes and failures of the entry requests that arrived in it.
+    cohort_end: Vec<[u64; 2]>,
+    /// Per bucket × tier: attempts caused by the entry requests that arrived in it.
+    cohort_attempts: Vec<u64>,
+    /// Latency moments of the successes and failures that arrived after the warm-up.
+    ok_moments: Welford,
+    fail_moments: Welford,
+    /// Arrivals before this (µs) are warm-up: left out of the run's latency figures.
+    warmup_us: u64,
     /// End of bucket `sample_idx` (when the next gauges are due), µs; `NEVER` after the last.
     next_close: u64,
     /// Offset in `counters` of the bucket holding `now` (= `sample_idx` × tiers).
@@ -261,13 +277,11 @@ enum Sampler {
 impl Sampler {
     fn new(d: &Dist) -> Sampler {
         match *d {
-            Dist::Constant { ms } => Sampler::Constant {
-                us: (ms * 1000.0) as u64,
-            },
+            Dist::Constant { ms } => Sampler::Constant { us: us_of_ms(ms) },
             Dist::Exponential { mean_ms } => Sampler::Exponential { mean_ms },
             Dist::Lognormal { p50_ms, p99_ms } => Sampler::Lognormal {
                 p50_ms,
-                sigma: math::ln(p99_ms / p50_ms) / Z99,
+                sigma: math::lognormal_sigma(p50_ms, p99_ms),
             },
         }
     }
@@ -307,6 +321,11 @@ impl Simulation {
                 inst,
                 queued: 0,
                 held: 0,
+                busy: 0,
+                queued_m: 0,
+                held_m: 0,
+                busy_m: 0,
+                areas: [0; 3],
                 active: vec![],
                 breakers,
                 budgets,
@@ -359,6 +378,11 @@ impl Simulation {
             entries: 0,
             entry_ok: 0,
             entry_fail: 0,
+            cohort_end: vec![[0; 2]; n_buckets],
+            cohort_attempts: vec![0; n_buckets * n_tiers],
+            ok_moments: Welford::default(),
+            fail_moments: Welford::default(),
+            warmup_us: sc.steady.warmup_ms.saturating_mul(1000),
             next_close: 0,
             row: 0,
             service: sc.tiers.iter().map(|t| Sampler::new(&t.service)).collect(),
@@ -500,8 +524,8 @@ impl Simulation {
                     && self.jobs[j].parent == ROOT
                 {
                     self.jobs[j].parent = NONE;
-                    let caller = self.jobs[j].caller;
-                    self.entry_end(Outcome::Timeout, 0, caller, now);
+                    let job = self.jobs[j];
+                    self.entry_end(Outcome::Timeout, &job, now);
                 }
             }
             Kind::FaultEdge => self.fault_edge(a, b == 0, now),

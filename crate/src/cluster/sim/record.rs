@@ -50,7 +50,19 @@ impl Simulation {
                 }
             }
             let (queued, held) = (tr.queued, tr.held);
+            // Integrals from 0 to `at` (see `TierRt::queued_m`); the bucket's share is the
+            // difference from the previous bucket's end.
+            let areas = [
+                (queued.wrapping_mul(at)).wrapping_sub(tr.queued_m),
+                (held.wrapping_mul(at)).wrapping_sub(tr.held_m),
+                (tr.busy.wrapping_mul(at)).wrapping_sub(tr.busy_m),
+            ];
+            let prev = tr.areas;
+            self.tiers[k].areas = areas;
             let c = &mut self.counters[b * n + k];
+            c.queue_us = areas[0].wrapping_sub(prev[0]);
+            c.in_flight_us = areas[1].wrapping_sub(prev[1]);
+            c.busy_us = areas[2].wrapping_sub(prev[2]);
             c.queue_depth = queued;
             c.in_flight = held;
             c.breakers_open = open;
@@ -71,16 +83,12 @@ impl Simulation {
         self.close_buckets(at);
         let n = self.tiers.len();
         let bucket_ms = self.sc.bucket_ms;
-        let buckets: Vec<Bucket> = (0..self.n_buckets)
-            .map(|b| Bucket {
-                latency_ms: self.bucket_latency[b].clone(),
-                start_ms: b as u64 * bucket_ms,
-                tiers: self.counters[b * n..(b + 1) * n].to_vec(),
-            })
-            .collect();
         // Pending attempts, counted from the live jobs (not by subtraction, so that the
         // conservation tests check something): an attempt into tier k+1 is pending while
         // its caller at tier k is `Calling`; an entry is pending while its job is alive.
+        // An entry pending for longer than `late_ms` counts as a failure of its cohort.
+        let late_us = self.sc.steady.late_ms.saturating_mul(1000);
+        let mut cohort_late = vec![[0u64; 2]; self.n_buckets];
         let mut pending = vec![0u64; n];
         let mut pending_entries = 0u64;
         for j in &self.jobs {
@@ -89,6 +97,8 @@ impl Simulation {
             }
             if j.parent == ROOT {
                 pending_entries += 1;
+                let late = at.saturating_sub(j.arrived) > late_us;
+                cohort_late[j.cohort as usize][usize::from(!late)] += 1;
             }
             if j.st == St::Calling {
                 if let Some(p) = pending.get_mut(j.tier as usize + 1) {
@@ -97,6 +107,19 @@ impl Simulation {
             }
         }
         pending[0] = pending_entries;
+        let buckets: Vec<Bucket> = (0..self.n_buckets)
+            .map(|b| Bucket {
+                latency_ms: self.bucket_latency[b].clone(),
+                start_ms: b as u64 * bucket_ms,
+                tiers: self.counters[b * n..(b + 1) * n].to_vec(),
+                cohort: Cohort {
+                    successes: self.cohort_end[b][0],
+                    failures: self.cohort_end[b][1] + cohort_late[b][0],
+                    pending: cohort_late[b][1],
+                    attempts: self.cohort_attempts[b * n..(b + 1) * n].to_vec(),
+                },
+            })
+            .collect();
         let trigger = self.sc.trigger_window();
         let verdict = Analysis {
             bucket_ms,
@@ -115,14 +138,10 @@ impl Simulation {
                 tot.add(&b.tiers[k]);
                 peak = peak.max(b.tiers[k].attempts());
             }
-            if let Some(last) = buckets.last() {
-                let l = &last.tiers[k];
-                tot.queue_depth = l.queue_depth;
-                tot.in_flight = l.in_flight;
-                tot.breakers_open = l.breakers_open;
-                tot.breakers_half_open = l.breakers_half_open;
-                tot.breakers_closed = l.breakers_closed;
-            }
+            let at_end = buckets.last().map(|b| &b.tiers[k]);
+            let run_us = at.max(1) as f64;
+            let slots =
+                f64::from(self.sc.tiers[k].instances) * f64::from(self.sc.tiers[k].concurrency);
             let attempts = tot.attempts();
             let peak_ps = peak as f64 / bucket_s;
             let base_ps = verdict.arrivals_per_s.get(k).copied().unwrap_or(0.0);
@@ -147,6 +166,19 @@ impl Simulation {
                     0.0
                 },
                 breaker_openings: self.tiers[k].breakers.iter().map(|b| b.opened as u64).sum(),
+                slots: slots as u64,
+                mean_queue_length: tot.queue_us as f64 / run_us,
+                mean_in_flight: tot.in_flight_us as f64 / run_us,
+                utilisation: if slots > 0.0 {
+                    tot.busy_us as f64 / (slots * run_us)
+                } else {
+                    0.0
+                },
+                mean_wait_ms: tot.mean_wait_ms(),
+                mean_service_ms: tot.mean_service_ms(),
+                queue_depth_at_end: at_end.map_or(0, |t| t.queue_depth),
+                in_flight_at_end: at_end.map_or(0, |t| t.in_flight),
+                breakers_open_at_end: at_end.map_or(0, |t| t.breakers_open),
                 totals: tot,
             });
         }
@@ -169,6 +201,8 @@ impl Simulation {
                 p99: q(0.99),
                 p999: q(0.999),
             },
+            success_latency: self.ok_moments.moments(),
+            failure_latency: self.fail_moments.moments(),
             amplification: tiers.last().map_or(0.0, |t| t.amplification),
             peak_arrival_ratio: tiers
                 .iter()
