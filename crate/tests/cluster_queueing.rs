@@ -43,6 +43,17 @@ fn runs(s: &Scenario) -> Vec<RunResult> {
         .collect()
 }
 
+/// [`single`] run over the seeds: its warm-up (ms) and the results.
+fn single_runs(rate: f64, c: u32, service: Value, duration_ms: u64) -> (u64, Vec<RunResult>) {
+    let s = single(rate, c, 100_000, service, duration_ms);
+    (s.steady.warmup_ms, runs(&s))
+}
+
+/// One figure per run.
+fn col(rs: &[RunResult], f: impl Fn(&RunResult) -> f64) -> Vec<f64> {
+    rs.iter().map(f).collect()
+}
+
 /// Mean and standard error of the mean.
 fn mean_se(xs: &[f64]) -> (f64, f64) {
     let n = xs.len() as f64;
@@ -110,65 +121,61 @@ fn quantile(q: f64, survival: impl Fn(f64) -> f64) -> f64 {
 fn mm1_queue_length_sojourn_and_percentiles() {
     // λ = 50/s, E[S] = 10 ms: ρ = 0.5.
     let (lambda, es_ms) = (50.0, 10.0);
-    let s = single(
+    let (warm, rs) = single_runs(
         lambda,
         1,
-        100_000,
         json!({"kind": "exponential", "mean_ms": es_ms}),
         400_000,
     );
-    let warm = s.steady.warmup_ms;
-    let rs = runs(&s);
     let rho: f64 = lambda * es_ms / 1000.0;
     let mu_minus_lambda = 1000.0 / es_ms - lambda; // per second
     let w_ms = 1000.0 / mu_minus_lambda;
-    let col = |f: &dyn Fn(&RunResult) -> f64| rs.iter().map(f).collect::<Vec<_>>();
     agrees(
         "M/M/1 Lq",
-        &col(&|r| after_warmup(r, warm, |t| t.queue_us)),
+        &col(&rs, |r| after_warmup(r, warm, |t| t.queue_us)),
         rho * rho / (1.0 - rho),
         0.01,
     );
     agrees(
         "M/M/1 L",
-        &col(&|r| after_warmup(r, warm, |t| t.in_flight_us)),
+        &col(&rs, |r| after_warmup(r, warm, |t| t.in_flight_us)),
         rho / (1.0 - rho),
         0.01,
     );
     agrees(
         "M/M/1 utilisation",
-        &col(&|r| after_warmup(r, warm, |t| t.busy_us)),
+        &col(&rs, |r| after_warmup(r, warm, |t| t.busy_us)),
         rho,
         0.005,
     );
     agrees(
         "M/M/1 W",
-        &col(&|r| r.summary.success_latency.mean_ms),
+        &col(&rs, |r| r.summary.success_latency.mean_ms),
         w_ms,
         0.01,
     );
     // Sojourn time is exponential with rate μ − λ: std dev = mean.
     agrees(
         "M/M/1 std dev of W",
-        &col(&|r| r.summary.success_latency.std_ms),
+        &col(&rs, |r| r.summary.success_latency.std_ms),
         w_ms,
         0.01,
     );
     agrees(
         "M/M/1 Wq",
-        &col(&|r| r.tiers[0].mean_wait_ms),
+        &col(&rs, |r| r.tiers[0].mean_wait_ms),
         rho * w_ms,
         0.01,
     );
     agrees(
         "M/M/1 E[S]",
-        &col(&|r| r.tiers[0].mean_service_ms),
+        &col(&rs, |r| r.tiers[0].mean_service_ms),
         es_ms,
         0.002,
     );
     // Percentiles: the histogram reports bucket midpoints (≤ 1.6% off).
-    let p50 = col(&|r| r.summary.latency_ms.p50);
-    let p90 = col(&|r| r.summary.latency_ms.p90);
+    let p50 = col(&rs, |r| r.summary.latency_ms.p50);
+    let p90 = col(&rs, |r| r.summary.latency_ms.p90);
     agrees("M/M/1 sojourn p50", &p50, 2f64.ln() * w_ms, 0.016);
     agrees("M/M/1 sojourn p90", &p90, 10f64.ln() * w_ms, 0.016);
 }
@@ -178,37 +185,38 @@ fn mmc_erlang_c_queue_length_and_sojourn() {
     // One instance with 4 slots: λ = 280/s, E[S] = 10 ms, a = 2.8, ρ = 0.7 (not 0.75,
     // where cμ − λ = μ and the sojourn formula below degenerates to an Erlang-2).
     let (c, lambda, es_ms) = (4u32, 280.0, 10.0);
-    let s = single(
+    let (warm, rs) = single_runs(
         lambda,
         c,
-        100_000,
         json!({"kind": "exponential", "mean_ms": es_ms}),
         200_000,
     );
-    let warm = s.steady.warmup_ms;
-    let rs = runs(&s);
     let a = lambda * es_ms / 1000.0;
     let rho = a / f64::from(c);
     let pw = erlang_c(c, a);
     let lq = pw * rho / (1.0 - rho);
     let wq_ms = lq / lambda * 1000.0;
-    let col = |f: &dyn Fn(&RunResult) -> f64| rs.iter().map(f).collect::<Vec<_>>();
     agrees(
         "M/M/c Lq",
-        &col(&|r| after_warmup(r, warm, |t| t.queue_us)),
+        &col(&rs, |r| after_warmup(r, warm, |t| t.queue_us)),
         lq,
         0.01,
     );
     agrees(
         "M/M/c utilisation (busy slots / slots)",
-        &col(&|r| after_warmup(r, warm, |t| t.busy_us) / f64::from(c)),
+        &col(&rs, |r| after_warmup(r, warm, |t| t.busy_us) / f64::from(c)),
         rho,
         0.005,
     );
-    agrees("M/M/c Wq", &col(&|r| r.tiers[0].mean_wait_ms), wq_ms, 0.01);
+    agrees(
+        "M/M/c Wq",
+        &col(&rs, |r| r.tiers[0].mean_wait_ms),
+        wq_ms,
+        0.01,
+    );
     agrees(
         "M/M/c W",
-        &col(&|r| r.summary.success_latency.mean_ms),
+        &col(&rs, |r| r.summary.success_latency.mean_ms),
         wq_ms + es_ms,
         0.01,
     );
@@ -223,7 +231,7 @@ fn mmc_erlang_c_queue_length_and_sojourn() {
     };
     agrees(
         "M/M/c sojourn p90",
-        &col(&|r| r.summary.latency_ms.p90),
+        &col(&rs, |r| r.summary.latency_ms.p90),
         quantile(0.9, survival),
         0.016,
     );
@@ -233,27 +241,18 @@ fn mmc_erlang_c_queue_length_and_sojourn() {
 fn md1_pollaczek_khinchine() {
     // Constant 10 ms service, λ = 70/s: ρ = 0.7; Lq = ρ² / (2(1 − ρ)).
     let (lambda, d_ms) = (70.0, 10.0);
-    let s = single(
-        lambda,
-        1,
-        100_000,
-        json!({"kind": "constant", "ms": d_ms}),
-        300_000,
-    );
-    let warm = s.steady.warmup_ms;
-    let rs = runs(&s);
+    let (warm, rs) = single_runs(lambda, 1, json!({"kind": "constant", "ms": d_ms}), 300_000);
     let rho: f64 = lambda * d_ms / 1000.0;
     let lq = rho * rho / (2.0 * (1.0 - rho));
-    let col = |f: &dyn Fn(&RunResult) -> f64| rs.iter().map(f).collect::<Vec<_>>();
     agrees(
         "M/D/1 Lq",
-        &col(&|r| after_warmup(r, warm, |t| t.queue_us)),
+        &col(&rs, |r| after_warmup(r, warm, |t| t.queue_us)),
         lq,
         0.01,
     );
     agrees(
         "M/D/1 W",
-        &col(&|r| r.summary.success_latency.mean_ms),
+        &col(&rs, |r| r.summary.success_latency.mean_ms),
         d_ms + lq / lambda * 1000.0,
         0.01,
     );

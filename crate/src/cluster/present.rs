@@ -4,7 +4,7 @@
 //! every validation problem of a scenario (not just the first), and a few derived
 //! figures for charts (service capacity, an in-system time estimate).
 
-use super::metrics::RunResult;
+use super::metrics::{RunResult, TierSummary};
 use super::scenario::*;
 use crate::classic::report::Table;
 use crate::validate::{in_range, ValidationError};
@@ -107,49 +107,27 @@ pub fn metrics(r: &RunResult) -> Vec<Metric> {
         ),
         metric("amplification end to end", Unit::Times, s.amplification),
     ];
-    for t in &r.tiers {
-        m.push(metric(
-            format!("{}: amplification", t.name),
-            Unit::Times,
-            t.amplification,
-        ));
-    }
-    for t in &r.tiers {
-        m.push(metric(
-            format!("{}: utilisation", t.name),
-            Unit::Percent,
-            t.utilisation,
-        ));
-        m.push(metric(
-            format!("{}: mean queue length", t.name),
-            Unit::Count2,
-            t.mean_queue_length,
-        ));
-        m.push(metric(
-            format!("{}: mean wait / service", t.name),
-            Unit::Ms,
-            t.mean_wait_ms,
-        ));
-        if let Some(last) = m.last_mut() {
-            last.text = format!(
-                "{} / {}",
-                fmt(Unit::Ms, t.mean_wait_ms),
-                fmt(Unit::Ms, t.mean_service_ms)
-            );
+    // One row per tier of a per-tier figure.
+    let per_tier = |m: &mut Vec<Metric>, what: &str, unit: Unit, f: fn(&TierSummary) -> f64| {
+        for t in &r.tiers {
+            m.push(metric(format!("{}: {what}", t.name), unit, f(t)));
         }
-    }
+    };
+    per_tier(&mut m, "amplification", Unit::Times, |t| t.amplification);
+    per_tier(&mut m, "utilisation", Unit::Percent, |t| t.utilisation);
+    per_tier(&mut m, "mean queue length", Unit::Count2, |t| {
+        t.mean_queue_length
+    });
+    per_tier(&mut m, "mean queue wait", Unit::Ms, |t| t.mean_wait_ms);
+    per_tier(&mut m, "mean service time", Unit::Ms, |t| t.mean_service_ms);
     m.push(metric(
         "peak arrivals vs steady state",
         Unit::Times,
         s.peak_arrival_ratio,
     ));
-    for t in &r.tiers {
-        m.push(metric(
-            format!("{}: peak vs steady", t.name),
-            Unit::Times,
-            t.peak_arrival_ratio,
-        ));
-    }
+    per_tier(&mut m, "peak vs steady", Unit::Times, |t| {
+        t.peak_arrival_ratio
+    });
     m.push(metric(
         "overload duration",
         Unit::Seconds,

@@ -119,13 +119,17 @@ impl Simulation {
         self.arrive(j, now);
     }
 
+    /// The tier and instance of job `j`.
+    #[inline(always)]
+    fn place(&self, j: u32) -> (usize, u32) {
+        let job = &self.jobs[j as usize];
+        (job.tier as usize, job.instance)
+    }
+
     /// A job reaches its instance: fail fast, hang, start, queue, or be refused.
     #[inline(always)]
     pub(super) fn arrive(&mut self, j: u32, now: u64) {
-        let (t, i) = {
-            let job = &self.jobs[j as usize];
-            (job.tier as usize, job.instance)
-        };
+        let (t, i) = self.place(j);
         let fx = self.effect(t, i);
         if fx.outage {
             self.end_job(j, Outcome::Error, now);
@@ -208,10 +212,7 @@ impl Simulation {
 
     #[inline(always)]
     pub(super) fn service_end(&mut self, j: u32, now: u64) {
-        let (t, i) = {
-            let job = &self.jobs[j as usize];
-            (job.tier as usize, job.instance)
-        };
+        let (t, i) = self.place(j);
         let fx = self.effect(t, i);
         if fx.pause_until > now {
             // Stopped the world: the work resumes when the pause ends.
