@@ -201,6 +201,40 @@ fn check_invariants(s: &Scenario, r: &RunResult) {
     }
     let sum: u64 = r.buckets.iter().map(|b| b.tiers[0].first_attempts).sum();
     assert_eq!(sum, sm.requests);
+    // Cohorts: every request is credited once to its arrival bucket, and (drained) ended.
+    let ok: u64 = r.buckets.iter().map(|b| b.cohort.successes).sum();
+    let failed: u64 = r.buckets.iter().map(|b| b.cohort.failures).sum();
+    assert_eq!((ok, failed), (sm.successes, sm.failures));
+    // Per-bucket latency moments count every request once, in the bucket it ended in.
+    let ended: (u64, u64) = r.buckets.iter().fold((0, 0), |(a, b), x| {
+        (a + x.success_latency.count, b + x.failure_latency.count)
+    });
+    assert_eq!(ended, (sm.successes, sm.failures));
+    for (k, t) in r.tiers.iter().enumerate() {
+        let x = &t.totals;
+        let cohort: u64 = r.buckets.iter().map(|b| b.cohort.attempts[k]).sum();
+        assert_eq!(cohort, x.attempts(), "tier {k}: every attempt has a cohort");
+        // Queueing figures: a service ends only after it started; the queue is part of
+        // what the tier holds; busy slots never exceed the slots.
+        assert!(x.services_ended <= x.services_started, "tier {k}: {x:?}");
+        assert!(x.queue_us <= x.in_flight_us, "tier {k}: {x:?}");
+        assert!(x.busy_us <= x.in_flight_us, "tier {k}: {x:?}");
+        assert!(
+            (0.0..=1.0).contains(&t.utilisation),
+            "tier {k}: {}",
+            t.utilisation
+        );
+        let inst = &s.tiers[k];
+        assert_eq!(
+            t.slots,
+            u64::from(inst.instances) * u64::from(inst.concurrency)
+        );
+        assert_eq!(
+            (x.queue_depth, x.in_flight, x.breakers_open),
+            (0, 0, 0),
+            "totals carry no snapshots"
+        );
+    }
 }
 
 proptest! {

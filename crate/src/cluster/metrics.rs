@@ -205,6 +205,11 @@ impl Welford {
         self.m2 += d * (x - self.mean);
     }
 
+    /// The moments so far, then empties the accumulator.
+    pub(crate) fn take(&mut self) -> Moments {
+        std::mem::take(self).moments()
+    }
+
     /// The moments so far, ms.
     pub(crate) fn moments(&self) -> Moments {
         Moments {
@@ -229,6 +234,11 @@ pub struct Bucket {
     /// End-to-end latency of the entry requests that succeeded in this bucket (all zero
     /// when none did), from the same log-linear histogram as the run's percentiles.
     pub latency_ms: Percentiles,
+    /// Mean and standard deviation of the end-to-end latency of those successes.
+    pub success_latency: Moments,
+    /// Mean and standard deviation of the time to failure of the entry requests that
+    /// failed in this bucket.
+    pub failure_latency: Moments,
     /// How the entry requests that arrived in this bucket ended (the health rule's input).
     pub cohort: Cohort,
 }

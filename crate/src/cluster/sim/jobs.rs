@@ -338,6 +338,7 @@ impl Simulation {
         let ok = outcome == Outcome::Success;
         // Credited to the bucket the request arrived in, however late it ends.
         self.cohort_end[job.cohort as usize][usize::from(!ok)] += 1;
+        self.bucket_moments[usize::from(!ok)].record(latency);
         if ok {
             self.entry_ok += 1;
             if after_warmup {

@@ -25,7 +25,7 @@ use super::budget::BudgetState;
 use super::faults::Effect;
 use super::math::{self, us_of_ms, Normal};
 use super::metrics::{
-    Analysis, Bucket, BucketLatency, Cohort, Histogram, Percentiles, RunResult, Summary,
+    Analysis, Bucket, BucketLatency, Cohort, Histogram, Moments, Percentiles, RunResult, Summary,
     TierBucket, TierSummary, Welford,
 };
 use super::queue::{EventQueue, Kind};
@@ -253,6 +253,10 @@ pub struct Simulation {
     /// Latency moments of the successes and failures that arrived after the warm-up.
     ok_moments: Welford,
     fail_moments: Welford,
+    /// The same for the bucket being filled (by the time requests end), and per bucket
+    /// once closed.
+    bucket_moments: [Welford; 2],
+    closed_moments: Vec<[Moments; 2]>,
     /// Arrivals before this (µs) are warm-up: left out of the run's latency figures.
     warmup_us: u64,
     /// End of bucket `sample_idx` (when the next gauges are due), µs; `NEVER` after the last.
@@ -382,6 +386,8 @@ impl Simulation {
             cohort_attempts: vec![0; n_buckets * n_tiers],
             ok_moments: Welford::default(),
             fail_moments: Welford::default(),
+            bucket_moments: [Welford::default(); 2],
+            closed_moments: vec![[Moments::default(); 2]; n_buckets],
             warmup_us: sc.steady.warmup_ms.saturating_mul(1000),
             next_close: 0,
             row: 0,

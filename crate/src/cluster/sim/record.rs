@@ -28,6 +28,7 @@ impl Simulation {
 
     pub(super) fn sample(&mut self, b: usize, at: u64) {
         self.bucket_latency[b] = self.bucket_hist.take();
+        self.closed_moments[b] = self.bucket_moments.each_mut().map(|w| w.take());
         let n = self.tiers.len();
         for k in 0..n {
             let (mut open, mut half, mut closed) = (0u32, 0u32, 0u32);
@@ -110,6 +111,8 @@ impl Simulation {
         let buckets: Vec<Bucket> = (0..self.n_buckets)
             .map(|b| Bucket {
                 latency_ms: self.bucket_latency[b].clone(),
+                success_latency: self.closed_moments[b][0],
+                failure_latency: self.closed_moments[b][1],
                 start_ms: b as u64 * bucket_ms,
                 tiers: self.counters[b * n..(b + 1) * n].to_vec(),
                 cohort: Cohort {
