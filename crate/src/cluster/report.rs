@@ -5,11 +5,14 @@ use super::metrics::RunResult;
 use super::scenario::Scenario;
 use std::fmt::Write;
 
-fn opt_ms(v: Option<u64>) -> String {
-    v.map_or_else(
-        || "never".to_string(),
-        |x| format!("{:.1} s", x as f64 / 1000.0),
-    )
+/// The recovery verdict in words that never contradict each other: no trigger, the
+/// recovery time, or metastable.
+fn verdict(s: &super::metrics::Summary) -> String {
+    match (s.trigger_end_ms, s.recovery_time_ms) {
+        (None, _) => "no fault or spike: nothing to recover from".to_string(),
+        (Some(_), Some(ms)) => format!("recovered {:.1} s after the trigger", ms as f64 / 1000.0),
+        (Some(_), None) => "METASTABLE: never recovered".to_string(),
+    }
 }
 
 /// The CLI's text report: scenario, whole-run figures, per-tier table, timeline.
@@ -51,11 +54,7 @@ pub fn text(scenario: &Scenario, r: &RunResult) -> String {
         "amplification end to end {:.2}x  peak arrivals {:.1}x steady state",
         s.amplification, s.peak_arrival_ratio
     );
-    let verdict = match (s.trigger_end_ms, s.recovery_time_ms) {
-        (None, _) => "no fault or spike: nothing to recover from".to_string(),
-        (Some(_), Some(ms)) => format!("recovered {:.1} s after the trigger", ms as f64 / 1000.0),
-        (Some(_), None) => "METASTABLE: never recovered".to_string(),
-    };
+    let verdict = verdict(s);
     let _ = writeln!(
         o,
         "out of steady state {:.1} s  {verdict}",
@@ -156,6 +155,11 @@ pub fn markdown_summary(r: &RunResult) -> String {
     );
     let _ = writeln!(
         o,
+        "| latency mean (std dev) | {:.1} ms ({:.1} ms) |",
+        s.success_latency.mean_ms, s.success_latency.std_ms
+    );
+    let _ = writeln!(
+        o,
         "| amplification (end to end) | {:.2}x |",
         s.amplification
     );
@@ -169,12 +173,7 @@ pub fn markdown_summary(r: &RunResult) -> String {
         "| out of steady state | {:.1} s |",
         s.overload_duration_ms as f64 / 1000.0
     );
-    let _ = writeln!(o, "| recovery time | {} |", opt_ms(s.recovery_time_ms));
-    let _ = writeln!(
-        o,
-        "| metastable | {} |",
-        if s.metastable { "yes" } else { "no" }
-    );
+    let _ = writeln!(o, "| recovery | {} |", verdict(s));
     for t in &r.tiers {
         let _ = writeln!(
             o,
@@ -182,6 +181,15 @@ pub fn markdown_summary(r: &RunResult) -> String {
             t.name.replace('|', "/"),
             t.amplification,
             t.peak_arrival_ratio
+        );
+        let _ = writeln!(
+            o,
+            "| {} utilisation / mean queue / wait / service | {:.1}% / {:.2} / {:.1} ms / {:.1} ms |",
+            t.name.replace('|', "/"),
+            t.utilisation * 100.0,
+            t.mean_queue_length,
+            t.mean_wait_ms,
+            t.mean_service_ms
         );
     }
     o
