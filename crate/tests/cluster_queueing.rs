@@ -174,6 +174,20 @@ fn mm1_queue_length_sojourn_and_percentiles() {
         0.002,
     );
     // Percentiles: the histogram reports bucket midpoints (≤ 1.6% off).
+    // Per tier: P(Wq > t) = ρ·e^{−(μ−λ)t}, so the 90th percentile of the wait is
+    // ln(10ρ)/(μ−λ); the service time's median is ln 2 · E[S].
+    agrees(
+        "M/M/1 wait p90",
+        &col(&rs, |r| r.tiers[0].wait_ms.p90),
+        (10.0 * rho).ln() * w_ms,
+        0.016,
+    );
+    agrees(
+        "M/M/1 service p50",
+        &col(&rs, |r| r.tiers[0].service_ms.p50),
+        2f64.ln() * es_ms,
+        0.016,
+    );
     let p50 = col(&rs, |r| r.summary.latency_ms.p50);
     let p90 = col(&rs, |r| r.summary.latency_ms.p90);
     agrees("M/M/1 sojourn p50", &p50, 2f64.ln() * w_ms, 0.016);

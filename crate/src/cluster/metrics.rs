@@ -263,6 +263,11 @@ pub struct TierSummary {
     pub mean_wait_ms: f64,
     /// Mean local service time, ms.
     pub mean_service_ms: f64,
+    /// Percentiles of the queue wait of the services that started after the warm-up, ms.
+    pub wait_ms: Percentiles,
+    /// Percentiles of the local service time of the services that ended after the
+    /// warm-up, ms.
+    pub service_ms: Percentiles,
     /// Requests waiting in the tier's queues at the end of the run.
     pub queue_depth_at_end: u64,
     /// Requests held by the tier at the end of the run.
@@ -421,6 +426,17 @@ impl Histogram {
     /// True when empty.
     pub fn is_empty(&self) -> bool {
         self.total == 0
+    }
+
+    /// p50, p90, p99 and p99.9, ms.
+    pub fn percentiles_ms(&self) -> Percentiles {
+        let q = |x: f64| self.quantile(x) / 1000.0;
+        Percentiles {
+            p50: q(0.5),
+            p90: q(0.9),
+            p99: q(0.99),
+            p999: q(0.999),
+        }
     }
 
     /// The `q` quantile (0..=1) as the midpoint of its bucket, µs (0 when empty).

@@ -64,13 +64,15 @@ pub fn text(scenario: &Scenario, r: &RunResult) -> String {
     for t in &r.tiers {
         let _ = writeln!(
             o,
-            "{:<12} utilisation {:.1}%  mean queue {:.2}  mean in flight {:.2}  wait {:.1} ms  service {:.1} ms",
+            "{:<12} utilisation {:.1}%  mean queue {:.2}  mean in flight {:.2}  wait mean {:.1} / p99 {:.1} ms  service mean {:.1} / p99 {:.1} ms",
             t.name,
             t.utilisation * 100.0,
             t.mean_queue_length,
             t.mean_in_flight,
             t.mean_wait_ms,
-            t.mean_service_ms
+            t.wait_ms.p99,
+            t.mean_service_ms,
+            t.service_ms.p99
         );
     }
     let _ = writeln!(o);

@@ -177,6 +177,9 @@ impl Simulation {
             b.services_started += 1;
             b.wait_us += now - arrived;
         }
+        if now >= self.warmup_us {
+            self.tier_hist[t][0].record(now - arrived);
+        }
         let base = match self.service[t] {
             Sampler::Constant { us } => us,
             Sampler::Exponential { mean_ms } => us_of_ms(math::exponential(&mut self.rng, mean_ms)),
@@ -225,6 +228,9 @@ impl Simulation {
             let b = self.bucket(t, now);
             b.services_ended += 1;
             b.service_us += now - started;
+        }
+        if now >= self.warmup_us {
+            self.tier_hist[t][1].record(now - started);
         }
         if fx.outage {
             self.end_job(j, Outcome::Error, now);

@@ -256,6 +256,8 @@ pub struct Simulation {
     /// The same for the bucket being filled (by the time requests end), and per bucket
     /// once closed.
     bucket_moments: [Welford; 2],
+    /// Per tier: histograms of queue wait and of service time (after the warm-up), µs.
+    tier_hist: Vec<[Histogram; 2]>,
     closed_moments: Vec<[Moments; 2]>,
     /// Arrivals before this (µs) are warm-up: left out of the run's latency figures.
     warmup_us: u64,
@@ -387,6 +389,7 @@ impl Simulation {
             ok_moments: Welford::default(),
             fail_moments: Welford::default(),
             bucket_moments: [Welford::default(); 2],
+            tier_hist: vec![Default::default(); n_tiers],
             closed_moments: vec![[Moments::default(); 2]; n_buckets],
             warmup_us: sc.steady.warmup_ms.saturating_mul(1000),
             next_close: 0,

@@ -179,6 +179,8 @@ impl Simulation {
                 },
                 mean_wait_ms: tot.mean_wait_ms(),
                 mean_service_ms: tot.mean_service_ms(),
+                wait_ms: self.tier_hist[k][0].percentiles_ms(),
+                service_ms: self.tier_hist[k][1].percentiles_ms(),
                 queue_depth_at_end: at_end.map_or(0, |t| t.queue_depth),
                 in_flight_at_end: at_end.map_or(0, |t| t.in_flight),
                 breakers_open_at_end: at_end.map_or(0, |t| t.breakers_open),
@@ -186,7 +188,6 @@ impl Simulation {
             });
         }
         let secs = self.sc.duration_ms as f64 / 1000.0;
-        let q = |x: f64| self.hist.quantile(x) / 1000.0;
         let summary = Summary {
             requests: self.entries,
             successes: self.entry_ok,
@@ -198,12 +199,7 @@ impl Simulation {
             } else {
                 0.0
             },
-            latency_ms: Percentiles {
-                p50: q(0.5),
-                p90: q(0.9),
-                p99: q(0.99),
-                p999: q(0.999),
-            },
+            latency_ms: self.hist.percentiles_ms(),
             success_latency: self.ok_moments.moments(),
             failure_latency: self.fail_moments.moments(),
             amplification: tiers.last().map_or(0.0, |t| t.amplification),
