@@ -2,7 +2,11 @@
 //! wasm or DOM dependency.
 //!
 //! - [`classic`]: the article's one-second-bucket model, exact to every published figure.
-//! - [`cluster`]: an event-driven model of tiers, timeouts, queues, faults, budgets and breakers.
+//! - [`cluster`]: an event-driven model of tiers, timeouts, queues, faults, budgets and
+//!   breakers. Its public face is [`cluster::Scenario`] and its types, [`cluster::run`],
+//!   [`cluster::Simulation`] (the same run in slices), [`cluster::RunResult`] and its
+//!   parts ([`cluster::metrics`]), [`cluster::present`] and [`cluster::report`]; the
+//!   engine's internals (event queue, backoff, budgets, breakers, faults) are private.
 //! - [`cost`]: what retries cost when the upstream bills by the token.
 //! - [`scenario`]: one JSON format for both, told apart by its `model` field.
 //! - [`validate`]: one validation model for both: every problem named by its full path.

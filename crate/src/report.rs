@@ -135,6 +135,8 @@ pub enum Unit {
     Times,
     /// Seconds, from a value in milliseconds.
     Seconds,
+    /// A mean count, two decimals.
+    Count2,
 }
 
 /// A number (non-negative for differences) in `unit`; `pp` writes percentages as
@@ -148,6 +150,7 @@ fn number(unit: Unit, v: f64, pp: bool) -> String {
         Unit::Ms => format!("{v:.1} ms"),
         Unit::Times => format!("{v:.2}x"),
         Unit::Seconds => format!("{:.1} s", v / 1000.0),
+        Unit::Count2 => format!("{v:.2}"),
     }
 }
 

@@ -222,8 +222,9 @@ fn cluster_table_matches_the_constants() {
         (
             "steady",
             vec![
-                f("hold_ms", 0.0, t),
+                f("late_ms", 0.0, t),
                 f("amplification_tolerance", 0.0, MAX_AMPLIFICATION_TOLERANCE),
+                f("z_score", 0.0, MAX_Z_SCORE),
             ],
         ),
     ];

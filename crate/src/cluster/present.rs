@@ -5,7 +5,7 @@
 //! (gathered from the `Default` impls and `kinds()` lists beside each type), and a few
 //! derived figures for charts (service capacity).
 
-use super::metrics::{RunResult, Summary, TierBucket};
+use super::metrics::{RunResult, Summary, TierBucket, TierSummary};
 use super::scenario::*;
 use crate::report::fmt_change;
 pub use crate::report::{fmt, fmt_delta, Table, Unit};
@@ -75,27 +75,39 @@ pub fn metrics(r: &RunResult) -> Vec<Metric> {
         metric("latency p90", Unit::Ms, s.latency_ms.p90),
         metric("latency p99", Unit::Ms, s.latency_ms.p99),
         metric("latency p99.9", Unit::Ms, s.latency_ms.p999),
+        metric("latency mean", Unit::Ms, s.success_latency.mean_ms),
+        metric("latency std dev", Unit::Ms, s.success_latency.std_ms),
+        metric("time to failure mean", Unit::Ms, s.failure_latency.mean_ms),
+        metric(
+            "time to failure std dev",
+            Unit::Ms,
+            s.failure_latency.std_ms,
+        ),
         metric("amplification end to end", Unit::Times, s.amplification),
     ];
-    for t in &r.tiers {
-        m.push(metric(
-            format!("{}: amplification", t.name),
-            Unit::Times,
-            t.amplification,
-        ));
-    }
+    // One row per tier of a per-tier figure.
+    let per_tier = |m: &mut Vec<Metric>, what: &str, unit: Unit, f: fn(&TierSummary) -> f64| {
+        for t in &r.tiers {
+            m.push(metric(format!("{}: {what}", t.name), unit, f(t)));
+        }
+    };
+    per_tier(&mut m, "amplification", Unit::Times, |t| t.amplification);
+    per_tier(&mut m, "utilisation", Unit::Percent, |t| t.utilisation);
+    per_tier(&mut m, "mean queue length", Unit::Count2, |t| {
+        t.mean_queue_length
+    });
+    per_tier(&mut m, "mean queue wait", Unit::Ms, |t| t.mean_wait_ms);
+    per_tier(&mut m, "mean service time", Unit::Ms, |t| t.mean_service_ms);
+    per_tier(&mut m, "queue wait p99", Unit::Ms, |t| t.wait_ms.p99);
+    per_tier(&mut m, "service time p99", Unit::Ms, |t| t.service_ms.p99);
     m.push(metric(
         "peak arrivals vs steady state",
         Unit::Times,
         s.peak_arrival_ratio,
     ));
-    for t in &r.tiers {
-        m.push(metric(
-            format!("{}: peak vs steady", t.name),
-            Unit::Times,
-            t.peak_arrival_ratio,
-        ));
-    }
+    per_tier(&mut m, "peak vs steady", Unit::Times, |t| {
+        t.peak_arrival_ratio
+    });
     m.push(metric(
         "overload duration",
         Unit::Seconds,
@@ -151,6 +163,11 @@ pub fn tier_table(r: &RunResult) -> Table {
         "retry amp",
         "peak/steady",
         "openings",
+        "util",
+        "mean queue",
+        "mean in flight",
+        "wait ms",
+        "service ms",
     ];
     let rows = r
         .tiers
@@ -172,6 +189,11 @@ pub fn tier_table(r: &RunResult) -> Table {
                 fmt(Unit::Times, t.retry_amplification),
                 fmt(Unit::Times, t.peak_arrival_ratio),
                 t.breaker_openings.to_string(),
+                fmt(Unit::Percent, t.utilisation),
+                fmt(Unit::Count2, t.mean_queue_length),
+                fmt(Unit::Count2, t.mean_in_flight),
+                format!("{:.1}", t.mean_wait_ms),
+                format!("{:.1}", t.mean_service_ms),
             ]
         })
         .collect();
@@ -222,15 +244,7 @@ fn same(a: &(String, usize, Metric), b: &(String, usize, Metric)) -> bool {
 
 /// Mean of a service-time distribution, ms.
 pub fn mean_ms(d: &Dist) -> f64 {
-    match *d {
-        Dist::Constant { ms } => ms,
-        Dist::Exponential { mean_ms } => mean_ms,
-        Dist::Lognormal { p50_ms, p99_ms } => {
-            // σ from the 99th percentile: z(0.99) = 2.326348.
-            let sigma = (p99_ms / p50_ms).ln() / 2.326_348;
-            p50_ms * (sigma * sigma / 2.0).exp()
-        }
-    }
+    d.mean_ms()
 }
 
 /// A tier's service capacity, requests per second: instances × concurrency / mean local
@@ -439,16 +453,17 @@ mod tests {
         s.tiers[1].name = s.tiers[0].name.clone();
         s.duration_ms = 20_000;
         let a = cluster::run(&s, 2002).unwrap();
-        assert_ne!(a.tiers[0].amplification, a.tiers[1].amplification);
-        let label = format!("{}: amplification", s.tiers[0].name);
+        // Utilisation differs between the gateways and the pods in any run.
+        assert_ne!(a.tiers[0].utilisation, a.tiers[1].utilisation);
+        let label = format!("{}: utilisation", s.tiers[0].name);
         let rows: Vec<Vec<String>> = compare(&a, &a)
             .rows
             .into_iter()
             .filter(|r| r[0] == label)
             .collect();
         assert_eq!(rows.len(), 2);
-        assert_eq!(rows[0][1], fmt(Unit::Times, a.tiers[0].amplification));
-        assert_eq!(rows[1][1], fmt(Unit::Times, a.tiers[1].amplification));
+        assert_eq!(rows[0][1], fmt(Unit::Percent, a.tiers[0].utilisation));
+        assert_eq!(rows[1][1], fmt(Unit::Percent, a.tiers[1].utilisation));
         assert_eq!(rows[1][2], rows[1][1]);
     }
 

@@ -26,13 +26,15 @@ pub fn text(scenario: &Scenario, r: &RunResult) -> String {
     let _ = writeln!(o);
     let _ = writeln!(
         o,
-        "timeline (attempts/s per tier; ok% at entry; open breakers of tier 0):"
+        "timeline (attempts/s per tier; ok% of the requests arriving; open breakers of tier 0):"
     );
     let step = (r.buckets.len() / 40).max(1);
     for b in r.buckets.iter().step_by(step) {
         let e = &b.tiers[0];
-        let ok = if e.first_attempts > 0 {
-            e.successes as f64 * 100.0 / e.first_attempts as f64
+        // Of the requests that arrived in the bucket, however late they ended.
+        let judged = b.cohort.successes + b.cohort.failures;
+        let ok = if judged > 0 {
+            b.cohort.successes as f64 * 100.0 / judged as f64
         } else {
             100.0
         };
@@ -61,14 +63,19 @@ pub fn markdown_summary(r: &RunResult) -> String {
 /// One CSV row per bucket and tier, with a header.
 pub fn csv_buckets(r: &RunResult) -> String {
     let mut o = String::from(
-        "start_ms,tier,first_attempts,retries,successes,timeouts,overloads,errors,breaker_rejected,budget_rejected,bulkhead_rejected,wasted,queue_depth,in_flight,breakers_open,breakers_half_open,breakers_closed\n",
+        "start_ms,tier,first_attempts,retries,successes,timeouts,overloads,errors,breaker_rejected,budget_rejected,bulkhead_rejected,wasted,queue_depth,in_flight,breakers_open,breakers_half_open,breakers_closed,mean_queue,mean_in_flight,utilisation,mean_wait_ms,mean_service_ms\n",
     );
+    let slots: Vec<f64> = r.tiers.iter().map(|t| t.slots as f64).collect();
     for b in &r.buckets {
+        let len_us = (r.duration_ms.saturating_sub(b.start_ms))
+            .min(r.bucket_ms)
+            .max(1) as f64
+            * 1000.0;
         for (k, t) in b.tiers.iter().enumerate() {
             let name = r.tiers.get(k).map_or(String::new(), |x| csv_field(&x.name));
             let _ = writeln!(
                 o,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.3},{:.3}",
                 b.start_ms,
                 name,
                 t.first_attempts,
@@ -85,7 +92,12 @@ pub fn csv_buckets(r: &RunResult) -> String {
                 t.in_flight,
                 t.breakers_open,
                 t.breakers_half_open,
-                t.breakers_closed
+                t.breakers_closed,
+                t.queue_us as f64 / len_us,
+                t.in_flight_us as f64 / len_us,
+                t.busy_us as f64 / (len_us * slots.get(k).copied().unwrap_or(1.0).max(1.0)),
+                t.mean_wait_ms(),
+                t.mean_service_ms()
             );
         }
     }

@@ -98,6 +98,8 @@ pub const MIN_SRE_WINDOW_MS: u64 = 1_000;
 pub const MIN_BROWNOUT_FACTOR: f64 = 0.01;
 /// Largest amplification tolerance of the steady-state judgement.
 pub const MAX_AMPLIFICATION_TOLERANCE: f64 = 100.0;
+/// Largest z-score of the steady-state judgement's sampling-noise allowance.
+pub const MAX_Z_SCORE: f64 = 10.0;
 
 /// serde needs a function for a field's default: each of these returns its named constant.
 macro_rules! serde_defaults {
@@ -625,12 +627,19 @@ pub struct Fault {
 pub struct Steady {
     /// Buckets starting before this are warm-up and never part of the baseline, ms.
     pub warmup_ms: u64,
-    /// A healthy bucket's success ratio is at least baseline − this, 0..=1.
+    /// A healthy cohort's failure probability may exceed the baseline's by this, 0..=1.
     pub success_tolerance: f64,
-    /// A healthy bucket's amplification at every tier is at most baseline × (1 + this).
+    /// A healthy cohort's attempts per request at every tier may exceed the baseline's
+    /// by this factor (1 + this), 0..=[`MAX_AMPLIFICATION_TOLERANCE`].
     pub amplification_tolerance: f64,
     /// Recovered only if healthy from then to the end, and for at least this long, ms.
     pub hold_ms: u64,
+    /// Sampling-noise allowance: a cohort is unhealthy only when its count exceeds the
+    /// tolerated mean by more than this many standard deviations, 0..=[`MAX_Z_SCORE`].
+    pub z_score: f64,
+    /// A request still unanswered at the end of the run counts as a failure of its
+    /// cohort once it has waited longer than this, ms (younger ones are not judged).
+    pub late_ms: u64,
 }
 
 impl Default for Steady {
@@ -640,6 +649,8 @@ impl Default for Steady {
             success_tolerance: 0.02,
             amplification_tolerance: 0.25,
             hold_ms: 5000,
+            z_score: 3.0,
+            late_ms: 10_000,
         }
     }
 }
@@ -973,6 +984,19 @@ fn ms_f(p: &mut Problems, field: &str, v: f64) {
 }
 
 impl Dist {
+    /// The distribution's mean, ms, by the same math the sampler draws with
+    /// (lognormal: `p50 · exp(σ²/2)` with σ = ln(p99/p50) / z₀.₉₉).
+    pub fn mean_ms(&self) -> f64 {
+        match *self {
+            Dist::Constant { ms } => ms,
+            Dist::Exponential { mean_ms } => mean_ms,
+            Dist::Lognormal { p50_ms, p99_ms } => {
+                let sigma = super::math::lognormal_sigma(p50_ms, p99_ms);
+                p50_ms * super::math::exp(sigma * sigma / 2.0)
+            }
+        }
+    }
+
     fn problems(&self, p: &mut Problems) {
         match *self {
             Dist::Constant { ms } => ms_f(p, "ms", ms),
@@ -1295,6 +1319,8 @@ impl Scenario {
                 MAX_AMPLIFICATION_TOLERANCE,
             );
             ms(p, "hold_ms", s.hold_ms);
+            p.range_f64("z_score", s.z_score, 0.0, MAX_Z_SCORE);
+            ms(p, "late_ms", s.late_ms);
         });
         p.into_vec()
     }
