@@ -95,6 +95,26 @@ pub fn md_cell(text: &str) -> String {
     out
 }
 
+/// The cost columns of a results table (classic strategies, cluster routes), shown when
+/// some row has a cost model.
+pub const COST_COLUMNS: [&str; 3] = ["cost", "cost/delivered", "cost amplification"];
+
+/// The cells of [`COST_COLUMNS`] for one row: `—` without a cost model or where a
+/// figure is undefined (nothing delivered, a free unit).
+pub fn cost_cells(c: Option<&crate::cost::CostResult>) -> Vec<String> {
+    use crate::javafmt::fixed;
+    let dash = || "—".to_string();
+    match c {
+        None => vec![dash(); COST_COLUMNS.len()],
+        Some(c) => vec![
+            fixed(c.total, 2),
+            c.per_delivered.map_or_else(dash, |v| fixed(v, 4)),
+            c.amplification
+                .map_or_else(dash, |v| format!("{}x", fixed(v, 2))),
+        ],
+    }
+}
+
 /// The table as CSV: a header row of the column titles, then one row per table row,
 /// every cell through [`csv_field`].
 pub fn csv(t: &Table) -> String {

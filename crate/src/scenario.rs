@@ -228,7 +228,7 @@ pub struct Bundled {
 }
 
 /// The cluster presets' files, in preset order: (id, JSON text).
-const CLUSTER_FILES: [(&str, &str); 7] = [
+const CLUSTER_FILES: [(&str, &str); 9] = [
     (
         "cluster-gc-stampede-naive",
         include_str!("../../scenarios/cluster-gc-stampede-naive.json"),
@@ -256,6 +256,14 @@ const CLUSTER_FILES: [(&str, &str); 7] = [
     (
         "cluster-metastable-budget",
         include_str!("../../scenarios/cluster-metastable-budget.json"),
+    ),
+    (
+        "cluster-routes-shared-budget",
+        include_str!("../../scenarios/cluster-routes-shared-budget.json"),
+    ),
+    (
+        "cluster-routes-per-route-budget",
+        include_str!("../../scenarios/cluster-routes-per-route-budget.json"),
     ),
 ];
 

@@ -21,6 +21,7 @@ fn tier(name: &str, last: bool) -> Tier {
         error_rate: 0.0,
         balancer: Default::default(),
         client: (!last).then(client),
+        ..Tier::default()
     }
 }
 

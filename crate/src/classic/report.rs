@@ -5,7 +5,7 @@
 use super::engine::{simulate, Output, StrategyResult, RECOVERY_WINDOW_S};
 use super::scenario::Scenario;
 use crate::javafmt::{fixed, java_list, pad};
-use crate::report::csv_field;
+use crate::report::{cost_cells, csv_field, COST_COLUMNS};
 use crate::validate::ValidationError;
 use core::fmt::Write as _;
 use serde::{Deserialize, Serialize};
@@ -51,9 +51,6 @@ const ENDING_COLUMNS: [&str; 6] = [
     "ended breaker",
 ];
 
-/// The cost columns, shown when some strategy has a cost model.
-const COST_COLUMNS: [&str; 3] = ["cost", "cost/delivered", "cost amplification"];
-
 /// The ending cells of a result, in [`ENDING_COLUMNS`] order.
 fn ending_cells(r: &StrategyResult) -> Vec<String> {
     vec![
@@ -64,21 +61,6 @@ fn ending_cells(r: &StrategyResult) -> Vec<String> {
         r.ended_budget.to_string(),
         r.ended_breaker.to_string(),
     ]
-}
-
-/// The cost cells of a result, in [`COST_COLUMNS`] order (`—` without a cost model or
-/// where a figure is undefined).
-fn cost_cells(r: &StrategyResult) -> Vec<String> {
-    let dash = || "—".to_string();
-    match &r.cost {
-        None => vec![dash(); COST_COLUMNS.len()],
-        Some(c) => vec![
-            fixed(c.total, 2),
-            c.per_delivered.map_or_else(dash, |v| fixed(v, 4)),
-            c.amplification
-                .map_or_else(dash, |v| format!("{}x", fixed(v, 2))),
-        ],
-    }
 }
 
 /// True when some strategy of the run has a cost model (the cost columns are shown).
@@ -106,7 +88,7 @@ fn results_table(
             let mut row = cells(r);
             row.extend(ending_cells(r));
             if cost {
-                row.extend(cost_cells(r));
+                row.extend(cost_cells(r.cost.as_ref()));
             }
             row
         })

@@ -364,6 +364,51 @@ pub struct RunResult {
     pub buckets: Vec<Bucket>,
     /// Whole-run figures.
     pub summary: Summary,
+    /// Per route of every tier's client (a chain's tier has one: its `client`).
+    #[serde(default)]
+    pub routes: Vec<RouteSummary>,
+}
+
+/// One route of a tier's client over the whole run: what was sent on it and how it
+/// ended. Every tier but the first has exactly one caller, so a route's counts are its
+/// callee tier's (`tiers[to].totals`): attempts sent = successes + timeouts + overloads
+/// + errors + pending at the end; refusals (breaker, budget, bulkhead) never left.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouteSummary {
+    /// `caller → callee`, by tier name.
+    pub name: String,
+    /// Index of the calling tier.
+    pub from: u32,
+    /// Index of the called tier.
+    pub to: u32,
+    /// Share of the caller's calls this route gets (its weight over the routes' sum).
+    pub share: f64,
+    /// Calls made on the route (first attempts).
+    pub calls: u64,
+    /// Retries sent on it.
+    pub retries: u64,
+    /// Attempts answered successfully.
+    pub successes: u64,
+    /// Attempts that timed out at the caller.
+    pub timeouts: u64,
+    /// Attempts the callee refused.
+    pub overloads: u64,
+    /// Attempts that failed.
+    pub errors: u64,
+    /// Attempts the route's breaker refused.
+    pub breaker_rejected: u64,
+    /// Retries the route's budget refused.
+    pub budget_rejected: u64,
+    /// Attempts the route's bulkhead refused.
+    pub bulkhead_rejected: u64,
+    /// Attempts still outstanding at the end.
+    pub pending_at_end: u64,
+    /// Attempts sent over calls made.
+    pub retry_amplification: f64,
+    /// What the attempts cost, when the route's client has a cost model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<crate::cost::CostResult>,
 }
 
 /// Log-linear latency histogram (µs): exact below 128 µs, then 64 sub-buckets per octave.

@@ -200,6 +200,55 @@ pub fn tier_table(r: &RunResult) -> Table {
     Table::new(&columns, rows)
 }
 
+/// The per-route table: every route of every tier's client (a chain's tier has one),
+/// its share of the calls and how its attempts ended, and the cost columns when some
+/// route's client has a cost model.
+pub fn route_table(r: &RunResult) -> Table {
+    let mut columns = vec![
+        "route",
+        "share",
+        "calls",
+        "retries",
+        "ok",
+        "timeout",
+        "overload",
+        "error",
+        "breaker",
+        "budget",
+        "bulkhead",
+        "retry amp",
+    ];
+    let cost = r.routes.iter().any(|x| x.cost.is_some());
+    if cost {
+        columns.extend(crate::report::COST_COLUMNS);
+    }
+    let rows = r
+        .routes
+        .iter()
+        .map(|x| {
+            let mut row = vec![
+                x.name.clone(),
+                fmt(Unit::Percent, x.share),
+                x.calls.to_string(),
+                x.retries.to_string(),
+                x.successes.to_string(),
+                x.timeouts.to_string(),
+                x.overloads.to_string(),
+                x.errors.to_string(),
+                x.breaker_rejected.to_string(),
+                x.budget_rejected.to_string(),
+                x.bulkhead_rejected.to_string(),
+                fmt(Unit::Times, x.retry_amplification),
+            ];
+            if cost {
+                row.extend(crate::report::cost_cells(x.cost.as_ref()));
+            }
+            row
+        })
+        .collect();
+    Table::new(&columns, rows)
+}
+
 /// A and B side by side: `[metric, A, B, Δ (B − A), Δ %]`. Metrics are matched by
 /// label and, when a label repeats, by its occurrence (the second row of a label in A
 /// meets the second in B), so a tier present in only one run shows "—" on the other side.

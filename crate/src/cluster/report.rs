@@ -24,6 +24,13 @@ pub fn text(scenario: &Scenario, r: &RunResult) -> String {
     let _ = writeln!(o);
     o.push_str(&layer::text(&present::tier_table(r)));
     let _ = writeln!(o);
+    // A chain's routes are its tiers (the table above); a tree or a cost model gets its own.
+    if scenario.tiers.iter().any(|t| !t.routes.is_empty())
+        || r.routes.iter().any(|x| x.cost.is_some())
+    {
+        o.push_str(&layer::text(&present::route_table(r)));
+        let _ = writeln!(o);
+    }
     let _ = writeln!(
         o,
         "timeline (attempts/s per tier; ok% of the requests arriving; open breakers of tier 0):"
@@ -60,11 +67,21 @@ pub fn markdown_summary(r: &RunResult) -> String {
     layer::markdown(&present::summary_table(r))
 }
 
-/// One CSV row per bucket and tier, with a header.
+/// One CSV row per bucket and tier, with a header; with a cost model on some route, a
+/// last column `cost`: what the attempts into that tier cost in the bucket (its route's).
 pub fn csv_buckets(r: &RunResult) -> String {
     let mut o = String::from(
-        "start_ms,tier,first_attempts,retries,successes,timeouts,overloads,errors,breaker_rejected,budget_rejected,bulkhead_rejected,wasted,queue_depth,in_flight,breakers_open,breakers_half_open,breakers_closed,mean_queue,mean_in_flight,utilisation,mean_wait_ms,mean_service_ms\n",
+        "start_ms,tier,first_attempts,retries,successes,timeouts,overloads,errors,breaker_rejected,budget_rejected,bulkhead_rejected,wasted,queue_depth,in_flight,breakers_open,breakers_half_open,breakers_closed,mean_queue,mean_in_flight,utilisation,mean_wait_ms,mean_service_ms",
     );
+    // The cost per bucket of the route into each tier, if it has a cost model.
+    let mut cost_of: Vec<Option<&[f64]>> = vec![None; r.tiers.len()];
+    for x in &r.routes {
+        if let (Some(c), Some(slot)) = (&x.cost, cost_of.get_mut(x.to as usize)) {
+            *slot = Some(c.per_sec.as_slice());
+        }
+    }
+    let costed = cost_of.iter().any(Option::is_some);
+    o.push_str(if costed { ",cost\n" } else { "\n" });
     let slots: Vec<f64> = r.tiers.iter().map(|t| t.slots as f64).collect();
     for b in &r.buckets {
         let len_us = (r.duration_ms.saturating_sub(b.start_ms))
@@ -73,7 +90,7 @@ pub fn csv_buckets(r: &RunResult) -> String {
             * 1000.0;
         for (k, t) in b.tiers.iter().enumerate() {
             let name = r.tiers.get(k).map_or(String::new(), |x| csv_field(&x.name));
-            let _ = writeln!(
+            let _ = write!(
                 o,
                 "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.3},{:.3}",
                 b.start_ms,
@@ -99,6 +116,15 @@ pub fn csv_buckets(r: &RunResult) -> String {
                 t.mean_wait_ms(),
                 t.mean_service_ms()
             );
+            if costed {
+                let bucket = (b.start_ms / r.bucket_ms.max(1)) as usize;
+                let v = cost_of[k]
+                    .and_then(|c| c.get(bucket))
+                    .copied()
+                    .unwrap_or(0.0);
+                let _ = write!(o, ",{v}");
+            }
+            o.push('\n');
         }
     }
     o

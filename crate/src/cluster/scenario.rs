@@ -48,6 +48,12 @@ pub const MAX_FAULTS: usize = 1_000;
 pub const MAX_SEGMENTS: usize = 1_000;
 /// Most attempts per call, the first included.
 pub const MAX_ATTEMPTS: u32 = 10;
+/// Most downstream routes of one tier.
+pub const MAX_ROUTES: usize = 8;
+/// Smallest weight of a route (relative to its siblings').
+pub const MIN_ROUTE_WEIGHT: f64 = 0.001;
+/// Largest weight of a route.
+pub const MAX_ROUTE_WEIGHT: f64 = 1_000.0;
 /// Attempts per call when the client does not say: no retries.
 pub const DEFAULT_MAX_ATTEMPTS: u32 = 1;
 /// Most entries of a fixed backoff list.
@@ -280,9 +286,55 @@ pub struct Tier {
     /// How callers pick an instance of this tier.
     #[serde(default)]
     pub balancer: Balancer,
-    /// How this tier calls the next one: required on every tier but the last, absent on it.
+    /// How this tier calls the next one: required on every tier but the last, absent on
+    /// it (in a scenario without `routes`).
     #[serde(default)]
     pub client: Option<Client>,
+    /// Instead of `client`: the downstream pools this tier calls, one picked per call by
+    /// weight, each with its own client policy; 0..=[`MAX_ROUTES`] routes. With routes
+    /// anywhere the chain becomes a tree: every tier but the first is called by exactly
+    /// one tier (through `client` from the tier before it, or through one route), and a
+    /// tier with neither calls nothing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<Route>,
+    /// Which of the routes' policies are one state shared by all of them (default: each
+    /// route has its own budget and breaker).
+    #[serde(default, skip_serializing_if = "RouteSharing::is_per_route")]
+    pub route_sharing: RouteSharing,
+}
+
+/// One downstream route of a tier: the pool it calls, how often, and how.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Route {
+    /// The tier called: an index of a later tier.
+    pub to: u32,
+    /// Share of the calls, relative to the other routes' weights,
+    /// [`MIN_ROUTE_WEIGHT`]..=[`MAX_ROUTE_WEIGHT`]. The route is picked once per call;
+    /// its retries stay on it.
+    pub weight: f64,
+    /// The client policy of calls on this route.
+    pub client: Client,
+}
+
+/// Whether a tier's routes share one retry budget and one breaker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouteSharing {
+    /// One retry budget for all routes (every route must then have the same `budget`):
+    /// a slow route's retries spend what the fast route's would need.
+    #[serde(default)]
+    pub budget: bool,
+    /// One breaker for all routes (every route must then have the same `breaker`).
+    #[serde(default)]
+    pub breaker: bool,
+}
+
+impl RouteSharing {
+    /// True for the default: a budget and a breaker per route.
+    pub fn is_per_route(&self) -> bool {
+        !self.budget && !self.breaker
+    }
 }
 
 /// A failure kind a client may retry.
@@ -341,6 +393,11 @@ pub struct Client {
     /// Concurrency cap on calls to the next tier.
     #[serde(default)]
     pub bulkhead: Option<Bulkhead>,
+    /// What each attempt costs (see [`crate::cost`]): a failed attempt is billed by the
+    /// kind its caller saw (`error`, `overload`, `timeout`); one refused by the breaker,
+    /// the bulkhead or the budget never left and is never billed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<crate::cost::Cost>,
 }
 
 /// Backoff before retry number `n` (n = 1 for the first retry).
@@ -860,6 +917,7 @@ impl Default for Client {
             budget: Budget::None,
             breaker: Breaker::None,
             bulkhead: None,
+            cost: None,
         }
     }
 }
@@ -878,6 +936,8 @@ impl Default for Tier {
             error_rate: 0.0,
             balancer: Balancer::default(),
             client: None,
+            routes: Vec::new(),
+            route_sharing: RouteSharing::default(),
         }
     }
 }
@@ -1224,10 +1284,61 @@ impl Client {
                 ms(p, "max_wait_ms", b.max_wait_ms);
             });
         }
+        if let Some(c) = &self.cost {
+            p.at("cost", |p| c.problems(p));
+        }
     }
 }
 
 impl Tier {
+    /// The tiers this tier calls (`tiers` is the chain's length, `k` this tier's index).
+    pub fn callees(&self, k: usize) -> Vec<usize> {
+        if self.client.is_some() {
+            vec![k + 1]
+        } else {
+            self.routes.iter().map(|r| r.to as usize).collect()
+        }
+    }
+
+    fn route_problems(&self, p: &mut Problems, k: usize, n_tiers: usize) {
+        if self.client.is_some() {
+            p.push(ValidationError::new(
+                "routes",
+                format!("{} routes", self.routes.len()),
+                "absent when `client` is set (a tier calls the next tier or its routes)",
+            ));
+        }
+        p.len("routes", self.routes.len(), 0, MAX_ROUTES);
+        for (r, route) in self.routes.iter().enumerate() {
+            p.at(&format!("routes[{r}]"), |p| {
+                if route.to as usize <= k || route.to as usize >= n_tiers {
+                    p.push(ValidationError::new(
+                        "to",
+                        route.to,
+                        format!("{}..={} (a later tier)", k + 1, n_tiers.saturating_sub(1)),
+                    ));
+                }
+                p.range_f64("weight", route.weight, MIN_ROUTE_WEIGHT, MAX_ROUTE_WEIGHT);
+                p.at("client", |p| route.client.problems(p, self.instances));
+                let first = &self.routes[0].client;
+                if self.route_sharing.budget && route.client.budget != first.budget {
+                    p.push(ValidationError::new(
+                        "client.budget",
+                        "a different budget",
+                        "the budget of routes[0] (route_sharing.budget shares one)",
+                    ));
+                }
+                if self.route_sharing.breaker && route.client.breaker != first.breaker {
+                    p.push(ValidationError::new(
+                        "client.breaker",
+                        "a different breaker",
+                        "the breaker of routes[0] (route_sharing.breaker shares one)",
+                    ));
+                }
+            });
+        }
+    }
+
     fn problems(&self, p: &mut Problems, last: bool) {
         p.name("name", &self.name, MAX_TIER_NAME_CHARS);
         p.range("instances", self.instances, 1, MAX_INSTANCES);
@@ -1291,10 +1402,38 @@ impl Scenario {
         p.range("max_events", self.max_events, 1, MAX_EVENTS_LIMIT);
         p.at("load", |p| self.load.problems(p));
         p.len("tiers", self.tiers.len(), 1, MAX_TIERS);
-        for (i, t) in self.tiers.iter().enumerate() {
-            p.at(&format!("tiers[{i}]"), |p| {
-                t.problems(p, i + 1 == self.tiers.len())
-            });
+        let n = self.tiers.len();
+        if self.tiers.iter().all(|t| t.routes.is_empty()) {
+            // A chain: tier i calls tier i + 1 through its client.
+            for (i, t) in self.tiers.iter().enumerate() {
+                p.at(&format!("tiers[{i}]"), |p| t.problems(p, i + 1 == n));
+            }
+        } else {
+            // A tree: each tier's client or routes name its callees.
+            let mut callers = vec![0usize; n];
+            for (i, t) in self.tiers.iter().enumerate() {
+                p.at(&format!("tiers[{i}]"), |p| {
+                    // A leaf needs no client; the last tier may have none.
+                    t.problems(p, i + 1 == n || t.client.is_none());
+                    if !t.routes.is_empty() {
+                        t.route_problems(p, i, n);
+                    }
+                });
+                for c in t.callees(i) {
+                    if let Some(x) = callers.get_mut(c) {
+                        *x += 1;
+                    }
+                }
+            }
+            for (j, &c) in callers.iter().enumerate().skip(1) {
+                if c != 1 {
+                    p.push(ValidationError::new(
+                        format!("tiers[{j}]"),
+                        format!("called by {c} tiers"),
+                        "called by exactly one tier (a `client` on the tier before it, or one route)",
+                    ));
+                }
+            }
         }
         let total: u64 = self.tiers.iter().map(|t| u64::from(t.instances)).sum();
         if total > MAX_TOTAL_INSTANCES {

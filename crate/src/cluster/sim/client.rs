@@ -4,35 +4,51 @@
 use super::*;
 
 impl Simulation {
+    /// Route `r` of tier `t`'s client.
     #[inline]
-    pub(super) fn breaker_idx(&self, t: usize, i: u32) -> usize {
-        if self.tiers[t].breaker_shared {
-            0
-        } else {
-            i as usize
+    pub(super) fn route(&self, t: usize, r: usize) -> &RouteRt {
+        &self.tiers[t].routes[r]
+    }
+
+    /// Where the breaker of instance `i` of tier `t` on route `r` is in `breakers`.
+    #[inline]
+    pub(super) fn breaker_idx(&self, t: usize, r: usize, i: u32) -> usize {
+        let route = self.route(t, r);
+        route.breaker_base + if route.breaker_shared { 0 } else { i as usize }
+    }
+
+    /// Where the budget of instance `i` of tier `t` on route `r` is in `budgets`.
+    #[inline]
+    pub(super) fn budget_idx(&self, t: usize, r: usize, i: u32) -> usize {
+        let route = self.route(t, r);
+        route.budget_base + if route.budget_shared { 0 } else { i as usize }
+    }
+
+    pub(super) fn breaker_cfg(&self, t: usize, r: usize) -> &Breaker {
+        &self.route(t, r).breaker_cfg
+    }
+
+    /// Picks the route of a new call of a tier with several (one draw; none with one).
+    pub(super) fn pick_route(&mut self, j: u32) {
+        let t = self.jobs[j as usize].tier as usize;
+        let routes = &self.tiers[t].routes;
+        if routes.len() > 1 {
+            let u = self.rng.next_unit();
+            let r = routes
+                .iter()
+                .position(|x| u < x.upto)
+                .unwrap_or(routes.len() - 1);
+            self.jobs[j as usize].route = r as u8;
         }
     }
 
-    #[inline]
-    pub(super) fn budget_idx(&self, t: usize, i: u32) -> usize {
-        if self.tiers[t].budget_shared {
-            0
-        } else {
-            i as usize
-        }
-    }
-
-    pub(super) fn breaker_cfg(&self, t: usize) -> &Breaker {
-        &self.tiers[t].breaker_cfg
-    }
-
-    /// Sends the next attempt of job `p`'s call to the next tier, if the bulkhead,
-    /// breaker and deadline allow.
+    /// Sends the next attempt of job `p`'s call on its route, if the bulkhead, breaker
+    /// and deadline allow.
     pub(super) fn try_send(&mut self, p: u32, now: u64) {
         let job = self.jobs[p as usize];
-        let (t, i) = (job.tier as usize, job.instance);
-        let callee = t + 1;
-        let propagate = self.tiers[t].propagate;
+        let (t, i, r) = (job.tier as usize, job.instance, job.route as usize);
+        let callee = self.route(t, r).to;
+        let propagate = self.route(t, r).propagate;
         if propagate && job.deadline <= now {
             self.end_job(p, Outcome::Timeout, now);
             return;
@@ -40,13 +56,14 @@ impl Simulation {
         // Bulkhead first (as Resilience4j decorates: the bulkhead sits inside the breaker,
         // but a call waiting for a bulkhead slot must not hold a half-open permit).
         if !job.bh_held {
-            if let Some(bh) = self.tiers[t].bulkhead.clone() {
-                let inst = &mut self.tiers[t].inst[i as usize];
-                if inst.bh_active < bh.max_concurrent {
-                    inst.bh_active += 1;
+            if let Some(bh) = self.route(t, r).bulkhead.clone() {
+                let route = &mut self.tiers[t].routes[r];
+                let ix = i as usize;
+                if route.bh_active[ix] < bh.max_concurrent {
+                    route.bh_active[ix] += 1;
                     self.jobs[p as usize].bh_held = true;
-                } else if inst.bh_queue.len() < bh.max_queue as usize {
-                    inst.bh_queue.push_back(p);
+                } else if route.bh_queue[ix].len() < bh.max_queue as usize {
+                    route.bh_queue[ix].push_back(p);
                     let jm = &mut self.jobs[p as usize];
                     jm.st = St::BulkheadWait;
                     jm.bh_since = now;
@@ -59,18 +76,18 @@ impl Simulation {
                 }
             }
         }
-        let bi = self.breaker_idx(t, i);
+        let bi = self.breaker_idx(t, r, i);
         let permit = {
             let tr = &mut self.tiers[t];
             match tr.breakers.get_mut(bi) {
-                Some(b) => b.acquire(&tr.breaker_cfg, now, &mut self.rng),
+                Some(b) => b.acquire(&tr.routes[r].breaker_cfg, now, &mut self.rng),
                 None => Some(0),
             }
         };
         let Some(permit) = permit else {
             if self.jobs[p as usize].bh_held {
                 self.jobs[p as usize].bh_held = false;
-                self.bulkhead_release(t, i, now);
+                self.bulkhead_release(t, r, i, now);
             }
             self.jobs[p as usize].calls += 1;
             self.bucket(callee, now).breaker_rejected += 1;
@@ -78,13 +95,13 @@ impl Simulation {
             return;
         };
         let calls = job.calls.saturating_add(1);
-        let mut timeout = self.tiers[t].timeout_us;
+        let mut timeout = self.route(t, r).timeout_us;
         let mut child_deadline = NEVER;
         if propagate {
             timeout = timeout.min(job.deadline.saturating_sub(now));
             child_deadline = now.saturating_add(timeout);
         }
-        let ci = self.pick(callee, Some((t, i)));
+        let ci = self.pick(callee, Some((t, r, i)));
         let Some(child) = self.alloc(callee, ci, p, child_deadline, job.idempotent, now) else {
             return;
         };
@@ -99,7 +116,7 @@ impl Simulation {
             }
         }
         if calls == 1 {
-            let gi = self.budget_idx(t, i);
+            let gi = self.budget_idx(t, r, i);
             if let Some(b) = self.tiers[t].budgets.get_mut(gi) {
                 b.on_first_attempt(now);
             }
@@ -117,14 +134,14 @@ impl Simulation {
         self.arrive(child, now);
     }
 
-    pub(super) fn bulkhead_release(&mut self, t: usize, i: u32, now: u64) {
-        let Some(bh) = self.tiers[t].bulkhead.clone() else {
+    pub(super) fn bulkhead_release(&mut self, t: usize, r: usize, i: u32, now: u64) {
+        let Some(bh) = self.route(t, r).bulkhead.clone() else {
             return;
         };
-        let callee = t + 1;
-        self.tiers[t].inst[i as usize].bh_active -= 1;
+        let callee = self.route(t, r).to;
+        self.tiers[t].routes[r].bh_active[i as usize] -= 1;
         loop {
-            let Some(w) = self.tiers[t].inst[i as usize].bh_queue.pop_front() else {
+            let Some(w) = self.tiers[t].routes[r].bh_queue[i as usize].pop_front() else {
                 return;
             };
             let since = self.jobs[w as usize].bh_since;
@@ -136,7 +153,7 @@ impl Simulation {
             }
             // Reserve the slot now, send from a fresh event: no recursion through chains
             // of waiters.
-            self.tiers[t].inst[i as usize].bh_active += 1;
+            self.tiers[t].routes[r].bh_active[i as usize] += 1;
             let jm = &mut self.jobs[w as usize];
             jm.bh_held = true;
             let gen = jm.gen;
@@ -148,12 +165,13 @@ impl Simulation {
     /// The outstanding attempt of `p` ended with `outcome` (the callee answered, or the
     /// attempt timer fired).
     pub(super) fn attempt_result(&mut self, p: u32, outcome: Outcome, now: u64) {
-        let (t, i, permit, sent_at, calls, cost) = {
+        let (t, r, i, permit, sent_at, calls, cost) = {
             let jm = &mut self.jobs[p as usize];
             jm.gen = jm.gen.wrapping_add(1); // the attempt timer is now stale
             jm.child = NONE;
             (
                 jm.tier as usize,
+                jm.route as usize,
                 jm.instance,
                 jm.permit,
                 jm.sent_at,
@@ -161,7 +179,7 @@ impl Simulation {
                 jm.retry_cost,
             )
         };
-        let callee = t + 1;
+        let callee = self.route(t, r).to;
         {
             let b = self.bucket(callee, now);
             match outcome {
@@ -173,16 +191,16 @@ impl Simulation {
         }
         if self.jobs[p as usize].bh_held {
             self.jobs[p as usize].bh_held = false;
-            self.bulkhead_release(t, i, now);
+            self.bulkhead_release(t, r, i, now);
         }
         let success = outcome == Outcome::Success;
-        let bi = self.breaker_idx(t, i);
-        let gi = self.budget_idx(t, i);
+        let bi = self.breaker_idx(t, r, i);
+        let gi = self.budget_idx(t, r, i);
         {
             let tr = &mut self.tiers[t];
             if let Some(b) = tr.breakers.get_mut(bi) {
                 b.record(
-                    &tr.breaker_cfg,
+                    &tr.routes[r].breaker_cfg,
                     now,
                     permit,
                     !success,
@@ -205,9 +223,9 @@ impl Simulation {
     /// Decides whether job `p` retries after a failed (or unsent) attempt.
     pub(super) fn after_failure(&mut self, p: u32, kind: Outcome, now: u64) {
         let job = self.jobs[p as usize];
-        let (t, i) = (job.tier as usize, job.instance);
-        let callee = t + 1;
-        let tr = &self.tiers[t];
+        let (t, i, r) = (job.tier as usize, job.instance, job.route as usize);
+        let callee = self.route(t, r).to;
+        let tr = self.route(t, r);
         let allowed = job.calls < tr.max_attempts
             && tr.retry_mask & retry_bit(kind.retry_kind()) != 0
             && (!tr.idempotent_only || job.idempotent)
@@ -217,18 +235,18 @@ impl Simulation {
             return;
         }
         if tr.no_retry_open {
-            let bi = self.breaker_idx(t, i);
+            let bi = self.breaker_idx(t, r, i);
             let open = self.tiers[t]
                 .breakers
                 .get(bi)
-                .is_some_and(|b| b.status(self.breaker_cfg(t), now) != Status::Closed);
+                .is_some_and(|b| b.status(self.breaker_cfg(t, r), now) != Status::Closed);
             if open {
                 self.bucket(callee, now).budget_rejected += 1;
                 self.end_job(p, kind.propagate(), now);
                 return;
             }
         }
-        let gi = self.budget_idx(t, i);
+        let gi = self.budget_idx(t, r, i);
         let granted = match self.tiers[t].budgets.get_mut(gi) {
             Some(b) => b.try_retry(now, kind == Outcome::Timeout),
             None => Some(0),
@@ -238,11 +256,9 @@ impl Simulation {
             self.end_job(p, kind.propagate(), now);
             return;
         };
-        let sleep = match &self.tiers[t].backoff {
-            Some((b, j)) => backoff::sleep(b, j, job.calls as u32, job.prev_sleep, &mut self.rng),
-            None => 0,
-        };
-        if self.tiers[t].propagate && now.saturating_add(sleep) >= job.deadline {
+        let (b, j) = &self.tiers[t].routes[r].backoff;
+        let sleep = backoff::sleep(b, j, job.calls as u32, job.prev_sleep, &mut self.rng);
+        if self.route(t, r).propagate && now.saturating_add(sleep) >= job.deadline {
             // gRPC does not start a retry that cannot finish before the deadline.
             self.end_job(p, kind.propagate(), now);
             return;

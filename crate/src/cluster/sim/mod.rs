@@ -25,8 +25,8 @@ use super::budget::BudgetState;
 use super::faults::Effect;
 use super::math::{self, us_of_ms, Normal};
 use super::metrics::{
-    Analysis, Bucket, BucketLatency, Cohort, Histogram, Moments, Percentiles, RunResult, Summary,
-    TierBucket, TierSummary, Welford,
+    Analysis, Bucket, BucketLatency, Cohort, Histogram, Moments, Percentiles, RouteSummary,
+    RunResult, Summary, TierBucket, TierSummary, Welford,
 };
 use super::queue::{EventQueue, Kind};
 use super::scenario::{
@@ -122,6 +122,8 @@ struct Job {
     prev_sleep: u64,
     bh_since: u64,
     tier: u8,
+    /// The route of the tier's client this job's current call uses (picked per call).
+    route: u8,
     st: St,
     calls: u8,
     idempotent: bool,
@@ -145,6 +147,7 @@ impl Job {
         prev_sleep: 0,
         bh_since: 0,
         tier: 0,
+        route: 0,
         st: St::Free,
         calls: 0,
         idempotent: true,
@@ -156,11 +159,38 @@ impl Job {
 struct Inst {
     busy: u32,
     held: u32,
-    rr: u32,
     queue: VecDeque<u32>,
-    bh_active: u32,
-    bh_queue: VecDeque<u32>,
     hung: Vec<u32>,
+}
+
+/// One route of a tier's client: the callee tier, its share of the calls, its client
+/// policy (copied out of the scenario so the hot path does not walk it), and per caller
+/// instance its round-robin position and bulkhead. A chain's tier has one route (its
+/// `client`, to the next tier); the last tier none.
+#[derive(Debug)]
+struct RouteRt {
+    to: usize,
+    /// Cumulative share of the calls up to and including this route (the last one's is 1).
+    upto: f64,
+    rr: Vec<u32>,
+    bh_active: Vec<u32>,
+    bh_queue: Vec<VecDeque<u32>>,
+    /// Where this route's breakers and budgets start in its tier's `breakers` and
+    /// `budgets` (routes that share one have the same start), and whether one serves
+    /// every instance of the tier.
+    breaker_base: usize,
+    budget_base: usize,
+    breaker_shared: bool,
+    budget_shared: bool,
+    retry_mask: u8,
+    timeout_us: u64,
+    max_attempts: u8,
+    propagate: bool,
+    idempotent_only: bool,
+    no_retry_open: bool,
+    breaker_cfg: Breaker,
+    bulkhead: Option<Bulkhead>,
+    backoff: (Backoff, Jitter),
 }
 
 /// Per-tier runtime: instances, breakers and budgets of its client, precomputed params.
@@ -180,28 +210,16 @@ struct TierRt {
     /// The integrals at the end of the last closed bucket.
     areas: [u64; 3],
     active: Vec<u32>,
+    /// The breakers and budgets of every route, in route order (see `RouteRt::breaker_base`).
     breakers: Vec<BreakerState>,
     budgets: Vec<BudgetState>,
-    breaker_shared: bool,
-    budget_shared: bool,
     concurrency: u32,
     queue_cap: usize,
     queue_timeout_us: u64,
     slowdown: f64,
     error_rate: f64,
-    retry_mask: u8,
-    timeout_us: u64,
-    max_attempts: u8,
-    propagate: bool,
-    idempotent_only: bool,
-    no_retry_open: bool,
-    last: bool,
     random_lb: bool,
-    /// The client's breaker, bulkhead, backoff and jitter (copied out of the scenario so
-    /// the hot path does not walk `sc.tiers[t].client`); `Breaker::None` etc. without one.
-    breaker_cfg: Breaker,
-    bulkhead: Option<Bulkhead>,
-    backoff: Option<(Backoff, Jitter)>,
+    routes: Vec<RouteRt>,
 }
 
 fn retry_bit(k: RetryOn) -> u8 {
@@ -302,27 +320,79 @@ impl Simulation {
         let n_tiers = sc.tiers.len();
         let mut tiers = Vec::with_capacity(n_tiers);
         for (k, t) in sc.tiers.iter().enumerate() {
-            let next_n = sc.tiers.get(k + 1).map_or(1, |n| n.instances);
-            let mut inst = vec![Inst::default(); t.instances as usize];
-            for i in inst.iter_mut() {
-                // Seeded starting points, so 50 gateways do not all start at pod 0.
-                i.rr = rng.next_int_bounded(next_n as i32).unwrap_or(0) as u32;
-            }
-            let (breakers, budgets, bs, gs, mask) = match &t.client {
-                Some(c) => {
-                    let bsc = c.breaker.scope();
-                    let gsc = c.budget.scope();
-                    (
-                        vec![BreakerState::new(&c.breaker); bsc.slots(t.instances)],
-                        vec![BudgetState::new(&c.budget); gsc.slots(t.instances)],
-                        bsc.slots(t.instances) == 1,
-                        gsc.slots(t.instances) == 1,
-                        c.retry_on.iter().fold(0u8, |m, k| m | retry_bit(*k)),
-                    )
-                }
-                None => (vec![], vec![], true, true, 0),
+            let n_inst = t.instances as usize;
+            // A chain's client is one route to the next tier.
+            let chain = t.client.as_ref().map(|c| (k as u32 + 1, 1.0, c));
+            let routes: Vec<(u32, f64, &super::scenario::Client)> = match chain {
+                Some(r) => vec![r],
+                None => t
+                    .routes
+                    .iter()
+                    .map(|r| (r.to, r.weight, &r.client))
+                    .collect(),
             };
-            let c = t.client.as_ref();
+            let total_weight: f64 = routes.iter().map(|r| r.1).sum();
+            let (mut breakers, mut budgets) = (Vec::new(), Vec::new());
+            let mut rts: Vec<RouteRt> = Vec::with_capacity(routes.len());
+            let mut upto = 0.0;
+            for (r, &(to, weight, c)) in routes.iter().enumerate() {
+                let bsc = c.breaker.scope();
+                let gsc = c.budget.scope();
+                let breaker_base = match rts.first() {
+                    Some(first) if t.route_sharing.breaker => first.breaker_base,
+                    _ => {
+                        let base = breakers.len();
+                        breakers
+                            .extend(vec![BreakerState::new(&c.breaker); bsc.slots(t.instances)]);
+                        base
+                    }
+                };
+                let budget_base = match rts.first() {
+                    Some(first) if t.route_sharing.budget => first.budget_base,
+                    _ => {
+                        let base = budgets.len();
+                        budgets.extend(vec![BudgetState::new(&c.budget); gsc.slots(t.instances)]);
+                        base
+                    }
+                };
+                upto += weight / total_weight;
+                rts.push(RouteRt {
+                    to: to as usize,
+                    upto: if r + 1 == routes.len() { 1.0 } else { upto },
+                    rr: Vec::new(),
+                    bh_active: vec![0; n_inst],
+                    bh_queue: vec![VecDeque::new(); n_inst],
+                    breaker_base,
+                    budget_base,
+                    breaker_shared: bsc.slots(t.instances) == 1,
+                    budget_shared: gsc.slots(t.instances) == 1,
+                    retry_mask: c.retry_on.iter().fold(0u8, |m, k| m | retry_bit(*k)),
+                    timeout_us: c.timeout_ms * 1000,
+                    max_attempts: c.max_attempts as u8,
+                    propagate: c.deadline_propagation,
+                    idempotent_only: c.idempotent_only,
+                    no_retry_open: c.no_retry_while_breaker_open,
+                    breaker_cfg: c.breaker.clone(),
+                    bulkhead: c.bulkhead.clone(),
+                    backoff: (c.backoff.clone(), c.jitter.clone()),
+                });
+            }
+            // Seeded starting points, so 50 gateways do not all start at pod 0: one draw
+            // per instance and route, route by route (a tier that calls nothing draws
+            // once per instance all the same, so every chain keeps its random stream).
+            if rts.is_empty() {
+                for _ in 0..n_inst {
+                    let next_n = sc.tiers.get(k + 1).map_or(1, |n| n.instances);
+                    let _ = rng.next_int_bounded(next_n as i32);
+                }
+            }
+            for route in &mut rts {
+                let callee_n = sc.tiers[route.to].instances;
+                route.rr = (0..n_inst)
+                    .map(|_| rng.next_int_bounded(callee_n as i32).unwrap_or(0) as u32)
+                    .collect();
+            }
+            let inst = vec![Inst::default(); n_inst];
             tiers.push(TierRt {
                 inst,
                 queued: 0,
@@ -335,24 +405,13 @@ impl Simulation {
                 active: vec![],
                 breakers,
                 budgets,
-                breaker_shared: bs,
-                budget_shared: gs,
                 concurrency: t.concurrency,
                 queue_cap: t.queue_capacity as usize,
                 queue_timeout_us: t.queue_timeout_ms.map_or(NEVER, |q| q * 1000),
                 slowdown: t.slowdown_per_in_flight,
                 error_rate: t.error_rate,
-                retry_mask: mask,
-                timeout_us: c.map_or(NEVER, |c| c.timeout_ms * 1000),
-                max_attempts: c.map_or(1, |c| c.max_attempts as u8),
-                propagate: c.is_some_and(|c| c.deadline_propagation),
-                idempotent_only: c.is_some_and(|c| c.idempotent_only),
-                no_retry_open: c.is_some_and(|c| c.no_retry_while_breaker_open),
-                last: k + 1 == n_tiers,
                 random_lb: t.balancer == Balancer::Random,
-                breaker_cfg: c.map_or(Breaker::None, |c| c.breaker.clone()),
-                bulkhead: c.and_then(|c| c.bulkhead.clone()),
-                backoff: c.map(|c| (c.backoff.clone(), c.jitter.clone())),
+                routes: rts,
             });
         }
         let bucket_us = sc.bucket_ms * 1000;

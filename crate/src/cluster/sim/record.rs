@@ -32,23 +32,35 @@ impl Simulation {
         let n = self.tiers.len();
         for k in 0..n {
             let (mut open, mut half, mut closed) = (0u32, 0u32, 0u32);
-            let cfg = self.breaker_cfg(k);
             let tr = &self.tiers[k];
             let inst = self.sc.tiers[k].instances;
-            if tr.breaker_shared {
-                match tr.breakers.first().map(|s| s.status(cfg, at)) {
-                    Some(Status::Open) => open = inst,
-                    Some(Status::HalfOpen) => half = inst,
-                    _ => closed = inst,
+            // Every breaker group once (routes sharing one count it once); a chain's
+            // tier has one group, the last tier none (all closed).
+            for (r, route) in tr.routes.iter().enumerate() {
+                if tr.routes[..r]
+                    .iter()
+                    .any(|x| x.breaker_base == route.breaker_base)
+                {
+                    continue;
                 }
-            } else {
-                for s in &tr.breakers {
+                let cfg = &route.breaker_cfg;
+                let n_slots = if route.breaker_shared {
+                    1
+                } else {
+                    inst as usize
+                };
+                let group = &tr.breakers[route.breaker_base..route.breaker_base + n_slots];
+                let weight = if route.breaker_shared { inst } else { 1 };
+                for s in group {
                     match s.status(cfg, at) {
-                        Status::Open => open += 1,
-                        Status::HalfOpen => half += 1,
-                        Status::Closed => closed += 1,
+                        Status::Open => open += weight,
+                        Status::HalfOpen => half += weight,
+                        Status::Closed => closed += weight,
                     }
                 }
+            }
+            if tr.routes.is_empty() {
+                closed = inst;
             }
             let (queued, held) = (tr.queued, tr.held);
             // Integrals from 0 to `at` (see `TierRt::queued_m`); the bucket's share is the
@@ -70,6 +82,52 @@ impl Simulation {
             c.breakers_half_open = half;
             c.breakers_closed = closed;
         }
+    }
+
+    /// Every route's totals (its callee tier's, as each tier has one caller) and cost.
+    fn route_summaries(&self, buckets: &[Bucket], tiers: &[TierSummary]) -> Vec<RouteSummary> {
+        let mut out = Vec::new();
+        for (k, t) in self.sc.tiers.iter().enumerate() {
+            let clients: Vec<&super::super::scenario::Client> = match &t.client {
+                Some(c) => vec![c],
+                None => t.routes.iter().map(|r| &r.client).collect(),
+            };
+            let mut before = 0.0;
+            for (route, client) in self.tiers[k].routes.iter().zip(clients) {
+                let to = route.to;
+                let x = &tiers[to].totals;
+                let cost = client.cost.as_ref().map(|c| {
+                    let bills: Vec<crate::cost::Bill> = buckets
+                        .iter()
+                        .map(|b| {
+                            let y = &b.tiers[to];
+                            c.bill(y.successes, [y.errors, y.overloads, y.timeouts])
+                        })
+                        .collect();
+                    crate::cost::CostResult::new(c, &bills, x.first_attempts, x.successes)
+                });
+                out.push(RouteSummary {
+                    name: format!("{} → {}", t.name, self.sc.tiers[to].name),
+                    from: k as u32,
+                    to: to as u32,
+                    share: route.upto - before,
+                    calls: x.first_attempts,
+                    retries: x.retries,
+                    successes: x.successes,
+                    timeouts: x.timeouts,
+                    overloads: x.overloads,
+                    errors: x.errors,
+                    breaker_rejected: x.breaker_rejected,
+                    budget_rejected: x.budget_rejected,
+                    bulkhead_rejected: x.bulkhead_rejected,
+                    pending_at_end: tiers[to].pending_at_end,
+                    retry_amplification: tiers[to].retry_amplification,
+                    cost,
+                });
+                before = route.upto;
+            }
+        }
+        out
     }
 
     /// Latest event time processed, µs (for tests of causality).
@@ -102,8 +160,8 @@ impl Simulation {
                 cohort_late[j.cohort as usize][usize::from(!late)] += 1;
             }
             if j.st == St::Calling {
-                if let Some(p) = pending.get_mut(j.tier as usize + 1) {
-                    *p += 1;
+                if let Some(route) = self.tiers[j.tier as usize].routes.get(j.route as usize) {
+                    pending[route.to] += 1;
                 }
             }
         }
@@ -202,7 +260,14 @@ impl Simulation {
             latency_ms: self.hist.percentiles_ms(),
             success_latency: self.ok_moments.moments(),
             failure_latency: self.fail_moments.moments(),
-            amplification: tiers.last().map_or(0.0, |t| t.amplification),
+            // Attempts at the tiers that call nothing (a chain's last, a tree's leaves)
+            // per entry request.
+            amplification: tiers
+                .iter()
+                .zip(&self.tiers)
+                .filter(|(_, rt)| rt.routes.is_empty())
+                .map(|(t, _)| t.amplification)
+                .sum(),
             peak_arrival_ratio: tiers
                 .iter()
                 .map(|t| t.peak_arrival_ratio)
@@ -214,7 +279,9 @@ impl Simulation {
             recovery_time_ms: verdict.recovery_ms,
             metastable: verdict.metastable,
         };
+        let routes = self.route_summaries(&buckets, &tiers);
         RunResult {
+            routes,
             scenario: self.sc.name.clone(),
             seed: self.seed,
             duration_ms: self.sc.duration_ms,
