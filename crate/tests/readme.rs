@@ -205,6 +205,14 @@ fn cluster_table_matches_the_constants() {
             ],
         ),
         (
+            ".routes",
+            vec![format!("{} routes", range(0, MAX_ROUTES as u32))],
+        ),
+        (
+            ".routes[k].to",
+            vec![range(MIN_ROUTE_WEIGHT, MAX_ROUTE_WEIGHT)],
+        ),
+        (
             ".client.bulkhead",
             vec![f("max_concurrent", 1.0, count), f("max_queue", 0.0, count)],
         ),

@@ -31,7 +31,7 @@ pub mod scenario;
 #[cfg(test)]
 mod policy_tests;
 
-pub use metrics::{Bucket, Percentiles, RunResult, Summary, TierBucket, TierSummary};
+pub use metrics::{Bucket, Percentiles, RouteSummary, RunResult, Summary, TierBucket, TierSummary};
 pub use scenario::*;
 pub use sim::{Simulation, MAX_LIVE_JOBS};
 

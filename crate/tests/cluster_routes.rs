@@ -1,0 +1,362 @@
+//! Several upstreams in the cluster model: a tier calling several pools by weight, each
+//! route with its own client policy, budgets per route or shared; the cost of a route.
+
+use proptest::prelude::*;
+use retrystorm::cluster::{self, present, RunResult, Scenario};
+use retrystorm::rng::JavaRandom;
+use retrystorm::scenario;
+use serde_json::{json, Value};
+
+fn scenario(v: Value) -> Scenario {
+    let s: Scenario = serde_json::from_value(v).expect("valid JSON");
+    s.validate().expect("valid scenario");
+    s
+}
+
+fn leaf(name: &str) -> Value {
+    json!({"name": name, "instances": 2, "concurrency": 1000, "queue_capacity": 1000,
+           "service": {"kind": "constant", "ms": 10}})
+}
+
+fn route(to: u32, weight: f64) -> Value {
+    json!({"to": to, "weight": weight, "client": {"timeout_ms": 1000}})
+}
+
+/// A gateway (tier 0) routing to leaves 1..=n by `weights`.
+fn fan_out(weights: &[f64], rate: f64, duration_ms: u64) -> Value {
+    let routes: Vec<Value> = weights
+        .iter()
+        .enumerate()
+        .map(|(k, &w)| route(k as u32 + 1, w))
+        .collect();
+    let mut tiers = vec![
+        json!({"name": "gateway", "instances": 2, "concurrency": 10000,
+        "queue_capacity": 0, "service": {"kind": "constant", "ms": 1}, "routes": routes}),
+    ];
+    tiers.extend((1..=weights.len()).map(|k| leaf(&format!("pool{k}"))));
+    json!({"name": "fan-out", "seed": 7, "duration_ms": duration_ms,
+           "load": {"arrivals": "poisson", "rate_per_s": rate}, "tiers": tiers})
+}
+
+#[test]
+fn routing_weights_within_sampling_error() {
+    let weights = [0.8, 0.15, 0.05];
+    let s = scenario(fan_out(&[8.0, 1.5, 0.5], 2000.0, 20_000));
+    let r = cluster::run(&s, s.seed).unwrap();
+    let total: u64 = r.routes.iter().map(|x| x.calls).sum();
+    // Every call took exactly one route: the requests not pending at the gateway (and
+    // some that are, waiting for their call's answer) made one call each.
+    let requests = r.summary.requests;
+    assert!(total <= requests && total + r.tiers[0].pending_at_end >= requests);
+    assert!(total > 35_000, "{total}");
+    for (x, p) in r.routes.iter().zip(weights) {
+        // The declared share is the weight over the weights' sum.
+        assert!((x.share - p).abs() < 1e-12, "{}", x.share);
+        // Binomial: within 4 standard deviations of n·p.
+        let sd = (total as f64 * p * (1.0 - p)).sqrt();
+        let dev = (x.calls as f64 - total as f64 * p).abs();
+        assert!(
+            dev < 4.0 * sd,
+            "{}: {} calls of {total}, p = {p}",
+            x.name,
+            x.calls
+        );
+    }
+}
+
+#[test]
+fn a_chain_has_one_route_per_calling_tier() {
+    let b = scenario::bundled()
+        .into_iter()
+        .find(|b| b.id == "cluster-call-chain")
+        .unwrap();
+    let s: Scenario = match scenario::parse(b.json).unwrap() {
+        scenario::AnyScenario::Cluster(s) => s,
+        _ => unreachable!(),
+    };
+    let r = cluster::run(&s, s.seed).unwrap();
+    assert_eq!(r.routes.len(), s.tiers.len() - 1);
+    for (k, x) in r.routes.iter().enumerate() {
+        assert_eq!((x.from, x.to, x.share), (k as u32, k as u32 + 1, 1.0));
+        let t = &r.tiers[k + 1].totals;
+        assert_eq!(
+            (x.calls, x.retries, x.errors),
+            (t.first_attempts, t.retries, t.errors)
+        );
+    }
+    // Without routes the text report has no route table; with them it has one.
+    assert!(!cluster::report::text(&s, &r).contains("route "));
+    let s = scenario(fan_out(&[1.0, 1.0], 100.0, 2000));
+    let r = cluster::run(&s, s.seed).unwrap();
+    assert!(cluster::report::text(&s, &r).contains("gateway → pool2"));
+}
+
+/// A random tree: tier j > 0 is called by a random earlier tier, through a route or,
+/// when it is the next tier and the only callee, through a plain `client`.
+fn random_tree(seed: u64) -> Value {
+    let mut g = JavaRandom::new(seed as i64);
+    let mut int = |lo: i32, hi: i32| lo + g.next_int_bounded(hi - lo + 1).unwrap_or(0);
+    let n = int(2, 5) as usize;
+    let parent: Vec<usize> = (0..n)
+        .map(|j| {
+            if j == 0 {
+                0
+            } else {
+                int(0, j as i32 - 1) as usize
+            }
+        })
+        .collect();
+    let mut tiers = vec![];
+    for i in 0..n {
+        let callees: Vec<usize> = (1..n).filter(|&j| parent[j] == i).collect();
+        let mut t = json!({"name": format!("t{i}"), "instances": int(1, 3),
+            "concurrency": int(1, 30), "queue_capacity": int(0, 30),
+            "service": {"kind": "exponential", "mean_ms": int(1, 15)},
+            "error_rate": int(0, 20) as f64 / 100.0});
+        let scope = if int(0, 1) == 0 {
+            "shared"
+        } else {
+            "per_instance"
+        };
+        let budget = json!({"kind": "token_bucket", "percent": 20, "max_tokens": int(1, 10), "scope": scope});
+        let breaker = if int(0, 2) == 0 {
+            json!({"kind": "consecutive", "failures": int(1, 5), "open_ms": 200, "scope": scope})
+        } else {
+            json!({"kind": "none"})
+        };
+        let client = json!({"timeout_ms": int(20, 200), "max_attempts": int(1, 4),
+            "backoff": {"kind": "constant", "ms": int(0, 30)}, "budget": budget, "breaker": breaker,
+            "bulkhead": if int(0, 3) == 0 { json!({"max_concurrent": int(1, 10), "max_queue": int(0, 5), "max_wait_ms": 50}) } else { Value::Null }});
+        if callees == [i + 1] && int(0, 1) == 0 {
+            t["client"] = client;
+        } else if !callees.is_empty() {
+            let routes: Vec<Value> = callees
+                .iter()
+                .map(|&j| json!({"to": j, "weight": int(1, 10), "client": client.clone()}))
+                .collect();
+            t["routes"] = json!(routes);
+            t["route_sharing"] = json!({"budget": int(0, 1) == 1, "breaker": int(0, 1) == 1});
+        }
+        tiers.push(t);
+    }
+    let faults: Vec<Value> = (0..int(0, 2))
+        .map(|_| {
+            let effect = if int(0, 1) == 0 { json!({"kind": "outage"}) } else { json!({"kind": "hang"}) };
+            json!({"tier": int(0, n as i32 - 1), "start_ms": int(0, 1500), "duration_ms": int(50, 800), "effect": effect})
+        })
+        .collect();
+    json!({"name": "tree", "seed": seed as i64, "duration_ms": 8000, "bucket_ms": 500,
+        "load": {"arrivals": "poisson", "rate_per_s": 0,
+                 "schedule": [{"start_ms": 0, "end_ms": 2000, "rate_per_s": int(50, 400)}]},
+        "tiers": tiers, "faults": faults})
+}
+
+/// Per-route conservation; `drained` when the load stopped early enough that nothing
+/// is pending at the end.
+fn check_routes(r: &RunResult, drained: bool) {
+    let sm = &r.summary;
+    assert_eq!(sm.successes + sm.failures + sm.pending_at_end, sm.requests);
+    for x in &r.routes {
+        // Every attempt sent on a route ended exactly once (or is still pending).
+        assert_eq!(
+            x.calls + x.retries,
+            x.successes + x.timeouts + x.overloads + x.errors + x.pending_at_end,
+            "{x:?}"
+        );
+        if drained {
+            assert_eq!(x.pending_at_end, 0);
+        }
+        // A call succeeds at most once (a call whose first try the breaker or bulkhead
+        // refused sends its first attempt as a retry).
+        assert!(x.successes <= x.calls + x.breaker_rejected + x.bulkhead_rejected);
+    }
+    // The calls a tier makes are what it served: every served request makes one call,
+    // on exactly one of its routes.
+    for (k, t) in r.tiers.iter().enumerate() {
+        let out: u64 = r
+            .routes
+            .iter()
+            .filter(|x| x.from == k as u32)
+            .map(|x| x.calls)
+            .sum();
+        if r.routes.iter().any(|x| x.from == k as u32) {
+            assert!(out <= t.totals.services_ended, "tier {k}: {out} calls");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 30, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_route_conserves_its_attempts(seed in any::<u64>()) {
+        let s = scenario(random_tree(seed));
+        let r = cluster::run(&s, s.seed).unwrap();
+        prop_assert_eq!(r.summary.pending_at_end, 0);
+        check_routes(&r, true);
+        let again = cluster::run(&s, s.seed).unwrap();
+        prop_assert_eq!(serde_json::to_string(&r).unwrap(), serde_json::to_string(&again).unwrap());
+    }
+}
+
+fn preset(id: &str) -> (Scenario, RunResult) {
+    let b = scenario::bundled()
+        .into_iter()
+        .find(|b| b.id == id)
+        .unwrap();
+    assert!(!b.description.is_empty());
+    let s = match scenario::parse(b.json).unwrap() {
+        scenario::AnyScenario::Cluster(s) => s,
+        _ => unreachable!(),
+    };
+    let r = cluster::run(&s, s.seed).unwrap();
+    (s, r)
+}
+
+#[test]
+fn a_shared_budget_lets_the_slow_pool_starve_the_fast_one() {
+    let (_, shared) = preset("cluster-routes-shared-budget");
+    let (_, own) = preset("cluster-routes-per-route-budget");
+    check_routes(&shared, false);
+    check_routes(&own, false);
+    let fast = |r: &RunResult| r.routes[0].clone();
+    let (a, b) = (fast(&shared), fast(&own));
+    assert_eq!((a.name.as_str(), a.share), ("gateway → fast-pool", 0.8));
+    // With its own budget the fast pool never has a retry refused...
+    assert_eq!(b.budget_rejected, 0);
+    // ...with the shared one the slow pool's outage spends it, and the fast pool loses
+    // its retries: many more of its calls fail.
+    assert!(a.budget_rejected > 100, "{a:?}");
+    let failed = |x: &cluster::RouteSummary| x.calls - x.successes;
+    assert!(
+        failed(&a) > 5 * failed(&b),
+        "{} vs {}",
+        failed(&a),
+        failed(&b)
+    );
+    // The route table shows it.
+    let t = present::route_table(&shared);
+    let col = t.columns.iter().position(|c| c == "budget").unwrap();
+    assert_eq!(t.rows[0][col], a.budget_rejected.to_string());
+}
+
+#[test]
+fn route_cost_by_hand() {
+    // Arrivals every 100 ms (100..=1900), the pool down before 500 ms, one retry 600 ms
+    // later. Attempts at 101..401 ms fail (4 errors) and their retries succeed; 19 calls,
+    // 19 successes: 8 end in the first second, 11 in the second.
+    let mut v = fan_out(&[1.0], 10.0, 2000);
+    v["load"]["arrivals"] = json!("constant");
+    v["tiers"][0]["routes"][0]["client"] = json!({"timeout_ms": 1000, "max_attempts": 2,
+        "backoff": {"kind": "constant", "ms": 600},
+        "cost": {"input_tokens": 100, "output_tokens": 10,
+                 "input_price_per_1k": 1.0, "output_price_per_1k": 2.0}});
+    v["faults"] =
+        json!([{"tier": 1, "start_ms": 0, "duration_ms": 500, "effect": {"kind": "outage"}}]);
+    let s = scenario(v.clone());
+    let r = cluster::run(&s, s.seed).unwrap();
+    let x = &r.routes[0];
+    assert_eq!((x.calls, x.retries, x.successes, x.errors), (19, 4, 19, 4));
+    let c = x.cost.as_ref().unwrap();
+    assert_eq!(
+        (c.input_tokens, c.output_tokens, c.billed_failures),
+        (2300, 190, 4)
+    );
+    let close = |a: f64, b: f64| assert!((a - b).abs() < 1e-12, "{a} vs {b}");
+    // An answered call costs 0.12, a billed error 0.1.
+    close(c.per_sec[0], 8.0 * 0.12 + 4.0 * 0.1);
+    close(c.per_sec[1], 11.0 * 0.12);
+    close(c.total, 2.68);
+    close(c.per_delivered.unwrap(), 2.68 / 19.0);
+    close(c.amplification.unwrap(), 2.68 / (19.0 * 0.12));
+    // Errors not billed: the retries cost nothing more than the answers.
+    v["tiers"][0]["routes"][0]["client"]["cost"]["billed"] = json!(["overload"]);
+    let s = scenario(v);
+    let r = cluster::run(&s, s.seed).unwrap();
+    let c = r.routes[0].cost.as_ref().unwrap();
+    close(c.total, 19.0 * 0.12);
+    close(c.amplification.unwrap(), 1.0);
+    // The route table gains the cost columns, the bucket CSV a cost column.
+    let t = present::route_table(&r);
+    assert_eq!(t.columns.last().unwrap(), "cost amplification");
+    assert_eq!(t.rows[0].last().unwrap(), "1.00x");
+    let csv = cluster::report::csv_buckets(&r);
+    assert!(csv.lines().next().unwrap().ends_with(",cost"));
+}
+
+/// The first problem of the fan-out scenario after `edit`.
+fn problem(edit: impl Fn(&mut Value)) -> String {
+    let mut v = fan_out(&[1.0, 1.0], 100.0, 1000);
+    edit(&mut v);
+    match scenario::from_value({
+        let mut v = v;
+        v["model"] = json!("cluster");
+        v
+    }) {
+        Ok(_) => "ok".into(),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn bad_routes_are_named() {
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(Edit, &str)> = vec![
+        (
+            Box::new(|v| v["tiers"][0]["routes"][1]["to"] = json!(0)),
+            "tiers[0].routes[1].to = 0 is out of range: allowed 1..=2 (a later tier)",
+        ),
+        (
+            Box::new(|v| v["tiers"][0]["routes"][1]["to"] = json!(9)),
+            "tiers[0].routes[1].to = 9 is out of range: allowed 1..=2 (a later tier)",
+        ),
+        (
+            Box::new(|v| v["tiers"][0]["routes"][0]["weight"] = json!(0)),
+            "tiers[0].routes[0].weight = 0 is out of range: allowed 0.001..=1000",
+        ),
+        (
+            Box::new(|v| v["tiers"][0]["routes"][0]["weight"] = json!("most")),
+            "tiers[0].routes[0].weight = \"most\" is not allowed: expected a number in 0.001..=1000",
+        ),
+        (
+            Box::new(|v| v["tiers"][0]["client"] = json!({"timeout_ms": 100})),
+            "tiers[0].routes = 2 routes is out of range: allowed absent when `client` is set",
+        ),
+        (
+            Box::new(|v| v["tiers"][0]["routes"][1]["to"] = json!(1)),
+            "tiers[1] = called by 2 tiers is out of range: allowed called by exactly one tier",
+        ),
+        (
+            Box::new(|v| v["tiers"][0]["routes"][0]["client"]["timeout_ms"] = json!(0)),
+            "tiers[0].routes[0].client.timeout_ms = 0 is out of range",
+        ),
+        (
+            Box::new(|v| v["tiers"][0]["routes"][0]["pool"] = json!("x")),
+            "unknown field `tiers[0].routes[0].pool`, expected one of `to`, `weight`, `client`",
+        ),
+        (
+            Box::new(|v| {
+                v["tiers"][0]["route_sharing"] = json!({"budget": true});
+                v["tiers"][0]["routes"][1]["client"]["budget"] =
+                    json!({"kind": "token_bucket", "percent": 10, "max_tokens": 5});
+            }),
+            "tiers[0].routes[1].client.budget = a different budget is out of range: allowed the budget of routes[0]",
+        ),
+        (
+            Box::new(|v| v["tiers"][0]["route_sharing"] = json!({"budgets": true})),
+            "unknown field `tiers[0].route_sharing.budgets`, expected `budget` or `breaker`",
+        ),
+        (
+            Box::new(|v| {
+                v["tiers"][0]["routes"][0]["client"]["cost"] = json!({"input_tokens": 1,
+                    "output_tokens": 1, "input_price_per_1k": 2000, "output_price_per_1k": 1})
+            }),
+            "tiers[0].routes[0].client.cost.input_price_per_1k = 2000 is out of range: allowed 0..=1000",
+        ),
+    ];
+    for (edit, want) in cases {
+        let msg = problem(edit);
+        assert!(msg.starts_with(want), "{msg}\n  wanted: {want}");
+    }
+    assert_eq!(problem(|_| {}), "ok");
+}
