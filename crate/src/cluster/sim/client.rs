@@ -4,42 +4,50 @@
 use super::*;
 
 impl Simulation {
-    /// Route `r` of tier `t`'s client.
+    /// Route `r` (an index into all tiers' routes).
     #[inline]
-    pub(super) fn route(&self, t: usize, r: usize) -> &RouteRt {
-        &self.tiers[t].routes[r]
+    pub(super) fn route(&self, r: usize) -> &RouteRt {
+        &self.routes[r]
     }
 
-    /// Where the breaker of instance `i` of tier `t` on route `r` is in `breakers`.
-    #[inline]
-    pub(super) fn breaker_idx(&self, t: usize, r: usize, i: u32) -> usize {
-        let route = self.route(t, r);
-        route.breaker_base + if route.breaker_shared { 0 } else { i as usize }
+    /// What the hot path needs of route `r` for caller instance `i`, read with one lookup.
+    #[inline(always)]
+    pub(super) fn hop(&self, r: usize, i: u32) -> Hop {
+        let route = &self.routes[r];
+        Hop {
+            to: route.to,
+            breaker: route.breaker_base + if route.breaker_shared { 0 } else { i as usize },
+            budget: route.budget_base + if route.budget_shared { 0 } else { i as usize },
+            timeout_us: route.timeout_us,
+            max_attempts: route.max_attempts,
+            retry_mask: route.retry_mask,
+            propagate: route.propagate,
+            idempotent_only: route.idempotent_only,
+            no_retry_open: route.no_retry_open,
+        }
     }
 
-    /// Where the budget of instance `i` of tier `t` on route `r` is in `budgets`.
-    #[inline]
-    pub(super) fn budget_idx(&self, t: usize, r: usize, i: u32) -> usize {
-        let route = self.route(t, r);
-        route.budget_base + if route.budget_shared { 0 } else { i as usize }
+    pub(super) fn breaker_cfg(&self, r: usize) -> &Breaker {
+        &self.route(r).breaker_cfg
     }
 
-    pub(super) fn breaker_cfg(&self, t: usize, r: usize) -> &Breaker {
-        &self.route(t, r).breaker_cfg
-    }
-
-    /// Picks the route of a new call of a tier with several (one draw; none with one).
+    /// Picks the route of a new call of job `j` (one draw when its tier has several
+    /// routes; none with one, so a chain's random stream is unchanged).
     pub(super) fn pick_route(&mut self, j: u32) {
         let t = self.jobs[j as usize].tier as usize;
-        let routes = &self.tiers[t].routes;
-        if routes.len() > 1 {
+        let range = self.tiers[t].routes.clone();
+        let r = if range.len() > 1 {
             let u = self.rng.next_unit();
-            let r = routes
-                .iter()
-                .position(|x| u < x.upto)
-                .unwrap_or(routes.len() - 1);
-            self.jobs[j as usize].route = r as u8;
-        }
+            let routes = &self.routes[range.clone()];
+            range.start
+                + routes
+                    .iter()
+                    .position(|x| u < x.upto)
+                    .unwrap_or(routes.len() - 1)
+        } else {
+            range.start
+        };
+        self.jobs[j as usize].route = r as u8;
     }
 
     /// Sends the next attempt of job `p`'s call on its route, if the bulkhead, breaker
@@ -47,8 +55,8 @@ impl Simulation {
     pub(super) fn try_send(&mut self, p: u32, now: u64) {
         let job = self.jobs[p as usize];
         let (t, i, r) = (job.tier as usize, job.instance, job.route as usize);
-        let callee = self.route(t, r).to;
-        let propagate = self.route(t, r).propagate;
+        let hop = self.hop(r, i);
+        let (callee, propagate) = (hop.to, hop.propagate);
         if propagate && job.deadline <= now {
             self.end_job(p, Outcome::Timeout, now);
             return;
@@ -56,8 +64,8 @@ impl Simulation {
         // Bulkhead first (as Resilience4j decorates: the bulkhead sits inside the breaker,
         // but a call waiting for a bulkhead slot must not hold a half-open permit).
         if !job.bh_held {
-            if let Some(bh) = self.route(t, r).bulkhead.clone() {
-                let route = &mut self.tiers[t].routes[r];
+            if let Some(bh) = self.route(r).bulkhead.clone() {
+                let route = &mut self.routes[r];
                 let ix = i as usize;
                 if route.bh_active[ix] < bh.max_concurrent {
                     route.bh_active[ix] += 1;
@@ -76,18 +84,18 @@ impl Simulation {
                 }
             }
         }
-        let bi = self.breaker_idx(t, r, i);
+        let bi = hop.breaker;
         let permit = {
             let tr = &mut self.tiers[t];
             match tr.breakers.get_mut(bi) {
-                Some(b) => b.acquire(&tr.routes[r].breaker_cfg, now, &mut self.rng),
+                Some(b) => b.acquire(&self.routes[r].breaker_cfg, now, &mut self.rng),
                 None => Some(0),
             }
         };
         let Some(permit) = permit else {
             if self.jobs[p as usize].bh_held {
                 self.jobs[p as usize].bh_held = false;
-                self.bulkhead_release(t, r, i, now);
+                self.bulkhead_release(r, i, now);
             }
             self.jobs[p as usize].calls += 1;
             self.bucket(callee, now).breaker_rejected += 1;
@@ -95,13 +103,13 @@ impl Simulation {
             return;
         };
         let calls = job.calls.saturating_add(1);
-        let mut timeout = self.route(t, r).timeout_us;
+        let mut timeout = hop.timeout_us;
         let mut child_deadline = NEVER;
         if propagate {
             timeout = timeout.min(job.deadline.saturating_sub(now));
             child_deadline = now.saturating_add(timeout);
         }
-        let ci = self.pick(callee, Some((t, r, i)));
+        let ci = self.pick(callee, Some((r, i)));
         let Some(child) = self.alloc(callee, ci, p, child_deadline, job.idempotent, now) else {
             return;
         };
@@ -116,7 +124,7 @@ impl Simulation {
             }
         }
         if calls == 1 {
-            let gi = self.budget_idx(t, r, i);
+            let gi = hop.budget;
             if let Some(b) = self.tiers[t].budgets.get_mut(gi) {
                 b.on_first_attempt(now);
             }
@@ -134,14 +142,14 @@ impl Simulation {
         self.arrive(child, now);
     }
 
-    pub(super) fn bulkhead_release(&mut self, t: usize, r: usize, i: u32, now: u64) {
-        let Some(bh) = self.route(t, r).bulkhead.clone() else {
+    pub(super) fn bulkhead_release(&mut self, r: usize, i: u32, now: u64) {
+        let Some(bh) = self.route(r).bulkhead.clone() else {
             return;
         };
-        let callee = self.route(t, r).to;
-        self.tiers[t].routes[r].bh_active[i as usize] -= 1;
+        let callee = self.route(r).to;
+        self.routes[r].bh_active[i as usize] -= 1;
         loop {
-            let Some(w) = self.tiers[t].routes[r].bh_queue[i as usize].pop_front() else {
+            let Some(w) = self.routes[r].bh_queue[i as usize].pop_front() else {
                 return;
             };
             let since = self.jobs[w as usize].bh_since;
@@ -153,7 +161,7 @@ impl Simulation {
             }
             // Reserve the slot now, send from a fresh event: no recursion through chains
             // of waiters.
-            self.tiers[t].routes[r].bh_active[i as usize] += 1;
+            self.routes[r].bh_active[i as usize] += 1;
             let jm = &mut self.jobs[w as usize];
             jm.bh_held = true;
             let gen = jm.gen;
@@ -179,7 +187,8 @@ impl Simulation {
                 jm.retry_cost,
             )
         };
-        let callee = self.route(t, r).to;
+        let hop = self.hop(r, i);
+        let callee = hop.to;
         {
             let b = self.bucket(callee, now);
             match outcome {
@@ -191,16 +200,15 @@ impl Simulation {
         }
         if self.jobs[p as usize].bh_held {
             self.jobs[p as usize].bh_held = false;
-            self.bulkhead_release(t, r, i, now);
+            self.bulkhead_release(r, i, now);
         }
         let success = outcome == Outcome::Success;
-        let bi = self.breaker_idx(t, r, i);
-        let gi = self.budget_idx(t, r, i);
+        let (bi, gi) = (hop.breaker, hop.budget);
         {
             let tr = &mut self.tiers[t];
             if let Some(b) = tr.breakers.get_mut(bi) {
                 b.record(
-                    &tr.routes[r].breaker_cfg,
+                    &self.routes[r].breaker_cfg,
                     now,
                     permit,
                     !success,
@@ -224,8 +232,8 @@ impl Simulation {
     pub(super) fn after_failure(&mut self, p: u32, kind: Outcome, now: u64) {
         let job = self.jobs[p as usize];
         let (t, i, r) = (job.tier as usize, job.instance, job.route as usize);
-        let callee = self.route(t, r).to;
-        let tr = self.route(t, r);
+        let tr = self.hop(r, i);
+        let callee = tr.to;
         let allowed = job.calls < tr.max_attempts
             && tr.retry_mask & retry_bit(kind.retry_kind()) != 0
             && (!tr.idempotent_only || job.idempotent)
@@ -235,18 +243,17 @@ impl Simulation {
             return;
         }
         if tr.no_retry_open {
-            let bi = self.breaker_idx(t, r, i);
             let open = self.tiers[t]
                 .breakers
-                .get(bi)
-                .is_some_and(|b| b.status(self.breaker_cfg(t, r), now) != Status::Closed);
+                .get(tr.breaker)
+                .is_some_and(|b| b.status(self.breaker_cfg(r), now) != Status::Closed);
             if open {
                 self.bucket(callee, now).budget_rejected += 1;
                 self.end_job(p, kind.propagate(), now);
                 return;
             }
         }
-        let gi = self.budget_idx(t, r, i);
+        let gi = tr.budget;
         let granted = match self.tiers[t].budgets.get_mut(gi) {
             Some(b) => b.try_retry(now, kind == Outcome::Timeout),
             None => Some(0),
@@ -256,9 +263,9 @@ impl Simulation {
             self.end_job(p, kind.propagate(), now);
             return;
         };
-        let (b, j) = &self.tiers[t].routes[r].backoff;
+        let (b, j) = &self.routes[r].backoff;
         let sleep = backoff::sleep(b, j, job.calls as u32, job.prev_sleep, &mut self.rng);
-        if self.route(t, r).propagate && now.saturating_add(sleep) >= job.deadline {
+        if tr.propagate && now.saturating_add(sleep) >= job.deadline {
             // gRPC does not start a retry that cannot finish before the deadline.
             self.end_job(p, kind.propagate(), now);
             return;

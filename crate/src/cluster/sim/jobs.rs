@@ -78,13 +78,13 @@ impl Simulation {
     }
 
     #[inline(always)]
-    pub(super) fn pick(&mut self, callee: usize, caller: Option<(usize, usize, u32)>) -> u32 {
+    pub(super) fn pick(&mut self, callee: usize, caller: Option<(usize, u32)>) -> u32 {
         let n = self.tiers[callee].inst.len() as u32;
         if self.tiers[callee].random_lb {
             return self.rng.next_int_bounded(n as i32).unwrap_or(0) as u32;
         }
         let rr = match caller {
-            Some((t, r, i)) => &mut self.tiers[t].routes[r].rr[i as usize],
+            Some((r, i)) => &mut self.routes[r].rr[i as usize],
             None => &mut self.entry_rr,
         };
         // `rr < n` always (it starts below n and wraps), so no division is needed.
@@ -297,7 +297,7 @@ impl Simulation {
         }
         if job.bh_held {
             self.jobs[j as usize].bh_held = false;
-            self.bulkhead_release(t, job.route as usize, i, now);
+            self.bulkhead_release(job.route as usize, i, now);
         }
         self.release(j, now);
         match job.parent {

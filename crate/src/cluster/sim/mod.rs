@@ -122,7 +122,8 @@ struct Job {
     prev_sleep: u64,
     bh_since: u64,
     tier: u8,
-    /// The route of the tier's client this job's current call uses (picked per call).
+    /// The route of the tier's client this job's current call uses (picked per call), an
+    /// index into `Simulation::routes` (at most 16 tiers × 8 routes).
     route: u8,
     st: St,
     calls: u8,
@@ -219,7 +220,23 @@ struct TierRt {
     slowdown: f64,
     error_rate: f64,
     random_lb: bool,
-    routes: Vec<RouteRt>,
+    /// This tier's routes in `Simulation::routes` (empty for a tier that calls nothing).
+    routes: core::ops::Range<usize>,
+}
+
+/// A route's settings for one caller instance, copied out in one lookup (see `hop`).
+#[derive(Debug, Clone, Copy)]
+struct Hop {
+    to: usize,
+    /// Index of this instance's breaker and budget in the tier's `breakers`, `budgets`.
+    breaker: usize,
+    budget: usize,
+    timeout_us: u64,
+    max_attempts: u8,
+    retry_mask: u8,
+    propagate: bool,
+    idempotent_only: bool,
+    no_retry_open: bool,
 }
 
 fn retry_bit(k: RetryOn) -> u8 {
@@ -246,6 +263,8 @@ pub struct Simulation {
     finished: bool,
     error: Option<ValidationError>,
     tiers: Vec<TierRt>,
+    /// Every tier's routes, tier by tier (see `TierRt::routes`).
+    routes: Vec<RouteRt>,
     jobs: Vec<Job>,
     free: Vec<u32>,
     live: u64,
@@ -319,6 +338,8 @@ impl Simulation {
         let mut rng = JavaRandom::new(seed);
         let n_tiers = sc.tiers.len();
         let mut tiers = Vec::with_capacity(n_tiers);
+        // Every tier's routes in one array, so the hot path reaches one in one lookup.
+        let mut all_routes: Vec<RouteRt> = Vec::new();
         for (k, t) in sc.tiers.iter().enumerate() {
             let n_inst = t.instances as usize;
             // A chain's client is one route to the next tier.
@@ -411,8 +432,9 @@ impl Simulation {
                 slowdown: t.slowdown_per_in_flight,
                 error_rate: t.error_rate,
                 random_lb: t.balancer == Balancer::Random,
-                routes: rts,
+                routes: all_routes.len()..all_routes.len() + rts.len(),
             });
+            all_routes.extend(rts);
         }
         let bucket_us = sc.bucket_ms * 1000;
         let n_buckets = sc.duration_ms.div_ceil(sc.bucket_ms) as usize;
@@ -427,6 +449,7 @@ impl Simulation {
             finished: false,
             error: None,
             tiers,
+            routes: all_routes,
             jobs: Vec::with_capacity(1 << 12),
             free: Vec::new(),
             live: 0,

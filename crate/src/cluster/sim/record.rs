@@ -36,8 +36,9 @@ impl Simulation {
             let inst = self.sc.tiers[k].instances;
             // Every breaker group once (routes sharing one count it once); a chain's
             // tier has one group, the last tier none (all closed).
-            for (r, route) in tr.routes.iter().enumerate() {
-                if tr.routes[..r]
+            let routes = &self.routes[tr.routes.clone()];
+            for (r, route) in routes.iter().enumerate() {
+                if routes[..r]
                     .iter()
                     .any(|x| x.breaker_base == route.breaker_base)
                 {
@@ -93,7 +94,10 @@ impl Simulation {
                 None => t.routes.iter().map(|r| &r.client).collect(),
             };
             let mut before = 0.0;
-            for (route, client) in self.tiers[k].routes.iter().zip(clients) {
+            for (route, client) in self.routes[self.tiers[k].routes.clone()]
+                .iter()
+                .zip(clients)
+            {
                 let to = route.to;
                 let x = &tiers[to].totals;
                 let cost = client.cost.as_ref().map(|c| {
@@ -160,7 +164,7 @@ impl Simulation {
                 cohort_late[j.cohort as usize][usize::from(!late)] += 1;
             }
             if j.st == St::Calling {
-                if let Some(route) = self.tiers[j.tier as usize].routes.get(j.route as usize) {
+                if let Some(route) = self.routes.get(j.route as usize) {
                     pending[route.to] += 1;
                 }
             }
