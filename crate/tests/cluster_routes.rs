@@ -43,7 +43,7 @@ fn routing_weights_within_sampling_error() {
     let weights = [0.8, 0.15, 0.05];
     let s = scenario(fan_out(&[8.0, 1.5, 0.5], 2000.0, 20_000));
     let r = cluster::run(&s, s.seed).unwrap();
-    let total: u64 = r.routes.iter().map(|x| x.calls).sum();
+    let total: u64 = r.routes.iter().map(|x| x.totals.first_attempts).sum();
     // Every call took exactly one route: the requests not pending at the gateway (and
     // some that are, waiting for their call's answer) made one call each.
     let requests = r.summary.requests;
@@ -54,12 +54,12 @@ fn routing_weights_within_sampling_error() {
         assert!((x.share - p).abs() < 1e-12, "{}", x.share);
         // Binomial: within 4 standard deviations of n·p.
         let sd = (total as f64 * p * (1.0 - p)).sqrt();
-        let dev = (x.calls as f64 - total as f64 * p).abs();
+        let dev = (x.totals.first_attempts as f64 - total as f64 * p).abs();
         assert!(
             dev < 4.0 * sd,
             "{}: {} calls of {total}, p = {p}",
             x.name,
-            x.calls
+            x.totals.first_attempts
         );
     }
 }
@@ -78,11 +78,10 @@ fn a_chain_has_one_route_per_calling_tier() {
     assert_eq!(r.routes.len(), s.tiers.len() - 1);
     for (k, x) in r.routes.iter().enumerate() {
         assert_eq!((x.from, x.to, x.share), (k as u32, k as u32 + 1, 1.0));
-        let t = &r.tiers[k + 1].totals;
-        assert_eq!(
-            (x.calls, x.retries, x.errors),
-            (t.first_attempts, t.retries, t.errors)
-        );
+        // The chain's 3 attempts per call at every hop: retries happen on every route.
+        assert!(x.totals.retries > 0, "{}", x.name);
+        let amp = x.totals.attempts() as f64 / x.totals.first_attempts as f64;
+        assert!((x.retry_amplification - amp).abs() < 1e-12);
     }
     // Without routes the text report has no route table; with them it has one.
     assert!(!cluster::report::text(&s, &r).contains("route "));
@@ -159,8 +158,8 @@ fn check_routes(r: &RunResult, drained: bool) {
     for x in &r.routes {
         // Every attempt sent on a route ended exactly once (or is still pending).
         assert_eq!(
-            x.calls + x.retries,
-            x.successes + x.timeouts + x.overloads + x.errors + x.pending_at_end,
+            x.totals.attempts(),
+            x.totals.successes + x.totals.failures() + x.pending_at_end,
             "{x:?}"
         );
         if drained {
@@ -168,7 +167,10 @@ fn check_routes(r: &RunResult, drained: bool) {
         }
         // A call succeeds at most once (a call whose first try the breaker or bulkhead
         // refused sends its first attempt as a retry).
-        assert!(x.successes <= x.calls + x.breaker_rejected + x.bulkhead_rejected);
+        assert!(
+            x.totals.successes
+                <= x.totals.first_attempts + x.totals.breaker_rejected + x.totals.bulkhead_rejected
+        );
     }
     // The calls a tier makes are what it served: every served request makes one call,
     // on exactly one of its routes.
@@ -177,7 +179,7 @@ fn check_routes(r: &RunResult, drained: bool) {
             .routes
             .iter()
             .filter(|x| x.from == k as u32)
-            .map(|x| x.calls)
+            .map(|x| x.totals.first_attempts)
             .sum();
         if r.routes.iter().any(|x| x.from == k as u32) {
             assert!(out <= t.totals.services_ended, "tier {k}: {out} calls");
@@ -223,11 +225,11 @@ fn a_shared_budget_lets_the_slow_pool_starve_the_fast_one() {
     let (a, b) = (fast(&shared), fast(&own));
     assert_eq!((a.name.as_str(), a.share), ("gateway → fast-pool", 0.8));
     // With its own budget the fast pool never has a retry refused...
-    assert_eq!(b.budget_rejected, 0);
+    assert_eq!(b.totals.budget_rejected, 0);
     // ...with the shared one the slow pool's outage spends it, and the fast pool loses
     // its retries: many more of its calls fail.
-    assert!(a.budget_rejected > 100, "{a:?}");
-    let failed = |x: &cluster::RouteSummary| x.calls - x.successes;
+    assert!(a.totals.budget_rejected > 100, "{a:?}");
+    let failed = |x: &cluster::RouteSummary| x.totals.first_attempts - x.totals.successes;
     assert!(
         failed(&a) > 5 * failed(&b),
         "{} vs {}",
@@ -237,7 +239,7 @@ fn a_shared_budget_lets_the_slow_pool_starve_the_fast_one() {
     // The route table shows it.
     let t = present::route_table(&shared);
     let col = t.columns.iter().position(|c| c == "budget").unwrap();
-    assert_eq!(t.rows[0][col], a.budget_rejected.to_string());
+    assert_eq!(t.rows[0][col], a.totals.budget_rejected.to_string());
 }
 
 #[test]
@@ -256,7 +258,11 @@ fn route_cost_by_hand() {
     let s = scenario(v.clone());
     let r = cluster::run(&s, s.seed).unwrap();
     let x = &r.routes[0];
-    assert_eq!((x.calls, x.retries, x.successes, x.errors), (19, 4, 19, 4));
+    let t = &x.totals;
+    assert_eq!(
+        (t.first_attempts, t.retries, t.successes, t.errors),
+        (19, 4, 19, 4)
+    );
     let c = x.cost.as_ref().unwrap();
     assert_eq!(
         (c.input_tokens, c.output_tokens, c.billed_failures),

@@ -384,24 +384,9 @@ pub struct RouteSummary {
     pub to: u32,
     /// Share of the caller's calls this route gets (its weight over the routes' sum).
     pub share: f64,
-    /// Calls made on the route (first attempts).
-    pub calls: u64,
-    /// Retries sent on it.
-    pub retries: u64,
-    /// Attempts answered successfully.
-    pub successes: u64,
-    /// Attempts that timed out at the caller.
-    pub timeouts: u64,
-    /// Attempts the callee refused.
-    pub overloads: u64,
-    /// Attempts that failed.
-    pub errors: u64,
-    /// Attempts the route's breaker refused.
-    pub breaker_rejected: u64,
-    /// Retries the route's budget refused.
-    pub budget_rejected: u64,
-    /// Attempts the route's bulkhead refused.
-    pub bulkhead_rejected: u64,
+    /// What was sent on the route and how it ended: its callee tier's totals
+    /// (`first_attempts` are the calls made on it; the refusals are its own).
+    pub totals: TierBucket,
     /// Attempts still outstanding at the end.
     pub pending_at_end: u64,
     /// Attempts sent over calls made.

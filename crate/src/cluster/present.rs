@@ -148,17 +148,9 @@ pub fn summary_table(r: &RunResult) -> Table {
 
 /// Per-tier totals: attempts, outcomes by kind, amplification, peak and breaker openings.
 pub fn tier_table(r: &RunResult) -> Table {
-    let columns = [
-        "tier",
-        "first",
-        "retries",
-        "ok",
-        "timeout",
-        "overload",
-        "error",
-        "breaker",
-        "budget",
-        "bulkhead",
+    let mut columns = vec!["tier"];
+    columns.extend(COUNT_COLUMNS);
+    columns.extend([
         "amp",
         "retry amp",
         "peak/steady",
@@ -168,23 +160,14 @@ pub fn tier_table(r: &RunResult) -> Table {
         "mean in flight",
         "wait ms",
         "service ms",
-    ];
+    ]);
     let rows = r
         .tiers
         .iter()
         .map(|t| {
-            let x = &t.totals;
-            vec![
-                t.name.clone(),
-                x.first_attempts.to_string(),
-                x.retries.to_string(),
-                x.successes.to_string(),
-                x.timeouts.to_string(),
-                x.overloads.to_string(),
-                x.errors.to_string(),
-                x.breaker_rejected.to_string(),
-                x.budget_rejected.to_string(),
-                x.bulkhead_rejected.to_string(),
+            let mut row = vec![t.name.clone()];
+            row.extend(count_cells(&t.totals));
+            row.extend([
                 fmt(Unit::Times, t.amplification),
                 fmt(Unit::Times, t.retry_amplification),
                 fmt(Unit::Times, t.peak_arrival_ratio),
@@ -194,30 +177,42 @@ pub fn tier_table(r: &RunResult) -> Table {
                 fmt(Unit::Count2, t.mean_in_flight),
                 format!("{:.1}", t.mean_wait_ms),
                 format!("{:.1}", t.mean_service_ms),
-            ]
+            ]);
+            row
         })
         .collect();
     Table::new(&columns, rows)
+}
+
+/// The titles of [`count_cells`] (a route's first attempts are the calls made on it).
+const COUNT_COLUMNS: [&str; 9] = [
+    "first", "retries", "ok", "timeout", "overload", "error", "breaker", "budget", "bulkhead",
+];
+
+/// The attempt and refusal counts both the tier and the route tables show, in the
+/// order of [`COUNT_COLUMNS`].
+fn count_cells(x: &TierBucket) -> [String; 9] {
+    [
+        x.first_attempts,
+        x.retries,
+        x.successes,
+        x.timeouts,
+        x.overloads,
+        x.errors,
+        x.breaker_rejected,
+        x.budget_rejected,
+        x.bulkhead_rejected,
+    ]
+    .map(|v| v.to_string())
 }
 
 /// The per-route table: every route of every tier's client (a chain's tier has one),
 /// its share of the calls and how its attempts ended, and the cost columns when some
 /// route's client has a cost model.
 pub fn route_table(r: &RunResult) -> Table {
-    let mut columns = vec![
-        "route",
-        "share",
-        "calls",
-        "retries",
-        "ok",
-        "timeout",
-        "overload",
-        "error",
-        "breaker",
-        "budget",
-        "bulkhead",
-        "retry amp",
-    ];
+    let mut columns = vec!["route", "share"];
+    columns.extend(COUNT_COLUMNS);
+    columns.push("retry amp");
     let cost = r.routes.iter().any(|x| x.cost.is_some());
     if cost {
         columns.extend(crate::report::COST_COLUMNS);
@@ -226,20 +221,9 @@ pub fn route_table(r: &RunResult) -> Table {
         .routes
         .iter()
         .map(|x| {
-            let mut row = vec![
-                x.name.clone(),
-                fmt(Unit::Percent, x.share),
-                x.calls.to_string(),
-                x.retries.to_string(),
-                x.successes.to_string(),
-                x.timeouts.to_string(),
-                x.overloads.to_string(),
-                x.errors.to_string(),
-                x.breaker_rejected.to_string(),
-                x.budget_rejected.to_string(),
-                x.bulkhead_rejected.to_string(),
-                fmt(Unit::Times, x.retry_amplification),
-            ];
+            let mut row = vec![x.name.clone(), fmt(Unit::Percent, x.share)];
+            row.extend(count_cells(&x.totals));
+            row.push(fmt(Unit::Times, x.retry_amplification));
             if cost {
                 row.extend(crate::report::cost_cells(x.cost.as_ref()));
             }
