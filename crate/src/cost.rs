@@ -36,6 +36,25 @@ impl Billed {
     pub fn defaults() -> Vec<Billed> {
         vec![Billed::Error, Billed::Timeout]
     }
+
+    /// Every kind, in the order a selector lists them.
+    pub fn kinds() -> Vec<Billed> {
+        vec![Billed::Error, Billed::Overload, Billed::Timeout]
+    }
+}
+
+impl Default for Cost {
+    /// What an editor starts from: a model-gateway call of 1,000 input and 200 output
+    /// tokens at 0.003 and 0.015 per 1,000, server errors and timeouts billed.
+    fn default() -> Self {
+        Cost {
+            input_tokens: 1000,
+            output_tokens: 200,
+            input_price_per_1k: 0.003,
+            output_price_per_1k: 0.015,
+            billed: Billed::defaults(),
+        }
+    }
 }
 
 /// A per-token price list and what a failed attempt is billed.
@@ -96,8 +115,7 @@ impl Cost {
     /// The bill of `delivered` successful attempts and failed attempts counted by kind
     /// (`[error, overload, timeout]`).
     pub fn bill(&self, delivered: u64, failed: [u64; 3]) -> Bill {
-        let kinds = [Billed::Error, Billed::Overload, Billed::Timeout];
-        let billed_failures: u64 = kinds
+        let billed_failures: u64 = Billed::kinds()
             .iter()
             .zip(failed)
             .filter(|(k, _)| self.bills(**k))

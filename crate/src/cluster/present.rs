@@ -298,6 +298,10 @@ pub struct Defaults {
     pub tier: Tier,
     /// The client policy a tier gets when it starts calling a next tier.
     pub client: Client,
+    /// A new route of a tier (its `to` is set by the editor).
+    pub route: Route,
+    /// A cost model when one is switched on.
+    pub cost: crate::cost::Cost,
     /// One default per service/think-time distribution kind.
     pub dist: Vec<Dist>,
     /// One default per backoff kind.
@@ -335,6 +339,8 @@ pub struct Enums {
     pub window: Vec<WindowKind>,
     /// `client.retry_on` entries.
     pub retry_on: Vec<RetryOn>,
+    /// `cost.billed` entries (both models).
+    pub billed: Vec<crate::cost::Billed>,
 }
 
 /// The defaults of [`Defaults`], each declared once beside its type.
@@ -343,6 +349,8 @@ pub fn defaults() -> Defaults {
         scenario: Scenario::default(),
         tier: Tier::default(),
         client: Client::default(),
+        route: Route::default(),
+        cost: crate::cost::Cost::default(),
         dist: Dist::kinds(),
         backoff: Backoff::kinds(),
         jitter: Jitter::kinds(),
@@ -359,6 +367,7 @@ pub fn defaults() -> Defaults {
             scope: Scope::kinds(),
             window: WindowKind::kinds(),
             retry_on: RetryOn::kinds(),
+            billed: crate::cost::Billed::kinds(),
         },
     }
 }

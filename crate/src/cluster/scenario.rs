@@ -922,6 +922,17 @@ impl Default for Client {
     }
 }
 
+impl Default for Route {
+    /// A new route: to tier 1, weight 1, the default client policy.
+    fn default() -> Self {
+        Route {
+            to: 1,
+            weight: 1.0,
+            client: Client::default(),
+        }
+    }
+}
+
 impl Default for Tier {
     /// A new tier: the last of a chain (no client), 4 instances of 10 threads.
     fn default() -> Self {
