@@ -3,11 +3,13 @@
 //!
 //! - [`classic`]: the article's one-second-bucket model, exact to every published figure.
 //! - [`cluster`]: an event-driven model of tiers, timeouts, queues, faults, budgets and breakers.
+//! - [`ensemble`]: one scenario over many seeds, every metric as a spread, verdicts counted.
 //! - [`scenario`]: one JSON format for both, told apart by its `model` field.
 //! - [`rng`]: `java.util.Random`, bit for bit.
 
 pub mod classic;
 pub mod cluster;
+pub mod ensemble;
 pub mod javafmt;
 pub mod rng;
 pub mod scenario;

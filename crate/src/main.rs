@@ -4,6 +4,7 @@
 
 use retrystorm::classic::{self, report};
 use retrystorm::cluster;
+use retrystorm::ensemble::{self, MAX_SEEDS};
 use retrystorm::scenario::{self, AnyScenario};
 use retrystorm::seed;
 use std::io::Write;
@@ -17,6 +18,7 @@ commands:
   herd      attempts per second around the outage and the recovery-window totals (section 3)
   sweep     the multi-seed table, the budget-forced-to-100 check and the four acceptance checks
   breaker   the breaker group table (section 5; defaults to scenarios/breaker-groups.json)
+  ensemble  one scenario over many seeds: every metric's spread and the verdicts counted; any model
   scenarios list the bundled scenarios
 
 options:
@@ -24,8 +26,12 @@ options:
   --preset ID             a bundled scenario by id (see `retrystorm scenarios`)
   --seed N                the seed (any 64-bit signed integer; default: the scenario's)
   --seeds A,B,...         seeds for `sweep` (default: 4242,1,7,99,2026,313131)
+  --seeds N               for `ensemble`: N seeds derived from the scenario's seed (1..=10000)
+  --seed-list A,B,...     for `ensemble`: these seeds
+  --threads N             for `ensemble`: threads to use (default: every core)
+  --csv                   `ensemble`: every per-seed value as CSV
   --budget-override PCT   force every strategy's budget_pct (0..=100) for `run`
-  --json                  print one JSON object instead of text (`run`)
+  --json                  print one JSON object instead of text (`run`, `ensemble`)
   -h, --help              this text
   -V, --version           the version";
 
@@ -36,7 +42,10 @@ struct Args {
     scenario: Option<String>,
     preset: Option<String>,
     seed: Option<i64>,
-    seeds: Option<Vec<i64>>,
+    seeds: Option<String>,
+    seed_list: Option<Vec<i64>>,
+    threads: Option<usize>,
+    csv: bool,
     budget_override: Option<u32>,
     json: bool,
 }
@@ -49,6 +58,18 @@ fn parse_seed(flag: &str, text: &str) -> Result<i64, String> {
     seed::parse(text).ok_or_else(|| {
         format!("{flag} {text:?} is not an integer in -9223372036854775808..=9223372036854775807")
     })
+}
+
+/// A comma-separated list of 1..=`max` seeds.
+fn seed_list(flag: &str, list: &str, max: usize) -> Result<Vec<i64>, String> {
+    let seeds = list
+        .split(',')
+        .map(|s| parse_seed(flag, s))
+        .collect::<Result<Vec<_>, _>>()?;
+    if seeds.is_empty() || seeds.len() > max {
+        return Err(format!("{flag} takes 1..={max} comma-separated seeds"));
+    }
+    Ok(seeds)
 }
 
 fn parse_args(argv: &[String]) -> Result<Args, String> {
@@ -70,17 +91,21 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             "--scenario" => args.scenario = Some(take(&mut it)?),
             "--preset" => args.preset = Some(take(&mut it)?),
             "--seed" => args.seed = Some(parse_seed("--seed", &take(&mut it)?)?),
-            "--seeds" => {
-                let list = take(&mut it)?;
-                let seeds = list
-                    .split(',')
-                    .map(|s| parse_seed("--seeds", s))
-                    .collect::<Result<Vec<_>, _>>()?;
-                if seeds.is_empty() || seeds.len() > 100 {
-                    return Err("--seeds takes 1..=100 comma-separated seeds".into());
-                }
-                args.seeds = Some(seeds);
+            // A list for `sweep`, a count for `ensemble`: read once the command is known.
+            "--seeds" => args.seeds = Some(take(&mut it)?),
+            "--seed-list" => {
+                args.seed_list = Some(seed_list("--seed-list", &take(&mut it)?, MAX_SEEDS)?)
             }
+            "--threads" => {
+                let v = take(&mut it)?;
+                let n: usize = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=1024).contains(n))
+                    .ok_or_else(|| format!("--threads {v:?} is out of range: allowed 1..=1024"))?;
+                args.threads = Some(n);
+            }
+            "--csv" => args.csv = true,
             "--budget-override" | "--budget" => {
                 let v = take(&mut it)?;
                 let pct: u32 = v.parse().ok().filter(|p| *p <= 100).ok_or_else(|| {
@@ -185,10 +210,10 @@ fn execute(args: &Args) -> Result<String, String> {
             if let Some(s) = args.seed {
                 sc.seed = s;
             }
-            let seeds = args
-                .seeds
-                .clone()
-                .unwrap_or_else(|| report::ARTICLE_SEEDS.to_vec());
+            let seeds = match &args.seeds {
+                Some(list) => seed_list("--seeds", list, 100)?,
+                None => report::ARTICLE_SEEDS.to_vec(),
+            };
             report::sweep_text(&sc, &seeds).map_err(err)
         }
         "breaker" => {
@@ -196,7 +221,45 @@ fn execute(args: &Args) -> Result<String, String> {
             let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
             Ok(report::breaker_text(&out))
         }
+        "ensemble" => {
+            let sc = load(args, "article")?;
+            let seeds = match (&args.seeds, &args.seed_list) {
+                (Some(_), Some(_)) => {
+                    return Err("give either --seeds N or --seed-list, not both".into())
+                }
+                (None, Some(list)) => list.clone(),
+                (Some(n), None) => {
+                    let count: usize = n.parse().map_err(|_| {
+                        format!("--seeds {n:?} is out of range: allowed 1..={MAX_SEEDS} (a count of seeds)")
+                    })?;
+                    ensemble::check_count("--seeds", count).map_err(err)?;
+                    ensemble::derive_seeds(args.seed.unwrap_or(sc.seed()), count)
+                }
+                (None, None) => {
+                    return Err("`ensemble` needs --seeds N or --seed-list A,B,...".into())
+                }
+            };
+            let result = ensemble::run(&sc, &seeds, args.threads).map_err(err)?;
+            if args.json {
+                json(&result)
+            } else if args.csv {
+                Ok(ensemble::render::csv(&result))
+            } else {
+                Ok(ensemble::render::text(&title(&sc), &result))
+            }
+        }
         other => Err(format!("unknown command {other:?} (see --help)")),
+    }
+}
+
+/// A scenario's name for a report heading.
+fn title(sc: &AnyScenario) -> String {
+    match sc {
+        AnyScenario::Classic(c) => format!(
+            "{} clients × {} s, capacity {}/s, outage [{}, {}) s",
+            c.clients, c.duration_s, c.capacity, c.outage.from_s, c.outage.to_s
+        ),
+        AnyScenario::Cluster(c) => c.name.clone(),
     }
 }
 
