@@ -4,6 +4,7 @@
 //! - [`classic`]: the article's one-second-bucket model, exact to every published figure.
 //! - [`cluster`]: an event-driven model of tiers, timeouts, queues, faults, budgets and breakers.
 //! - [`ensemble`]: one scenario over many seeds, every metric as a spread, verdicts counted.
+//! - [`sweep`]: one or two fields varied over a grid, each point an ensemble; trade-offs.
 //! - [`scenario`]: one JSON format for both, told apart by its `model` field.
 //! - [`rng`]: `java.util.Random`, bit for bit.
 
@@ -15,6 +16,7 @@ pub mod rng;
 pub mod scenario;
 pub mod seed;
 pub mod share;
+pub mod sweep;
 pub mod validate;
 
 pub use validate::ValidationError;

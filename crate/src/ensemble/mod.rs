@@ -72,6 +72,8 @@ pub struct MetricSpread {
 /// A strategy (classic) or the whole run or a tier (cluster).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Group {
+    /// Its path, by which metrics are named in sweeps: `strategies[2]`, `run`, `tiers[1]`.
+    pub key: String,
     /// Its name (strategy or tier name, or "run").
     pub name: String,
     /// Every numeric metric the single run reports for it.
@@ -244,12 +246,22 @@ mod leaves {
     }
 }
 
-/// The group names of a scenario, in the order of [`Sample::groups`].
-pub fn group_names(scenario: &AnyScenario) -> Vec<String> {
+/// The groups of a scenario as (key, name), in the order of [`Sample::groups`].
+pub fn group_names(scenario: &AnyScenario) -> Vec<(String, String)> {
     match scenario {
-        AnyScenario::Classic(sc) => sc.strategies.iter().map(|s| s.name.clone()).collect(),
-        AnyScenario::Cluster(sc) => std::iter::once("run".to_string())
-            .chain(sc.tiers.iter().map(|t| t.name.clone()))
+        AnyScenario::Classic(sc) => sc
+            .strategies
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("strategies[{i}]"), s.name.clone()))
+            .collect(),
+        AnyScenario::Cluster(sc) => std::iter::once(("run".to_string(), "run".to_string()))
+            .chain(
+                sc.tiers
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| (format!("tiers[{i}]"), t.name.clone())),
+            )
             .collect(),
     }
 }
@@ -271,7 +283,7 @@ pub fn summarise(scenario: &AnyScenario, samples: &[Sample]) -> Ensemble {
     let groups = names
         .into_iter()
         .enumerate()
-        .map(|(g, name)| {
+        .map(|(g, (key, name))| {
             let metric_names: Vec<String> = samples
                 .first()
                 .and_then(|s| s.groups.get(g))
@@ -293,7 +305,7 @@ pub fn summarise(scenario: &AnyScenario, samples: &[Sample]) -> Ensemble {
                     }
                 })
                 .collect();
-            Group { name, metrics }
+            Group { key, name, metrics }
         })
         .collect();
     let verdicts = verdict_names(scenario)
@@ -332,17 +344,30 @@ pub fn run(
     Ok(summarise(scenario, &samples))
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 fn run_samples(
     scenario: &AnyScenario,
     seeds: &[i64],
     threads: Option<usize>,
 ) -> Result<Vec<Sample>, ValidationError> {
+    map_parallel(seeds, threads, |&s| sample(scenario, s))
+}
+
+/// `f` over `items`, in their order: natively on `threads` threads (`None`: every
+/// core); on wasm32 one after another.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn map_parallel<T, R, F>(
+    items: &[T],
+    threads: Option<usize>,
+    f: F,
+) -> Result<Vec<R>, ValidationError>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T) -> Result<R, ValidationError> + Sync + Send,
+{
     use rayon::prelude::*;
-    let work = || -> Result<Vec<Sample>, ValidationError> {
-        // `collect` on an indexed parallel iterator keeps seed order.
-        seeds.par_iter().map(|&s| sample(scenario, s)).collect()
-    };
+    // `collect` on an indexed parallel iterator keeps the items' order.
+    let work = || items.par_iter().map(&f).collect();
     match threads {
         None => work(),
         Some(n) => rayon::ThreadPoolBuilder::new()
@@ -355,13 +380,18 @@ fn run_samples(
     }
 }
 
+/// `f` over `items`, in their order: natively on `threads` threads (`None`: every
+/// core); on wasm32 one after another.
 #[cfg(target_arch = "wasm32")]
-fn run_samples(
-    scenario: &AnyScenario,
-    seeds: &[i64],
+pub fn map_parallel<T, R, F>(
+    items: &[T],
     _threads: Option<usize>,
-) -> Result<Vec<Sample>, ValidationError> {
-    seeds.iter().map(|&s| sample(scenario, s)).collect()
+    f: F,
+) -> Result<Vec<R>, ValidationError>
+where
+    F: Fn(&T) -> Result<R, ValidationError>,
+{
+    items.iter().map(f).collect()
 }
 
 /// Seeds in JSON the way single-run seeds are written (a string above 2^53).
