@@ -6,12 +6,15 @@
 //! - [`ensemble`]: one scenario over many seeds, every metric as a spread, verdicts counted.
 //! - [`sweep`]: one or two fields varied over a grid, each point an ensemble; trade-offs.
 //! - [`scenario`]: one JSON format for both, told apart by its `model` field.
+//! - [`validate`]: one validation model for both: every problem named by its full path.
+//! - [`report`]: one report layer for both: tables as text, Markdown and CSV.
 //! - [`rng`]: `java.util.Random`, bit for bit.
 
 pub mod classic;
 pub mod cluster;
 pub mod ensemble;
 pub mod javafmt;
+pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod seed;

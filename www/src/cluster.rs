@@ -43,14 +43,6 @@ fn result_from_js(v: &JsValue) -> Result<RunResult, JsValue> {
     serde_json::from_value(value).map_err(plain_error)
 }
 
-/// Checks a cluster scenario a share link carries (for `decodeState`); errors are
-/// named under `field` (`link.cluster`, `link.cluster_a`).
-pub fn check_link_scenario(field: &str, v: &Value) -> Result<(), ValidationError> {
-    let s = present::parse_unchecked(v.clone())
-        .map_err(|e| ValidationError::new(field, "", e.to_string()))?;
-    s.validate().map_err(|e| e.within(field))
-}
-
 /// Default objects for a new scenario, tier, client, fault, and one per kind of
 /// distribution, backoff, jitter, budget, breaker and fault effect, plus the values of
 /// every enumerated field: `{scenario, tier, client, dist: [...], ..., enums}`.

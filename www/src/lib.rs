@@ -58,7 +58,9 @@ fn scenario_from_js(cfg: JsValue) -> Result<Scenario, ValidationError> {
             .ok_or_else(|| ValidationError::document("the scenario is not a JSON object"))?,
     };
     // Parse only: validation is the caller's (simulate checks, validate() lists every problem).
-    serde_json::from_str(&text).map_err(|e| retrystorm::validate::from_json_error(&e))
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| retrystorm::validate::from_json_error(&e))?;
+    retrystorm::scenario::read_classic(&value)
 }
 
 /// Reads a seed given as a JS number (an exact integer), a decimal string or a BigInt,
@@ -227,19 +229,8 @@ pub fn decode_state(text: &str) -> Result<JsValue, JsValue> {
     to_js(&state)
 }
 
-/// [`share::decode`] plus the scenario checks, so the page never loads a link it cannot run.
+/// [`share::decode_checked`]: the link and every scenario in it, each problem named by
+/// its full path (`link.cluster.tiers[1].instances`).
 pub fn decode_checked(text: &str) -> Result<ShareState, ValidationError> {
-    let state = share::decode(text)?;
-    if let Some(v) = &state.classic {
-        let s: Scenario = serde_json::from_value(v.clone())
-            .map_err(|e| ValidationError::new("link.classic", "", e.to_string()))?;
-        s.validate().map_err(|e| e.within("link.classic"))?;
-    }
-    if let Some(v) = &state.cluster {
-        cluster::check_link_scenario("link.cluster", v)?;
-    }
-    if let Some(v) = &state.cluster_a {
-        cluster::check_link_scenario("link.cluster_a", v)?;
-    }
-    Ok(state)
+    share::decode_checked(text)
 }

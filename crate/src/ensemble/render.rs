@@ -2,7 +2,7 @@
 //! median, p5–p95 and min–max ranges and mean ± sd, then the counted verdicts.
 
 use super::{Ensemble, Group, MetricSpread};
-use crate::classic::report::csv_field;
+use crate::report::csv_field;
 use core::fmt::Write as _;
 
 /// A number as a table shows it: whole numbers without decimals, others with up to

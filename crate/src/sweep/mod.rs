@@ -178,10 +178,7 @@ pub fn range_values(r: &Range) -> Vec<f64> {
 impl Sweep {
     /// Parses a definition from JSON text (unknown fields are errors, named by path).
     pub fn from_json(text: &str) -> Result<Sweep, ValidationError> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let s: Sweep = serde::Deserialize::deserialize(&mut de)
-            .map_err(|e| ValidationError::document(format!("sweep: {e}")))?;
-        Ok(s)
+        crate::validate::from_str(text)
     }
 
     /// Checks the definition against `base` and expands it into points.

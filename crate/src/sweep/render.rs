@@ -3,9 +3,9 @@
 
 use super::choose::{self, MetricRef};
 use super::SweepResult;
-use crate::classic::report::csv_field;
 use crate::ensemble::render::num;
 use crate::ensemble::Spread;
+use crate::report::csv_field;
 use core::fmt::Write as _;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
