@@ -70,7 +70,10 @@ fn integer_fields_round_and_drop_repeats() {
 #[test]
 fn bad_definitions_name_the_field() {
     let cases = [
-        (r#"{"params": []}"#, "params"),
+        (
+            r#"{"params": [{"path": "capacity", "values": [1]}, {"path": "clients", "values": [1]}, {"path": "duration_s", "values": [1]}]}"#,
+            "params",
+        ),
         (
             r#"{"params": [{"path": "a..b", "values": [1]}]}"#,
             "params[0].path",
@@ -244,4 +247,13 @@ fn shards_merge_to_the_unsharded_result_in_any_order() {
             assert!(sweep::merge(&twice).unwrap_err().contains("twice"));
         }
     }
+}
+
+#[test]
+fn no_parameter_is_the_ensemble_of_the_scenario() {
+    let plan = sweep(r#"{"seeds": 5}"#).plan(&article()).unwrap();
+    assert_eq!(plan.points.len(), 1);
+    let r = plan.run(Some(2)).unwrap();
+    let direct = ensemble::run(&article(), &ensemble::derive_seeds(4242, 5), Some(1)).unwrap();
+    assert_eq!(r.points[0].ensemble, direct);
 }

@@ -11,6 +11,8 @@
 //!   "pareto": [ { "metric": "strategies[5].delivery_pct", "goal": "max" },
 //!               { "metric": "strategies[5].breaker_harmful", "goal": "min" } ] }
 //! ```
+//! - No parameter is one point: the sweep is then exactly the scenario's ensemble, so
+//!   the page runs ensembles and sweeps through one plan and one worker protocol.
 //! - A parameter is a path ([`path`]) and either `values` (a list) or a `range` of
 //!   `steps` values from `from` to `to`, `linear` or `log` (geometric). A field that holds
 //!   an integer in the scenario gets each value rounded to the nearest integer, and a
@@ -97,7 +99,8 @@ pub struct Param {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Sweep {
-    /// One or two parameters.
+    /// Up to [`MAX_PARAMS`] parameters (none: one point, the scenario's ensemble).
+    #[serde(default)]
     pub params: Vec<Param>,
     /// Seeds per point, derived from the scenario's seed (1 when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -183,11 +186,11 @@ impl Sweep {
 
     /// Checks the definition against `base` and expands it into points.
     pub fn plan(&self, base: &AnyScenario) -> Result<Plan, ValidationError> {
-        if self.params.is_empty() || self.params.len() > MAX_PARAMS {
+        if self.params.len() > MAX_PARAMS {
             return Err(err(
                 "params".into(),
                 format!("{} parameters", self.params.len()),
-                format!("1..={MAX_PARAMS} parameters"),
+                format!("0..={MAX_PARAMS} parameters"),
             ));
         }
         let doc = base.to_value();
