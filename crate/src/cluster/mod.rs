@@ -16,6 +16,7 @@
 pub mod backoff;
 pub mod breaker;
 pub mod budget;
+pub mod edit;
 pub mod faults;
 pub mod math;
 pub mod metrics;
