@@ -1,19 +1,28 @@
 //! Thin wasm-bindgen glue between the `retrystorm` engine and the browser playground.
 //!
 //! Every number, default, range, message and formatted cell comes from the engine
-//! crate; this crate only converts values at the boundary:
-//! - inputs are read with `serde_wasm_bindgen::from_value` (so `deny_unknown_fields`
-//!   and the engine's own types apply to what the page sends);
-//! - outputs are plain JS objects (`Serializer::json_compatible()`, never `Map`s) with
-//!   exactly the fields of the CLI's JSON; a seed above 2^53 comes back as a string;
-//! - every error is a real JS `Error` whose message is the engine's, with the
-//!   offending `field`, `value` and `allowed` attached when there are any.
+//! crate; this crate only converts values at the boundary. The two models export the
+//! same shape:
+//! - `classicDefaults` / `clusterDefaults`, `classicValidate` / `clusterValidate`;
+//! - a run result is a Rust object held by JS, [`classic::ClassicRun`] /
+//!   [`cluster::ClusterRun`], with the same methods (`table`, `markdown`, `csv`, `draw`,
+//!   `toJSON`, `jsonText`, `fromJSON`). A run made in a Web Worker crosses to the page
+//!   once, as the JSON text of the CLI's `run --json`, and is parsed once there;
+//!   nothing is converted back and forth per table or per draw.
+//!
+//! Inputs (scenarios) are read through JSON text and the engine's own types (so
+//! `deny_unknown_fields` applies to what the page sends); outputs are plain JS objects
+//! (`Serializer::json_compatible()`, never `Map`s); a seed above 2^53 travels as a
+//! string; every error is a real JS `Error` whose message is the engine's, with the
+//! offending `field`, `value` and `allowed` attached when there are any.
 
 pub mod chart;
+pub mod classic;
+pub mod classic_chart;
 pub mod cluster;
 pub mod cluster_chart;
+pub mod edit;
 
-use retrystorm::classic::{self, report, Output, Scenario};
 use retrystorm::share::{self, ShareState};
 use retrystorm::ValidationError;
 use serde::Serialize;
@@ -39,25 +48,24 @@ pub fn plain_error(message: impl core::fmt::Display) -> JsValue {
 }
 
 /// Converts any serializable value to a plain JS value (objects, arrays, numbers, strings).
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(plain_error)
 }
 
-/// Reads a classic scenario from a JS object (or from JSON text) exactly as the CLI reads
-/// a scenario file: through JSON text and the engine's own types. (serde-wasm-bindgen's
-/// `from_value` skips unknown fields even under `deny_unknown_fields`, so a typo in a
-/// field name would silently fall back to nothing; the JSON path rejects it by name.)
-fn scenario_from_js(cfg: JsValue) -> Result<Scenario, ValidationError> {
-    let text = match cfg.as_string() {
+/// A JS value as a JSON value, through JS's own `JSON.stringify` (a string is taken as
+/// JSON text). serde-wasm-bindgen's `from_value` would skip unknown fields even under
+/// `deny_unknown_fields`, so a typo in a field name would silently fall back to nothing;
+/// the JSON path rejects it by name, exactly as a scenario file.
+pub fn json_from_js(v: &JsValue) -> Result<serde_json::Value, ValidationError> {
+    let text = match v.as_string() {
         Some(text) => text,
-        None => js_sys::JSON::stringify(&cfg)
+        None => js_sys::JSON::stringify(v)
             .ok()
             .and_then(|t| t.as_string())
             .ok_or_else(|| ValidationError::document("the scenario is not a JSON object"))?,
     };
-    // Parse only: validation is the caller's (simulate checks, validate() lists every problem).
     serde_json::from_str(&text).map_err(|e| retrystorm::validate::from_json_error(&e))
 }
 
@@ -101,20 +109,20 @@ pub fn seed_or(seed: &JsValue, default: i64) -> Result<i64, ValidationError> {
     })
 }
 
-fn output_from_js(output: JsValue) -> Result<Output, JsValue> {
-    serde_wasm_bindgen::from_value::<Output>(output).map_err(plain_error)
+/// Parses the JSON text of a run (as `jsonText()` wrote it) into `T`.
+pub(crate) fn parse_run<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, JsValue> {
+    serde_json::from_str(text).map_err(|e| plain_error(format!("not a run of this model: {e}")))
+}
+
+/// The JSON text of a run, for the one crossing from the worker to the page.
+pub(crate) fn run_text<T: Serialize>(value: &T) -> Result<String, JsValue> {
+    serde_json::to_string(value).map_err(plain_error)
 }
 
 /// The engine's version, for the page footer and bug reports.
 #[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
-}
-
-/// The article's scenario: the page's defaults, declared only in the engine.
-#[wasm_bindgen(js_name = defaultScenario)]
-pub fn default_scenario() -> Result<JsValue, JsValue> {
-    to_js(&Scenario::article())
 }
 
 /// One bundled scenario as the page lists it.
@@ -148,7 +156,7 @@ pub fn bundled_scenarios() -> Result<JsValue, JsValue> {
 
 /// One validation problem as the page shows it next to a field.
 #[derive(Serialize)]
-struct ProblemJs {
+pub(crate) struct ProblemJs {
     field: String,
     value: String,
     allowed: String,
@@ -166,53 +174,20 @@ impl From<ValidationError> for ProblemJs {
     }
 }
 
-/// Every problem of a classic scenario (`[{field, value, allowed, message}]`, empty if fine).
-#[wasm_bindgen]
-pub fn validate(cfg: JsValue) -> Result<JsValue, JsValue> {
-    let problems: Vec<ProblemJs> = match scenario_from_js(cfg) {
-        Ok(s) => s.problems().into_iter().map(ProblemJs::from).collect(),
+/// `[{field, value, allowed, message}]` of a model's scenario: every problem of a document
+/// that parses, else the one parse error (never a throw: the page shows it at a field).
+pub(crate) fn problems_js<S>(
+    parsed: Result<S, ValidationError>,
+    problems: impl FnOnce(&S) -> Vec<ValidationError>,
+) -> Result<JsValue, JsValue> {
+    let list: Vec<ProblemJs> = match parsed {
+        Ok(s) => problems(&s).into_iter().map(ProblemJs::from).collect(),
         Err(e) => vec![e.into()],
     };
-    to_js(&problems)
+    to_js(&list)
 }
 
-/// Runs the classic engine: the same `{scenario, results}` the CLI prints with `--json`.
-#[wasm_bindgen]
-pub fn run(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsValue> {
-    let scenario = scenario_from_js(cfg).map_err(|e| js_error(&e))?;
-    let seed = seed_or(&seed, scenario.seed).map_err(|e| js_error(&e))?;
-    let out = classic::simulate(&scenario, seed).map_err(|e| js_error(&e))?;
-    to_js(&out)
-}
-
-/// The results table exactly as the CLI formats it: `{columns, rows}` of strings.
-#[wasm_bindgen(js_name = resultsTable)]
-pub fn results_table(output: JsValue) -> Result<JsValue, JsValue> {
-    to_js(&report::table(&output_from_js(output)?))
-}
-
-/// The results as a Markdown table, ready to paste into a post.
-#[wasm_bindgen(js_name = markdownTable)]
-pub fn markdown_table(output: JsValue) -> Result<String, JsValue> {
-    Ok(report::markdown_table(&output_from_js(output)?))
-}
-
-/// Attempts per second for every strategy, as CSV.
-#[wasm_bindgen(js_name = csvPerSecond)]
-pub fn csv_per_second(output: JsValue) -> Result<String, JsValue> {
-    Ok(report::csv_per_sec(&output_from_js(output)?))
-}
-
-/// The article's four acceptance checks on this scenario: `[{name, pass, detail}]`,
-/// `pass` being `null` when a check does not apply.
-#[wasm_bindgen]
-pub fn verdicts(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsValue> {
-    let scenario = scenario_from_js(cfg).map_err(|e| js_error(&e))?;
-    let seed = seed_or(&seed, scenario.seed).map_err(|e| js_error(&e))?;
-    to_js(&report::verdicts(&scenario, seed).map_err(|e| js_error(&e))?)
-}
-
-/// Encodes the page state (`{model, classic, cluster, view}`) as a share-link string.
+/// Encodes the page state (`{model, classic, cluster, cluster_a, view}`) as a share-link string.
 #[wasm_bindgen(js_name = encodeState)]
 pub fn encode_state(state: JsValue) -> Result<String, JsValue> {
     let state: ShareState = serde_wasm_bindgen::from_value(state).map_err(plain_error)?;
@@ -231,9 +206,7 @@ pub fn decode_state(text: &str) -> Result<JsValue, JsValue> {
 pub fn decode_checked(text: &str) -> Result<ShareState, ValidationError> {
     let state = share::decode(text)?;
     if let Some(v) = &state.classic {
-        let s: Scenario = serde_json::from_value(v.clone())
-            .map_err(|e| ValidationError::new("link.classic", "", e.to_string()))?;
-        s.validate().map_err(|e| e.within("link.classic"))?;
+        classic::check_link_scenario("link.classic", v)?;
     }
     if let Some(v) = &state.cluster {
         cluster::check_link_scenario("link.cluster", v)?;

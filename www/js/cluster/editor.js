@@ -6,22 +6,10 @@
 // (data-field="tiers[1].client.budget.percent"), which is also the path the engine
 // names in its validation messages, so each message lands at its field.
 
-import { el } from '../dom.js';
-import { getPath, setPath } from '../forms.js';
+import { el } from '../lib/dom.js';
+import { getPath, markProblems, parseInteger, parseNumber, randomSeed, setPath } from '../lib/fields.js';
 
-/** Text to the value the engine reads: numbers as numbers, anything else as the text (the engine names it). */
-export function parseNum(text) {
-  const t = String(text).trim();
-  if (/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return Number(t);
-  return t;
-}
-
-/** A seed: an exact integer as a number, a larger one kept as its decimal text. */
-function parseSeed(text) {
-  const t = String(text).trim();
-  if (/^-?\d+$/.test(t) && Number.isSafeInteger(Number(t))) return Number(t);
-  return t;
-}
+/** @typedef {import('../lib/fields.js').Problem} Problem */
 
 const label = (key) => key.replace(/_/g, ' ');
 const clone = (v) => structuredClone(v);
@@ -64,9 +52,9 @@ export class ClusterEditor {
     switch (kind) {
       case 'bool': value = input.checked; break;
       case 'enum': case 'text': value = input.value; break;
-      case 'opt': value = input.value.trim() === '' ? null : parseNum(input.value); break;
-      case 'seed': value = parseSeed(input.value); break;
-      case 'list': value = input.value.split(/[\s,;]+/).filter(Boolean).map(parseNum); break;
+      case 'opt': value = input.value.trim() === '' ? null : parseNumber(input.value); break;
+      case 'seed': value = parseInteger(input.value); break;
+      case 'list': value = input.value.split(/[\s,;]+/).filter(Boolean).map(parseNumber); break;
       case 'retry': {
         const boxes = [...this.root.querySelectorAll(`input[data-kind="retry"][data-field="${CSS.escape(path)}"]`)];
         value = boxes.filter((b) => b.checked).map((b) => b.dataset.value);
@@ -91,7 +79,7 @@ export class ClusterEditor {
         this.app.changed({ commit: true, structural: true });
         return;
       }
-      default: value = parseNum(input.value);
+      default: value = parseNumber(input.value);
     }
     if (kind === 'num' || kind === 'opt' || kind === 'list') {
       const bad = Array.isArray(value) ? value.some((v) => typeof v === 'string') : typeof value === 'string';
@@ -102,68 +90,34 @@ export class ClusterEditor {
     this.app.changed({ commit, structural });
   }
 
-  /** Buttons: tiers (add, remove, move), schedule segments, a new seed. */
+  /**
+   * Buttons: tiers (add, remove, move: the engine's rules, which keep each hop's policy
+   * in place and renumber the faults), schedule segments, a new seed.
+   * @param {string} act
+   * @param {DOMStringMap} data
+   */
   act(act, data) {
     const cfg = this.cfg;
+    const wasm = this.app.wasm;
     const i = Number(data.index);
-    if (act === 'tier-add') this.addTier();
-    else if (act === 'tier-del') this.removeTier(i);
-    else if (act === 'tier-up') this.moveTier(i, i - 1);
-    else if (act === 'tier-down') this.moveTier(i, i + 1);
-    else if (act === 'seg-add') cfg.load.schedule.push(clone(this.d.segment));
-    else if (act === 'seg-del') cfg.load.schedule.splice(i, 1);
-    else if (act === 'seed') {
-      const words = crypto.getRandomValues(new Uint32Array(2));
-      cfg.seed = (words[0] & 0xffff) * 2 ** 32 + words[1];
-    } else return;
+    try {
+      if (act === 'tier-add') this.app.cfg = wasm.clusterAddTier(cfg);
+      else if (act === 'tier-del') this.app.cfg = wasm.clusterRemoveTier(cfg, i);
+      else if (act === 'tier-up') this.app.cfg = wasm.clusterMoveTier(cfg, i, i - 1);
+      else if (act === 'tier-down') this.app.cfg = wasm.clusterMoveTier(cfg, i, i + 1);
+      else if (act === 'seg-add') cfg.load.schedule.push(clone(this.d.segment));
+      else if (act === 'seg-del') cfg.load.schedule.splice(i, 1);
+      else if (act === 'seed') cfg.seed = randomSeed();
+      else return;
+    } catch (e) {
+      // The buttons only offer edits the engine accepts (a tier that exists, never the
+      // last one); anything else leaves the scenario as it is.
+      console.warn(e);
+      return;
+    }
     this.badText.clear();
     this.render();
     this.app.changed({ commit: true, structural: true });
-  }
-
-  /** Client policies belong to hops (positions), so they stay in place when tiers move. */
-  fixClients(hops) {
-    const tiers = this.cfg.tiers;
-    tiers.forEach((t, k) => {
-      const last = k === tiers.length - 1;
-      t.client = last ? null : (hops[k] || clone(this.d.client));
-    });
-  }
-
-  hops() { return this.cfg.tiers.map((t) => t.client); }
-
-  addTier() {
-    const tiers = this.cfg.tiers;
-    const hops = this.hops();
-    const names = new Set(tiers.map((t) => t.name));
-    const t = clone(this.d.tier);
-    let name = t.name;
-    for (let n = 2; names.has(name); n++) name = `${t.name}-${n}`;
-    t.name = name;
-    tiers.push(t);
-    this.fixClients(hops);
-  }
-
-  removeTier(i) {
-    const tiers = this.cfg.tiers;
-    if (tiers.length <= 1) return;
-    const hops = this.hops();
-    tiers.splice(i, 1);
-    hops.splice(Math.min(i, hops.length - 1), 1);
-    this.fixClients(hops);
-    this.cfg.faults = this.cfg.faults.filter((f) => f.tier !== i).map((f) => (f.tier > i ? { ...f, tier: f.tier - 1 } : f));
-  }
-
-  moveTier(i, j) {
-    const tiers = this.cfg.tiers;
-    if (j < 0 || j >= tiers.length) return;
-    const hops = this.hops();
-    [tiers[i], tiers[j]] = [tiers[j], tiers[i]];
-    this.fixClients(hops);
-    for (const f of this.cfg.faults) {
-      if (f.tier === i) f.tier = j;
-      else if (f.tier === j) f.tier = i;
-    }
   }
 
   // ---- widgets ----
@@ -312,29 +266,12 @@ export class ClusterEditor {
     return block;
   }
 
-  /** Marks every field the engine complained about, with its message; returns the unplaced ones. */
+  /**
+   * Marks every field the engine complained about, with its message; returns the unplaced ones.
+   * @param {Problem[]} problems
+   */
   showProblems(problems) {
-    for (const node of this.root.querySelectorAll('.field-msg')) node.remove();
-    for (const node of this.root.querySelectorAll('.invalid')) {
-      node.classList.remove('invalid');
-      node.removeAttribute('aria-invalid');
-    }
-    const unplaced = [];
-    for (const p of problems) {
-      const fields = p.field ? candidates(p.field) : [...this.badText];
-      let placed = false;
-      for (const field of fields) {
-        const input = this.root.querySelector(`[data-field="${CSS.escape(field)}"]`);
-        if (!input) continue;
-        input.classList.add('invalid');
-        input.setAttribute('aria-invalid', 'true');
-        input.closest('label, fieldset').append(el('small', { class: 'field-msg', text: p.message }));
-        placed = true;
-        if (p.field) break;
-      }
-      if (!placed) unplaced.push(p);
-    }
-    return unplaced;
+    return markProblems(this.root, problems, this.badText, candidates);
   }
 }
 

@@ -22,26 +22,13 @@ function svg(tag, attrs = {}, text) {
   return node;
 }
 
-/** Rate at time `t` (ms): the last segment covering it (linear ramp), else the base rate. */
-export function rateAt(load, t) {
-  for (let i = load.schedule.length - 1; i >= 0; i--) {
-    const s = load.schedule[i];
-    if (t >= s.start_ms && t < s.end_ms) {
-      const to = s.to_rate_per_s ?? s.rate_per_s;
-      const f = s.end_ms > s.start_ms ? (t - s.start_ms) / (s.end_ms - s.start_ms) : 0;
-      return s.rate_per_s + (to - s.rate_per_s) * f;
-    }
-  }
-  return load.rate_per_s;
-}
-
 const num = (v, fallback = 0) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
 export class Timeline {
   /**
    * @param {HTMLElement} root container
-   * @param {{cfg: () => object, onEdit: (commit: boolean) => void, onSelect: (i: number|null) => void,
-   *          addFault: (tier: number, startMs: number) => void}} hooks
+   * @param {{wasm: import('../lib/jobs.js').Wasm, cfg: () => any, onEdit: (commit: boolean) => void,
+   *          onSelect: (i: number|null) => void, addFault: (tier: number, startMs: number) => void}} hooks
    */
   constructor(root, hooks) {
     this.root = root;
@@ -85,15 +72,16 @@ export class Timeline {
         svg('text', { x: 10, y: y + 19, 'text-anchor': 'middle' }, '+'));
       root.append(add);
     });
-    // Load shape.
-    if (cfg.load && Array.isArray(cfg.load.schedule)) {
-      const samples = 240;
-      const rates = [];
-      for (let i = 0; i <= samples; i++) rates.push(num(rateAt(cfg.load, (i / samples) * this.duration)));
+    // Load shape: the engine's rate over time (none while the load does not parse).
+    const samples = 240;
+    const rates = this.loadShape(cfg.load, samples);
+    if (rates) {
       const max = Math.max(1, ...rates);
       const yOf = (r) => LOAD_H - 6 - (r / max) * (LOAD_H - 14);
       const pts = rates.map((r, i) => `${this.x((i / samples) * this.duration).toFixed(1)},${yOf(r).toFixed(1)}`);
       root.append(svg('polyline', { points: pts.join(' '), class: 'load-line' }));
+    }
+    if (Array.isArray(cfg.load?.schedule)) {
       cfg.load.schedule.forEach((s, i) => root.append(this.bar('segment', i, num(s.start_ms), num(s.end_ms) - num(s.start_ms),
         4, LOAD_H - 12, `${num(s.rate_per_s)}${s.to_rate_per_s != null ? `→${s.to_rate_per_s}` : ''}/s`)));
     }
@@ -134,6 +122,20 @@ export class Timeline {
     });
     this.svg = root;
     this.root.replaceChildren(root);
+  }
+
+  /**
+   * The load's rate at `samples + 1` times over the run, or null while it does not parse.
+   * @param {unknown} load
+   * @param {number} samples
+   * @returns {number[] | null}
+   */
+  loadShape(load, samples) {
+    try {
+      return [...this.hooks.wasm.clusterLoadShape(load, this.duration, samples)];
+    } catch {
+      return null;
+    }
   }
 
   bar(type, i, start, dur, y, h, text) {
