@@ -101,8 +101,12 @@ function assertSummaryMatches(sum, result) {
   assert.equal(sum['amplification end to end'], `${s.amplification.toFixed(2)}x`);
   assert.equal(sum['peak arrivals vs steady state'], `${s.peak_arrival_ratio.toFixed(2)}x`);
   assert.equal(sum['overload duration'], `${(s.overload_duration_ms / 1000).toFixed(1)} s`);
-  const recovery = s.recovery_time_ms !== null ? `${(s.recovery_time_ms / 1000).toFixed(1)} s`
-    : s.metastable ? 'metastable: did not recover' : 'no trigger';
+  const recovery =
+    s.recovery_time_ms !== null
+      ? `${(s.recovery_time_ms / 1000).toFixed(1)} s`
+      : s.metastable
+        ? 'metastable: did not recover'
+        : 'no trigger';
   assert.equal(sum['recovery time'], recovery);
   for (const t of result.tiers) {
     assert.equal(sum[`${t.name}: amplification`], `${t.amplification.toFixed(2)}x`);
@@ -138,11 +142,16 @@ test('every cluster preset shows the CLI summary, with its description', async (
 test('the stampede, naive and fixed: a surge and its absence (screenshots)', async () => {
   const page = await openCluster();
   const peaks = {};
-  for (const [id, name] of [['cluster-gc-stampede-naive', 'naive'], ['cluster-gc-stampede-fixed', 'fixed']]) {
+  for (const [id, name] of [
+    ['cluster-gc-stampede-naive', 'naive'],
+    ['cluster-gc-stampede-fixed', 'fixed'],
+  ]) {
     await preset(page, id);
     const r = await shown(page);
     peaks[name] = r.tiers[1].peak_arrival_ratio;
-    await page.locator('#cluster-chart').screenshot({ path: path.join(ARTIFACTS, `cluster-stampede-${name}-chart.png`) });
+    await page
+      .locator('#cluster-chart')
+      .screenshot({ path: path.join(ARTIFACTS, `cluster-stampede-${name}-chart.png`) });
     await page.screenshot({ path: path.join(ARTIFACTS, `cluster-stampede-${name}.png`), fullPage: true });
   }
   assert.ok(peaks.naive > 2 * peaks.fixed, JSON.stringify(peaks));
@@ -150,7 +159,8 @@ test('the stampede, naive and fixed: a surge and its absence (screenshots)', asy
   const stats = await page.$eval('#cluster-chart', (c) => {
     const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     let nonWhite = 0;
-    for (let i = 0; i < data.length; i += 4 * 5) if (data[i] < 235 || data[i + 1] < 235 || data[i + 2] < 235) nonWhite++;
+    for (let i = 0; i < data.length; i += 4 * 5)
+      if (data[i] < 235 || data[i + 1] < 235 || data[i + 2] < 235) nonWhite++;
     return { nonWhite, w: c.width, cssW: c.clientWidth, dpr: devicePixelRatio };
   });
   assert.ok(stats.nonWhite > 5000, `only ${stats.nonWhite} drawn pixels`);
@@ -188,7 +198,10 @@ test('editing a tier changes the URL, the chart and the numbers, equal to the CL
   // An invalid value is marked at its field with the engine's message; the results stay.
   await input.fill('0');
   await page.waitForSelector('#cluster-root .field-msg');
-  assert.match(await page.textContent('#cluster-root .field-msg'), /tiers\[1\]\.instances = 0 is out of range: allowed 1\.\.=10000/);
+  assert.match(
+    await page.textContent('#cluster-root .field-msg'),
+    /tiers\[1\]\.instances = 0 is out of range: allowed 1\.\.=10000/,
+  );
   assert.ok(await page.isVisible('#cluster-stale'));
   assert.deepEqual(await summary(page), sum);
   await input.fill('12');
@@ -245,8 +258,14 @@ test('the topology editor adds, moves and removes tiers, and hides fields of oth
   await page.selectOption(`[data-field="${budget}.kind"]`, 'windowed');
   await waitClusterRuns(page, ++n);
   assert.equal(await page.$(`[data-field="${budget}.max_tokens"]`), null);
-  const defaults = await page.evaluate(() => window.wasmBindings.clusterDefaults().budget.find((b) => b.kind === 'windowed'));
-  assert.equal(await page.inputValue(`[data-field="${budget}.ttl_ms"]`), String(defaults.ttl_ms), 'defaults from the engine');
+  const defaults = await page.evaluate(() =>
+    window.wasmBindings.clusterDefaults().budget.find((b) => b.kind === 'windowed'),
+  );
+  assert.equal(
+    await page.inputValue(`[data-field="${budget}.ttl_ms"]`),
+    String(defaults.ttl_ms),
+    'defaults from the engine',
+  );
   // Add a tier at the end: the old last tier now calls it through a default client.
   await page.click('button[data-act="tier-add"]');
   await waitClusterRuns(page, ++n);
@@ -258,13 +277,19 @@ test('the topology editor adds, moves and removes tiers, and hides fields of oth
   await page.click('button[data-act="tier-up"][data-index="2"]');
   await waitClusterRuns(page, ++n);
   c = await cfg(page);
-  assert.deepEqual(c.tiers.map((t) => t.name), ['gateway', 'service', 'orders']);
+  assert.deepEqual(
+    c.tiers.map((t) => t.name),
+    ['gateway', 'service', 'orders'],
+  );
   assert.equal(c.faults[0].tier, 2, 'the pause stays on orders');
   assert.deepEqual(await shown(page), cli(c).result);
   await page.click('button[data-act="tier-del"][data-index="1"]');
   await waitClusterRuns(page, ++n);
   c = await cfg(page);
-  assert.deepEqual(c.tiers.map((t) => t.name), ['gateway', 'orders']);
+  assert.deepEqual(
+    c.tiers.map((t) => t.name),
+    ['gateway', 'orders'],
+  );
   assert.equal(c.faults[0].tier, 1);
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -284,7 +309,10 @@ test('dragging a fault bar moves the fault and re-runs', async () => {
   await page.mouse.up();
   await waitClusterRuns(page, n + 1);
   const after = await cfg(page);
-  assert.ok(after.faults[0].start_ms > before.faults[0].start_ms + 5000, `${before.faults[0].start_ms} → ${after.faults[0].start_ms}`);
+  assert.ok(
+    after.faults[0].start_ms > before.faults[0].start_ms + 5000,
+    `${before.faults[0].start_ms} → ${after.faults[0].start_ms}`,
+  );
   assert.equal(after.faults[0].duration_ms, before.faults[0].duration_ms, 'a move keeps the length');
   assert.equal(after.faults[0].start_ms % 100, 0, 'snapped to 100 ms');
   assert.notDeepEqual(await summary(page), sumBefore);
@@ -330,7 +358,9 @@ test('a long run shows progress, can be cancelled, and the page keeps responding
   const input = page.locator('[data-field="duration_ms"]');
   await input.fill('86400000');
   await page.waitForSelector('#cluster-progress-box:not([hidden])', { timeout: 10_000 });
-  await page.waitForFunction(() => Number(document.getElementById('cluster-progress').value) > 0, null, { timeout: 10_000 });
+  await page.waitForFunction(() => Number(document.getElementById('cluster-progress').value) > 0, null, {
+    timeout: 10_000,
+  });
   // The main thread answers while the worker computes, and input still works.
   const t0 = Date.now();
   assert.equal(await page.evaluate(() => 1 + 1), 2);
@@ -360,8 +390,10 @@ test('a run past its event bound gets the engine message, not a frozen tab', asy
   await input.fill('100000');
   await input.dispatchEvent('change');
   await page.waitForSelector('#cluster-run-error:not([hidden])', { timeout: 30_000 });
-  assert.match(await page.textContent('#cluster-run-error'),
-    /^The run stopped: the run needs more than max_events = 100000 events \(stopped at \d+ ms of 90000 ms\); raise max_events/);
+  assert.match(
+    await page.textContent('#cluster-run-error'),
+    /^The run stopped: the run needs more than max_events = 100000 events \(stopped at \d+ ms of 90000 ms\); raise max_events/,
+  );
   await page.close();
 });
 
@@ -380,11 +412,21 @@ test('A/B: pin naive as A, load fixed as B, see both with correct deltas', async
   const row = (label) => table.find((r) => r[0] === label);
   const sign = (d) => (d > 0 ? '+' : d < 0 ? '−' : '±');
   const dReq = b.summary.requests - a.summary.requests;
-  assert.deepEqual(row('requests'), ['requests', String(a.summary.requests), String(b.summary.requests),
-    `${sign(dReq)}${Math.abs(dReq)}`, `${sign(dReq)}${Math.abs(dReq / a.summary.requests * 100).toFixed(1)}%`]);
+  assert.deepEqual(row('requests'), [
+    'requests',
+    String(a.summary.requests),
+    String(b.summary.requests),
+    `${sign(dReq)}${Math.abs(dReq)}`,
+    `${sign(dReq)}${Math.abs((dReq / a.summary.requests) * 100).toFixed(1)}%`,
+  ]);
   const g = b.summary.goodput_per_s - a.summary.goodput_per_s;
-  assert.deepEqual(row('goodput'), ['goodput', `${a.summary.goodput_per_s.toFixed(1)}/s`, `${b.summary.goodput_per_s.toFixed(1)}/s`,
-    `${sign(g)}${Math.abs(g).toFixed(1)}/s`, `${sign(g)}${Math.abs(g / a.summary.goodput_per_s * 100).toFixed(1)}%`]);
+  assert.deepEqual(row('goodput'), [
+    'goodput',
+    `${a.summary.goodput_per_s.toFixed(1)}/s`,
+    `${b.summary.goodput_per_s.toFixed(1)}/s`,
+    `${sign(g)}${Math.abs(g).toFixed(1)}/s`,
+    `${sign(g)}${Math.abs((g / a.summary.goodput_per_s) * 100).toFixed(1)}%`,
+  ]);
   await page.locator('#cluster-root').screenshot({ path: path.join(ARTIFACTS, 'cluster-ab.png') });
   // The link carries A too (a version-2 state): a fresh page shows the same comparison.
   assert.match(page.url(), /[?&]s=v2\./);
@@ -396,7 +438,10 @@ test('A/B: pin naive as A, load fixed as B, see both with correct deltas', async
   assert.deepEqual(fresh.errors, []);
   await fresh.close();
   const r = row('recovery time');
-  assert.equal(r[1], a.summary.metastable ? 'metastable: did not recover' : `${(a.summary.recovery_time_ms / 1000).toFixed(1)} s`);
+  assert.equal(
+    r[1],
+    a.summary.metastable ? 'metastable: did not recover' : `${(a.summary.recovery_time_ms / 1000).toFixed(1)} s`,
+  );
   // Both runs on one chart: B's bars and A's line; unpinning removes A's line.
   const withA = await chartPixels(page);
   await page.click('#cluster-unpin');
@@ -423,7 +468,9 @@ test('exports: Markdown, CSV per bucket and tier, PNG, and a scenario file the C
   assert.deepEqual([...png.subarray(0, 8)], PNG);
   const file = h.scratch('exported.json');
   fs.writeFileSync(file, await read('#cluster-export-json'));
-  const out = JSON.parse(execFileSync(CLI, ['run', '--json', '--scenario', file], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  const out = JSON.parse(
+    execFileSync(CLI, ['run', '--json', '--scenario', file], { encoding: 'utf8', maxBuffer: 1 << 28 }),
+  );
   assert.deepEqual(out.result, result);
   await page.close();
 });
@@ -499,7 +546,13 @@ test('each model keeps its state; classic links without a cluster scenario still
   assert.ok(await page.isChecked('input[name="model"][value="cluster"]'));
   assert.equal((await cfg(page)).name, 'GC-pause stampede (fixed)');
   // A classic-only link (as written before the cluster page existed) opens classic.
-  const state = await page.evaluate(() => window.wasmBindings.encodeState({ model: 'classic', classic: window.wasmBindings.classicDefaults().scenario, view: { hidden: [] } }));
+  const state = await page.evaluate(() =>
+    window.wasmBindings.encodeState({
+      model: 'classic',
+      classic: window.wasmBindings.classicDefaults().scenario,
+      view: { hidden: [] },
+    }),
+  );
   const old = await open(`${h.url}?s=${state}`);
   assert.ok(await old.isChecked('input[name="model"][value="classic"]'));
   assert.ok(await old.isVisible('#results'));

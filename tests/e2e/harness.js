@@ -83,7 +83,9 @@ export class Harness {
    * @returns {Promise<TestPage>}
    */
   async page(url) {
-    const page = /** @type {TestPage} */ (await /** @type {import('playwright-core').BrowserContext} */ (this.context).newPage());
+    const page = /** @type {TestPage} */ (
+      await /** @type {import('playwright-core').BrowserContext} */ (this.context).newPage()
+    );
     page.errors = [];
     page.on('pageerror', (e) => page.errors.push(e.message));
     await page.goto(url);

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { serve } from './static-server.js';
 import { ARTIFACTS, DIST_SUBPATH, downloaded, Harness, PNG, pixels, SUBPATH, tableRows } from './harness.js';
+import { serve } from './static-server.js';
 
 // GOLDEN.md section 1 (seed 4242), as the results table prints it.
 const GOLDEN = [
@@ -64,10 +64,21 @@ function table(page) {
 
 /** @param {string[][]} rows */
 function assertGolden(rows) {
-  assert.deepEqual(rows[0], ['strategy', 'amplification', 'delivery', 'peak QPS', 'overload s', 'p50 ms', 'p99 ms',
-    'breaker trips/trip s/harmful', 'recovery window']);
+  assert.deepEqual(rows[0], [
+    'strategy',
+    'amplification',
+    'delivery',
+    'peak QPS',
+    'overload s',
+    'p50 ms',
+    'p99 ms',
+    'breaker trips/trip s/harmful',
+    'recovery window',
+  ]);
   assert.equal(rows.length, 7);
-  GOLDEN.forEach((want, i) => assert.deepEqual(rows[i + 1].slice(0, want.length), want, `row ${i + 1}`));
+  GOLDEN.forEach((want, i) => {
+    assert.deepEqual(rows[i + 1].slice(0, want.length), want, `row ${i + 1}`);
+  });
 }
 
 /**
@@ -308,8 +319,12 @@ test('the exports contain what the table shows', async () => {
   const read = (button) => downloaded(page, button);
   const md = (await read('#export-md')).toString('utf8');
   // Markdown escapes what would be markup (`[`, `|`, `<`…), as the engine's md_cell does.
-  const mdCell = (t) => t.replace(/[\\|`*_[\]]/g, '\\$&').replaceAll('&', '&amp;').replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;');
+  const mdCell = (t) =>
+    t
+      .replace(/[\\|`*_[\]]/g, '\\$&')
+      .replaceAll('&', '&amp;')
+      .replaceAll('<', '&lt;')
+      .replaceAll('>', '&gt;');
   for (const row of rows.slice(1)) {
     assert.ok(md.includes(`| ${row.map(mdCell).join(' | ')} |`), `markdown has the row ${row.join(' | ')}`);
   }
@@ -347,7 +362,10 @@ test('presets load the bundled scenarios', async () => {
   await waitRuns(page, n + 1);
   const rows = await table(page);
   // Group G: threshold 100, trips at 20 and 25, 801 harmful rejections (GOLDEN.md section 5).
-  assert.ok(rows.some((r) => r.includes('2/[20, 25]/801')), JSON.stringify(rows));
+  assert.ok(
+    rows.some((r) => r.includes('2/[20, 25]/801')),
+    JSON.stringify(rows),
+  );
   assert.deepEqual(await pageOutput(page), cli(await pageCfg(page)));
   await page.close();
 });

@@ -3,8 +3,8 @@
 // Used by the end-to-end tests and by scripts/serve.sh:
 //   node tests/e2e/static-server.js <dir> [port] [prefix]
 
-import http from 'node:http';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -78,11 +78,14 @@ export function serve(root, { port = 0, host = '127.0.0.1', prefix = '/' } = {})
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [dir = 'dist', port = '8080', prefix = '/'] = process.argv.slice(2);
-  serve(dir, { port: Number(port), prefix }).then(({ url }) => {
-    console.log(`Retry Storm Playground: open ${url}`);
-    console.log('(Ctrl+C to stop)');
-  }, (e) => {
-    console.error(`cannot serve ${dir} on 127.0.0.1:${port}: ${e.message}`);
-    process.exit(1);
-  });
+  serve(dir, { port: Number(port), prefix }).then(
+    ({ url }) => {
+      console.log(`Retry Storm Playground: open ${url}`);
+      console.log('(Ctrl+C to stop)');
+    },
+    (e) => {
+      console.error(`cannot serve ${dir} on 127.0.0.1:${port}: ${e.message}`);
+      process.exit(1);
+    },
+  );
 }

@@ -69,12 +69,19 @@ async function main() {
   $('loading').hidden = true;
   $('app').hidden = false;
   document.body.classList.remove('loading');
-  const shell = new Shell(wasm, embed, (hooks) => ({
-    classic: new ClassicApp($('classic-root'), hooks),
-    cluster: new ClusterApp($('cluster-root'), hooks),
-  }));
+  /** @type {{classic?: ClassicApp, cluster?: ClusterApp}} */
+  const apps = {};
+  const shell = new Shell(wasm, embed, (hooks) => {
+    apps.classic = new ClassicApp($('classic-root'), hooks);
+    apps.cluster = new ClusterApp($('cluster-root'), hooks);
+    return { classic: apps.classic, cluster: apps.cluster };
+  });
   // For the console and the end-to-end tests.
-  window.playground = { shell, classic: shell.apps.classic, cluster: shell.apps.cluster };
+  window.playground = {
+    shell,
+    classic: /** @type {ClassicApp} */ (apps.classic),
+    cluster: /** @type {ClusterApp} */ (apps.cluster),
+  };
   shell.restore();
 }
 

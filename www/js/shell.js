@@ -15,9 +15,7 @@ import { readLocation, urlFor, writeLocation } from './lib/urlstate.js';
  * @typedef {{model?: Model, classic?: any, cluster?: any, cluster_a?: any, view?: {hidden: number[]}}} PageState
  */
 
-/**
- * @typedef {{id: string, title: string, description: string, model: Model, scenario: any}} Preset
- */
+/** @typedef {import('../retrystorm-web.js').Preset} Preset */
 
 /**
  * What the shell needs of a model's app.
@@ -85,7 +83,11 @@ export class Shell {
 
   /** The share-link text of the current state. */
   stateText() {
-    return this.wasm.encodeState({ model: this.model, ...this.apps.classic.linkState(), ...this.apps.cluster.linkState() });
+    return this.wasm.encodeState({
+      model: this.model,
+      ...this.apps.classic.linkState(),
+      ...this.apps.cluster.linkState(),
+    });
   }
 
   /**
@@ -101,7 +103,9 @@ export class Shell {
         state = this.wasm.decodeState(text);
         banner(null);
       } catch (e) {
-        banner(`This link could not be read: ${/** @type {Error} */ (e).message}. Showing the article's defaults instead.`);
+        banner(
+          `This link could not be read: ${/** @type {Error} */ (e).message}. Showing the article's defaults instead.`,
+        );
       }
     } else if (!fromHistory) {
       banner(null);

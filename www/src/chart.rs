@@ -195,6 +195,7 @@ impl ChartHandle {
 impl ChartHandle {
     /// The readout `{bucket, title, rows: [{label, value, color, alarm}]}` under a mouse
     /// position in CSS pixels relative to the canvas; `null` outside the plotting area.
+    #[wasm_bindgen(unchecked_return_type = "Readout | null")]
     pub fn readout(&self, css_x: f64, css_y: f64) -> Result<JsValue, JsValue> {
         let (x, y) = (
             (css_x * self.dpr).round() as i32,

@@ -41,14 +41,14 @@ pub fn classic_defaults() -> Result<JsValue, JsValue> {
 }
 
 /// Every problem of a classic scenario (`[{field, value, allowed, message}]`, empty if fine).
-#[wasm_bindgen(js_name = classicValidate)]
+#[wasm_bindgen(js_name = classicValidate, unchecked_return_type = "Problem[]")]
 pub fn classic_validate(cfg: JsValue) -> Result<JsValue, JsValue> {
     problems_js(scenario_from_js(&cfg), Scenario::problems)
 }
 
 /// The article's four acceptance checks on this scenario: `[{name, pass, detail}]`,
 /// `pass` being `null` when a check does not apply.
-#[wasm_bindgen(js_name = classicVerdicts)]
+#[wasm_bindgen(js_name = classicVerdicts, unchecked_return_type = "Verdict[]")]
 pub fn classic_verdicts(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsValue> {
     let scenario = scenario_from_js(&cfg).map_err(|e| js_error(&e))?;
     let seed = seed_or(&seed, scenario.seed).map_err(|e| js_error(&e))?;
@@ -100,6 +100,7 @@ impl ClassicRun {
     }
 
     /// The results table exactly as the CLI formats it: `{columns, rows}` of strings.
+    #[wasm_bindgen(unchecked_return_type = "Table")]
     pub fn table(&self) -> Result<JsValue, JsValue> {
         to_js(&report::table(&self.out))
     }

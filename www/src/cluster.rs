@@ -50,7 +50,7 @@ pub fn cluster_defaults() -> Result<JsValue, JsValue> {
 
 /// Every problem of a cluster scenario, `[{field, value, allowed, message}]` (empty when
 /// valid); a field is a full path such as `tiers[1].client.budget.percent`.
-#[wasm_bindgen(js_name = clusterValidate)]
+#[wasm_bindgen(js_name = clusterValidate, unchecked_return_type = "Problem[]")]
 pub fn cluster_validate(cfg: JsValue) -> Result<JsValue, JsValue> {
     problems_js(scenario_unchecked(&cfg), present::problems)
 }
@@ -193,17 +193,19 @@ impl ClusterRun {
     }
 
     /// The summary `{columns: [metric, value], rows}`, every cell formatted by the engine.
+    #[wasm_bindgen(unchecked_return_type = "Table")]
     pub fn table(&self) -> Result<JsValue, JsValue> {
         to_js(&present::summary_table(&self.run.result))
     }
 
     /// Per-tier totals `{columns, rows}`: attempts, outcomes by kind, amplification, peak.
-    #[wasm_bindgen(js_name = tierTable)]
+    #[wasm_bindgen(js_name = tierTable, unchecked_return_type = "Table")]
     pub fn tier_table(&self) -> Result<JsValue, JsValue> {
         to_js(&present::tier_table(&self.run.result))
     }
 
     /// The A/B table `{columns: [metric, A, B, Δ, Δ %], rows}` with `pinned` as A and this run as B.
+    #[wasm_bindgen(unchecked_return_type = "Table")]
     pub fn compare(&self, pinned: &ClusterRun) -> Result<JsValue, JsValue> {
         to_js(&present::compare(&pinned.run.result, &self.run.result))
     }

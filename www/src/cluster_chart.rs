@@ -2,15 +2,16 @@
 //! sharing one time axis on one canvas:
 //! - per tier, attempts per second split into first attempts and retries (stacked bars
 //!   per bucket) against the tier's service capacity, fault windows shaded, and the
-//!   pinned run A's attempts as a line when comparing;
+//!   pinned run A's attempts as a line when comparing (each run at its own bucket
+//!   width, on B's time axis);
 //! - under every tier that has a breaker, a band of its instances with the breaker open
 //!   and half-open;
 //! - queue depth and requests in flight per tier;
 //! - the entry requests' end-to-end latency per bucket (p50 and p99 of the successes
 //!   completed in it).
 //!
-//! [`ClusterChartHandle::readout`] maps a mouse position back to a bucket and returns
-//! every panel's values there, formatted here.
+//! The [`ChartHandle`] it returns maps a mouse position back to a bucket (and to A's
+//! bucket at the same time) and gives every panel's values there, formatted here.
 
 use crate::chart::{
     self, area, box_key, color, css_color, draw_error, font, line_key, ChartHandle, ChartOptions,

@@ -28,6 +28,26 @@ use retrystorm::ValidationError;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+/// TypeScript types of the plain objects the exports return (wasm-bindgen's `.d.ts`
+/// would say `any`); the page's type check (`tsc -p www`) reads them.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
+/** A table formatted by the engine: every cell is a string. */
+export interface Table { columns: string[]; rows: string[][] }
+/** One validation problem, at a field path such as `tiers[1].client.budget.percent`. */
+export interface Problem { field: string; value: string; allowed: string; message: string }
+/** A chart's hover readout at one bucket. */
+export interface Readout {
+  bucket: number;
+  title: string;
+  rows: { label: string; value: string; color: string; alarm: boolean }[];
+}
+/** One of the article's acceptance checks; `pass` is null when it does not apply. */
+export interface Verdict { name: string; pass: boolean | null; detail: string }
+/** A bundled scenario. */
+export interface Preset { id: string; title: string; description: string; model: "classic" | "cluster"; scenario: any }
+"#;
+
 /// The JS `Error` thrown by every export: the message, plus the fields of a validation error.
 pub fn js_error(err: &ValidationError) -> JsValue {
     let e = js_sys::Error::new(&err.to_string());
@@ -136,7 +156,7 @@ struct BundledJs<'a> {
 }
 
 /// The bundled scenarios (presets): `[{id, title, description, model, scenario}]`.
-#[wasm_bindgen(js_name = bundledScenarios)]
+#[wasm_bindgen(js_name = bundledScenarios, unchecked_return_type = "Preset[]")]
 pub fn bundled_scenarios() -> Result<JsValue, JsValue> {
     let list: Vec<BundledJs> = retrystorm::scenario::bundled()
         .into_iter()

@@ -15,8 +15,11 @@ import { ClassicEditor } from './editor.js';
 /** @typedef {import('../shell.js').PageState} PageState */
 /** @typedef {import('../shell.js').Preset} Preset */
 /** @typedef {import('../../retrystorm-web.js').ClassicRun} ClassicRun */
+/** @typedef {import('../../retrystorm-web.js').Verdict} Verdict */
 
-/** @implements {import('../shell.js').ModelApp} */
+/** @typedef {import('../shell.js').ModelApp} ModelApp */
+
+/** @implements {ModelApp} */
 export class ClassicApp {
   /**
    * @param {HTMLElement} root the classic model's part of the page (index.html)
@@ -116,7 +119,7 @@ export class ClassicApp {
       this.show(this.wasm.ClassicRun.fromJSON(/** @type {string} */ (out.text)), out.ms);
       $('verdicts').classList.add('pending');
       const verdicts = await this.runner.run({ ...request, kind: 'verdicts' });
-      this.renderVerdicts(/** @type {{name: string, pass: boolean | null, detail: string}[]} */ (verdicts.value));
+      this.renderVerdicts(/** @type {Verdict[]} */ (verdicts.value));
       $('verdicts').classList.remove('pending');
     } catch (e) {
       const err = /** @type {{cancelled?: boolean, superseded?: boolean, field?: string, message?: string}} */ (e);
@@ -169,7 +172,7 @@ export class ClassicApp {
 
   /**
    * The acceptance checks as PASS / FAIL / n/a with their numbers.
-   * @param {{name: string, pass: boolean | null, detail: string}[]} verdicts
+   * @param {Verdict[]} verdicts
    */
   renderVerdicts(verdicts) {
     $('verdicts').replaceChildren(
@@ -195,7 +198,9 @@ export class ClassicApp {
     $('export-csv').addEventListener('click', () => {
       if (this.run) ex.download('retry-storm-per-second.csv', this.run.csv(), 'text/csv');
     });
-    $('export-png').addEventListener('click', () => ex.png(/** @type {HTMLCanvasElement} */ ($('chart')), 'retry-storm-chart.png'));
+    $('export-png').addEventListener('click', () =>
+      ex.png(/** @type {HTMLCanvasElement} */ ($('chart')), 'retry-storm-chart.png'),
+    );
     $('export-json').addEventListener('click', () => {
       ex.download('retry-storm-scenario.json', `${JSON.stringify(this.cfg, null, 2)}\n`, 'application/json');
     });

@@ -145,7 +145,11 @@ export class ClassicEditor {
       el('option', { value: 'full', text: 'full' }),
     );
     jitter.value = s.jitter;
-    const breaker = el('input', { type: 'checkbox', 'data-field': f('breaker'), 'aria-label': `breaker of row ${i + 1}` });
+    const breaker = el('input', {
+      type: 'checkbox',
+      'data-field': f('breaker'),
+      'aria-label': `breaker of row ${i + 1}`,
+    });
     breaker.checked = !!s.breaker;
     /**
      * @param {string} name

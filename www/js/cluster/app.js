@@ -28,8 +28,13 @@ class FaultForm extends ClusterEditor {
   render() {
     const i = this.app.selected;
     const f = i === null ? undefined : this.cfg.faults[i];
-    if (!f) {
-      this.root.replaceChildren(el('p', { class: 'hint', text: 'Click a fault bar to edit it; drag it to move it, drag its ends to resize it; + on a row adds one.' }));
+    if (i === null || !f) {
+      this.root.replaceChildren(
+        el('p', {
+          class: 'hint',
+          text: 'Click a fault bar to edit it; drag it to move it, drag its ends to resize it; + on a row adds one.',
+        }),
+      );
       return;
     }
     const p = `faults[${i}]`;
@@ -38,7 +43,8 @@ class FaultForm extends ClusterEditor {
       el('div', { class: 'sub', text: `fault ${i + 1}${tier ? ` on ${tier.name}` : ''}` }),
       el('div', { class: 'grid' }, ...this.scalars(p, f, this.d.fault)),
       this.kinded(`${p}.effect`, f.effect, 'effect', 'effect'),
-      el('button', { type: 'button', 'data-act': 'fault-del', 'data-index': String(i), text: 'Delete this fault' }));
+      el('button', { type: 'button', 'data-act': 'fault-del', 'data-index': String(i), text: 'Delete this fault' }),
+    );
   }
 
   /**
@@ -65,7 +71,9 @@ function deltaClass(row) {
   return '';
 }
 
-/** @implements {import('../shell.js').ModelApp} */
+/** @typedef {import('../shell.js').ModelApp} ModelApp */
+
+/** @implements {ModelApp} */
 export class ClusterApp {
   /**
    * @param {HTMLElement} root where this app builds its part of the page
@@ -143,56 +151,129 @@ export class ClusterApp {
      */
     const btn = (s, text, title) => el('button', { type: 'button', id: id(s), text, title });
     root.replaceChildren(
-      el('section', { class: 'editor-only', 'aria-labelledby': id('presets-h') },
+      el(
+        'section',
+        { class: 'editor-only', 'aria-labelledby': id('presets-h') },
         el('h2', { id: id('presets-h'), text: 'Cluster presets' }),
-        el('div', { id: id('presets'), class: 'presets' },
-          ...this.presets.map((p) => el('button', { type: 'button', 'data-cluster-preset': p.id, text: p.title, title: p.description,
-            onclick: () => this.hooks.loadPreset(p) }))),
-        el('p', { id: id('preset-desc'), class: 'hint' })),
-      el('div', { class: 'cluster-layout' },
-        el('section', { class: 'cluster-editor editor-only', 'aria-label': 'Cluster scenario editor' },
+        el(
+          'div',
+          { id: id('presets'), class: 'presets' },
+          ...this.presets.map((p) =>
+            el('button', {
+              type: 'button',
+              'data-cluster-preset': p.id,
+              text: p.title,
+              title: p.description,
+              onclick: () => this.hooks.loadPreset(p),
+            }),
+          ),
+        ),
+        el('p', { id: id('preset-desc'), class: 'hint' }),
+      ),
+      el(
+        'div',
+        { class: 'cluster-layout' },
+        el(
+          'section',
+          { class: 'cluster-editor editor-only', 'aria-label': 'Cluster scenario editor' },
           el('div', { id: id('editor') }),
-          el('ul', { id: id('problems'), class: 'problems' })),
-        el('section', { class: 'cluster-output', 'aria-labelledby': id('out-h') },
+          el('ul', { id: id('problems'), class: 'problems' }),
+        ),
+        el(
+          'section',
+          { class: 'cluster-output', 'aria-labelledby': id('out-h') },
           el('h2', { id: id('out-h'), class: 'editor-only', text: 'Load, faults and results' }),
-          el('div', { class: 'editor-only timeline-block' },
+          el(
+            'div',
+            { class: 'editor-only timeline-block' },
             el('div', { id: id('timeline'), class: 'timeline' }),
-            el('div', { id: id('fault-form'), class: 'fault-form' })),
-          el('div', { class: 'status editor-only' },
+            el('div', { id: id('fault-form'), class: 'fault-form' }),
+          ),
+          el(
+            'div',
+            { class: 'status editor-only' },
             el('span', { id: id('timing'), class: 'timing' }),
-            el('span', { id: id('progress-box'), class: 'spinner', hidden: true },
-              el('span', { class: 'dot' }), ' running… ',
+            el(
+              'span',
+              { id: id('progress-box'), class: 'spinner', hidden: true },
+              el('span', { class: 'dot' }),
+              ' running… ',
               el('progress', { id: id('progress'), max: 1, value: 0 }),
-              el('span', { id: id('progress-text') }), ' ',
-              btn('cancel', 'Cancel', 'Stop this run')),
+              el('span', { id: id('progress-text') }),
+              ' ',
+              btn('cancel', 'Cancel', 'Stop this run'),
+            ),
             el('span', { id: id('stale'), class: 'stale', hidden: true, text: 'showing the last valid results' }),
-            el('span', { id: id('copied'), class: 'copied', role: 'status' })),
+            el('span', { id: id('copied'), class: 'copied', role: 'status' }),
+          ),
           el('div', { id: id('run-error'), class: 'banner run-error', role: 'alert', hidden: true }),
-          el('div', { class: 'ab editor-only' },
+          el(
+            'div',
+            { class: 'ab editor-only' },
             btn('pin', 'Pin as A', 'Keep these results as A, then edit to compare B with it'),
             btn('unpin', 'Unpin A', 'Stop comparing'),
-            el('span', { id: id('ab-status'), class: 'hint' })),
-          el('div', { class: 'chart-block' },
-            el('div', { class: 'chart-wrap' },
-              el('canvas', { id: id('chart'), class: 'cluster-chart',
-                'aria-label': 'Per tier: attempts per second split into first attempts and retries against capacity, faults shaded; breakers open and half-open; queue depth and in-flight; end-to-end latency p50 and p99 per bucket' }),
-              el('div', { id: id('readout'), class: 'readout', hidden: true }))),
-          el('div', { class: 'table-block' },
-            el('div', { id: id('compare-block'), hidden: true },
+            el('span', { id: id('ab-status'), class: 'hint' }),
+          ),
+          el(
+            'div',
+            { class: 'chart-block' },
+            el(
+              'div',
+              { class: 'chart-wrap' },
+              el('canvas', {
+                id: id('chart'),
+                class: 'cluster-chart',
+                'aria-label':
+                  'Per tier: attempts per second split into first attempts and retries against capacity, faults shaded; breakers open and half-open; queue depth and in-flight; end-to-end latency p50 and p99 per bucket',
+              }),
+              el('div', { id: id('readout'), class: 'readout', hidden: true }),
+            ),
+          ),
+          el(
+            'div',
+            { class: 'table-block' },
+            el(
+              'div',
+              { id: id('compare-block'), hidden: true },
               el('h3', { text: 'A/B comparison' }),
-              el('div', { class: 'scroll' }, el('table', { id: id('compare'), class: 'results compare' }))),
+              el('div', { class: 'scroll' }, el('table', { id: id('compare'), class: 'results compare' })),
+            ),
             el('h3', { class: 'editor-only', text: 'Summary' }),
             el('div', { class: 'scroll' }, el('table', { id: id('summary'), class: 'results' })),
             el('h3', { text: 'Per tier' }),
-            el('div', { class: 'scroll' }, el('table', { id: id('tiers'), class: 'results' }))),
-          el('a', { id: id('open'), class: 'embed-only open-link', target: '_blank', rel: 'noopener', text: 'Open in the Retry Storm Playground ↗' }),
-          el('section', { class: 'editor-only', 'aria-labelledby': id('export-h') },
+            el('div', { class: 'scroll' }, el('table', { id: id('tiers'), class: 'results' })),
+          ),
+          el('a', {
+            id: id('open'),
+            class: 'embed-only open-link',
+            target: '_blank',
+            rel: 'noopener',
+            text: 'Open in the Retry Storm Playground ↗',
+          }),
+          el(
+            'section',
+            { class: 'editor-only', 'aria-labelledby': id('export-h') },
             el('h3', { id: id('export-h'), text: 'Export' }),
-            el('div', { class: 'row-actions' },
-              btn('export-md', 'Markdown summary'), btn('export-csv', 'CSV per bucket and tier'),
-              btn('export-png', 'PNG chart'), btn('export-json', 'Scenario JSON (CLI)')),
-            el('textarea', { id: id('export-text'), class: 'export-text', rows: 5, readonly: true, spellcheck: 'false',
-              'aria-label': 'Last exported text' })))));
+            el(
+              'div',
+              { class: 'row-actions' },
+              btn('export-md', 'Markdown summary'),
+              btn('export-csv', 'CSV per bucket and tier'),
+              btn('export-png', 'PNG chart'),
+              btn('export-json', 'Scenario JSON (CLI)'),
+            ),
+            el('textarea', {
+              id: id('export-text'),
+              class: 'export-text',
+              rows: 5,
+              readonly: true,
+              spellcheck: 'false',
+              'aria-label': 'Last exported text',
+            }),
+          ),
+        ),
+      ),
+    );
     this.$('cancel').addEventListener('click', () => this.runner.cancel({ cancelled: true }));
     this.$('pin').addEventListener('click', () => this.pin());
     this.$('unpin').addEventListener('click', () => this.unpin());
@@ -387,9 +468,17 @@ export class ClusterApp {
       if (this.pendingPin && !(await this.runPin())) return;
       const out = await this.runner.run({ model: 'cluster', kind: 'run', cfg, seed: cfg.seed });
       this.runError(null);
-      this.show({ cfg, run: this.wasm.ClusterRun.fromJSON(/** @type {string} */ (out.text)), ms: out.ms, events: out.events });
+      this.show({
+        cfg,
+        run: this.wasm.ClusterRun.fromJSON(/** @type {string} */ (out.text)),
+        ms: out.ms,
+        events: out.events,
+      });
     } catch (e) {
-      const err = /** @type {{cancelled?: boolean, superseded?: boolean, field?: string, allowed?: string, message?: string}} */ (e);
+      const err =
+        /** @type {{cancelled?: boolean, superseded?: boolean, field?: string, allowed?: string, message?: string}} */ (
+          e
+        );
       if (err.superseded) return;
       if (err.cancelled) {
         this.requested = null; // the same scenario may be asked for again

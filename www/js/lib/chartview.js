@@ -5,9 +5,7 @@
 
 import { el } from './dom.js';
 
-/**
- * @typedef {{readout(x: number, y: number): any, free(): void}} Handle
- */
+/** @typedef {import('../../retrystorm-web.js').ChartHandle} Handle */
 
 export class ChartView {
   /**
@@ -70,7 +68,6 @@ export class ChartView {
     const rect = this.canvas.getBoundingClientRect();
     const x = event.clientX - rect.left;
     const y = event.clientY - rect.top;
-    /** @type {{title: string, rows: {label: string, value: string, color: string, alarm: boolean}[]} | null} */
     const r = this.handle.readout(x, y);
     if (!r) {
       this.readout.hidden = true;

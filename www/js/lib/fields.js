@@ -69,7 +69,10 @@ export function parseNumber(text) {
   return t;
 }
 
-/** @typedef {{field: string, message: string, value?: string, allowed?: string}} Problem */
+/**
+ * A validation problem (the engine's `Problem`, or a run's error with the field it names).
+ * @typedef {{field: string, message: string, value?: string, allowed?: string}} Problem
+ */
 
 /**
  * Marks every field under `root` that the engine complained about, with its message, and
