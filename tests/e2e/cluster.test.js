@@ -6,7 +6,20 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ARTIFACTS, CLI, DIST_SUBPATH, downloaded, Harness, PNG, pixels, SUBPATH, tableRows } from './harness.js';
+import {
+  ARTIFACTS,
+  CLI,
+  commitField,
+  DIST_SUBPATH,
+  downloaded,
+  Harness,
+  PNG,
+  pixels,
+  runCount,
+  SUBPATH,
+  tableRows,
+  waitRunCount,
+} from './harness.js';
 import { serve } from './static-server.js';
 
 const h = new Harness({ width: 1400, height: 1000 });
@@ -22,17 +35,13 @@ async function open(url, { cluster = false } = {}) {
 }
 
 /** @param {import('playwright-core').Page} page */
-async function clusterRuns(page) {
-  return page.evaluate(() => Number(document.body.dataset.clusterRuns || 0));
-}
+const clusterRuns = (page) => runCount(page, 'clusterRuns');
 
 /**
  * @param {import('playwright-core').Page} page
  * @param {number} n
  */
-async function waitClusterRuns(page, n) {
-  await page.waitForFunction((k) => Number(document.body.dataset.clusterRuns || 0) >= k, n, { timeout: 60_000 });
-}
+const waitClusterRuns = (page, n) => waitRunCount(page, 'clusterRuns', n);
 
 /** Opens the playground and switches to the cluster model (the first cluster preset). */
 async function openCluster() {
@@ -52,6 +61,14 @@ async function preset(page, id) {
   await page.click(`[data-cluster-preset="${id}"]`);
   await waitClusterRuns(page, n + 1);
 }
+
+/**
+ * Sets a cluster field and commits it (a change event), then waits for the run.
+ * @param {import('playwright-core').Page} page
+ * @param {string} field
+ * @param {string} value
+ */
+const commit = (page, field, value) => commitField(page, { field, value, runs: 'clusterRuns', commit: 'change' });
 
 /**
  * A table's rows of cell texts (header first).
@@ -524,11 +541,7 @@ test('each model keeps its state; classic links without a cluster scenario still
   await cap.dispatchEvent('change');
   await page.click('input[name="model"][value="cluster"]');
   await waitClusterRuns(page, 1);
-  const rate = page.locator('[data-field="load.rate_per_s"]');
-  const n = await clusterRuns(page);
-  await rate.fill('2500');
-  await rate.dispatchEvent('change');
-  await waitClusterRuns(page, n + 1);
+  await commit(page, 'load.rate_per_s', '2500');
   await page.click('input[name="model"][value="classic"]');
   assert.equal(await page.inputValue('[data-field="capacity"]'), '300');
   assert.ok(await page.isVisible('#results'));
@@ -579,11 +592,7 @@ test('copy link and copy embed code show the current text in the cluster export 
   assert.ok(link.startsWith(h.url) && link.includes('s=v1.'), link);
   assert.match(await page.textContent('#cluster-copied'), /^Link (copied|is selected)/);
   // After an edit, the next copy is the new state.
-  const n = await clusterRuns(page);
-  const input = page.locator('[data-field="tiers[1].instances"]');
-  await input.fill('11');
-  await input.dispatchEvent('change');
-  await waitClusterRuns(page, n + 1);
+  await commit(page, 'tiers[1].instances', '11');
   await page.click('#copy-embed');
   const snippet = await page.inputValue('#cluster-export-text');
   const src = /src="([^"]+)"/.exec(snippet)?.[1].replaceAll('&amp;', '&');
@@ -599,7 +608,7 @@ test("the classic editor's problem display leaves the cluster editor's field mes
   const clusterMsg = /tiers\[1\]\.instances = 0 is out of range/;
   // The classic editor validates after an edit there: with a valid value (no problems)…
   await page.click('input[name="model"][value="classic"]');
-  let n = await page.evaluate(() => Number(document.body.dataset.runs || 0));
+  const n = await page.evaluate(() => Number(document.body.dataset.runs || 0));
   const cap = page.locator('[data-field="capacity"]');
   await cap.fill('300');
   await cap.press('Tab');
@@ -611,10 +620,7 @@ test("the classic editor's problem display leaves the cluster editor's field mes
   assert.match(await page.textContent('#cluster-root .field-msg'), clusterMsg);
   assert.equal(await tier.getAttribute('aria-invalid'), 'true');
   // The cluster editor's own validation leaves the classic marks alone too.
-  n = await clusterRuns(page);
-  await tier.fill('12');
-  await tier.dispatchEvent('change');
-  await waitClusterRuns(page, n + 1);
+  await commit(page, 'tiers[1].instances', '12');
   assert.equal(await page.$('#cluster-root .field-msg'), null);
   await page.click('input[name="model"][value="classic"]');
   assert.match(await page.textContent('#classic-root .field-msg'), /capacity = 100000001 is out of range/);

@@ -145,5 +145,42 @@ export function pixels(page, selector) {
   return page.$eval(selector, (c) => /** @type {HTMLCanvasElement} */ (c).toDataURL('image/png'));
 }
 
+/**
+ * How many runs a model's page has shown (`document.body.dataset[key]`: runs, clusterRuns).
+ * @param {import('playwright-core').Page} page
+ * @param {string} key
+ */
+export function runCount(page, key) {
+  return page.evaluate((k) => Number(document.body.dataset[k] || 0), key);
+}
+
+/**
+ * Waits until a model's page has shown `n` runs.
+ * @param {import('playwright-core').Page} page
+ * @param {string} key
+ * @param {number} n
+ */
+export async function waitRunCount(page, key, n) {
+  await page.waitForFunction(([k, m]) => Number(document.body.dataset[k] || 0) >= Number(m), [key, n], {
+    timeout: 60_000,
+  });
+}
+
+/**
+ * Sets a field, commits it and waits for the run it starts. `commit`: "Tab" commits with
+ * a real key press (user activation, which Chromium needs to keep a history entry), or
+ * "change" dispatches the change event.
+ * @param {import('playwright-core').Page} page
+ * @param {{field: string, value: string, runs: string, commit: 'Tab' | 'change'}} edit
+ */
+export async function commitField(page, { field, value, runs, commit }) {
+  const before = await runCount(page, runs);
+  const input = page.locator(`[data-field="${field}"]`);
+  await input.fill(value);
+  if (commit === 'Tab') await input.press('Tab');
+  else await input.dispatchEvent('change');
+  await waitRunCount(page, runs, before + 1);
+}
+
 /** The PNG signature. */
 export const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];

@@ -4,7 +4,19 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ARTIFACTS, DIST_SUBPATH, downloaded, Harness, PNG, pixels, SUBPATH, tableRows } from './harness.js';
+import {
+  ARTIFACTS,
+  commitField,
+  DIST_SUBPATH,
+  downloaded,
+  Harness,
+  PNG,
+  pixels,
+  runCount,
+  SUBPATH,
+  tableRows,
+  waitRunCount,
+} from './harness.js';
 import { serve } from './static-server.js';
 
 // GOLDEN.md section 1 (seed 4242), as the results table prints it.
@@ -42,17 +54,13 @@ async function open(url, { waitRun = true } = {}) {
 }
 
 /** @param {import('playwright-core').Page} page */
-async function runs(page) {
-  return page.evaluate(() => Number(document.body.dataset.runs || 0));
-}
+const runs = (page) => runCount(page, 'runs');
 
 /**
  * @param {import('playwright-core').Page} page
  * @param {number} n
  */
-async function waitRuns(page, n) {
-  await page.waitForFunction((k) => Number(document.body.dataset.runs || 0) >= k, n, { timeout: 30_000 });
-}
+const waitRuns = (page, n) => waitRunCount(page, 'runs', n);
 
 /**
  * The results table as rows of cell texts (header first).
@@ -108,15 +116,7 @@ const pageCfg = (page) => page.evaluate(() => window.playground.classic.cfg);
  * @param {string} field
  * @param {string} value
  */
-async function edit(page, field, value) {
-  const before = await runs(page);
-  const input = page.locator(`[data-field="${field}"]`);
-  await input.fill(value);
-  // A real key press: it commits the value (change) with user activation, as a person does;
-  // Chromium skips history entries made without one when going back.
-  await input.press('Tab');
-  await waitRuns(page, before + 1);
-}
+const edit = (page, field, value) => commitField(page, { field, value, runs: 'runs', commit: 'Tab' });
 
 test('the default page shows the GOLDEN.md table, equal to the CLI', async () => {
   const page = await open(h.url);

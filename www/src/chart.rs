@@ -7,6 +7,8 @@
 //! [`ChartHandle::readout`] maps a CSS-pixel mouse position back to the data.
 
 use crate::{plain_error, to_js};
+use plotters::chart::MeshStyle;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -139,6 +141,48 @@ pub fn legend<CT: CoordTranslate>(
         .margin((margin_px * dpr).round() as u32)
         .draw()
         .map_err(draw_error)
+}
+
+/// The grid and axes of every time chart, in the shared look: light and bold grid lines,
+/// grey axes, `x_labels` ticks on the time axis and `y_labels` on the value axis, whole
+/// numbers on the value axis.
+pub fn time_mesh<'a, 'b>(
+    chart: &'b mut TimeChart<'a>,
+    (x_labels, y_labels): (usize, usize),
+) -> MeshStyle<'a, 'b, RangedCoordf64, RangedCoordf64, CanvasBackend> {
+    let mut mesh = chart.configure_mesh();
+    mesh.light_line_style(RGBColor(238, 238, 238))
+        .bold_line_style(RGBColor(220, 220, 220))
+        .axis_style(RGBColor(120, 120, 120))
+        .x_labels(x_labels)
+        .y_labels(y_labels)
+        .y_label_formatter(&|v| format!("{}", v.round() as i64));
+    mesh
+}
+
+/// A chart over seconds (x) and a value (y).
+pub type TimeChart<'a> =
+    ChartContext<'a, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Draws a capacity line at `y` across the chart's `0..duration` seconds, with a legend
+/// entry `label` (a key `key_w` CSS pixels long).
+pub fn capacity_line(
+    chart: &mut TimeChart<'_>,
+    (duration, y): (f64, f64),
+    label: String,
+    key_w: f64,
+    dpr: f64,
+) -> Result<(), String> {
+    let style = ShapeStyle::from(&RGBColor(40, 40, 40)).stroke_width((1.5 * dpr).round() as u32);
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(0.0, y), (duration, y)],
+            style,
+        )))
+        .map_err(draw_error)?
+        .label(label)
+        .legend(line_key(style, key_w, dpr));
+    Ok(())
 }
 
 /// The hover readout at one bucket (a second of the classic model): a title and

@@ -2,9 +2,7 @@
 //! and [`ClassicRun`], a run held on the Rust side with its renderings.
 
 use crate::chart::{ChartHandle, ChartOptions};
-use crate::{
-    js_error, json_from_js, parse_run, plain_error, problems_js, run_text, seed_or, to_js,
-};
+use crate::{js_error, json_from_js, problems_js, run_class, scenario_and_seed, to_js, HeldRun};
 use retrystorm::classic::{self, report, Output, Scenario};
 use retrystorm::ValidationError;
 use serde::Serialize;
@@ -50,84 +48,60 @@ pub fn classic_validate(cfg: JsValue) -> Result<JsValue, JsValue> {
 /// `pass` being `null` when a check does not apply.
 #[wasm_bindgen(js_name = classicVerdicts, unchecked_return_type = "Verdict[]")]
 pub fn classic_verdicts(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsValue> {
-    let scenario = scenario_from_js(&cfg).map_err(|e| js_error(&e))?;
-    let seed = seed_or(&seed, scenario.seed).map_err(|e| js_error(&e))?;
+    let (scenario, seed) = scenario_and_seed(&cfg, &seed, scenario_from_js, |s| s.seed)?;
     to_js(&report::verdicts(&scenario, seed).map_err(|e| js_error(&e))?)
 }
 
-/// A classic run (the CLI's `run --json` output), held on the Rust side.
-#[wasm_bindgen]
-pub struct ClassicRun {
-    out: Rc<Output>,
-}
+impl HeldRun for Output {
+    type Doc = Output;
 
-impl ClassicRun {
-    /// The engine's output.
-    pub fn output(&self) -> &Output {
-        &self.out
+    fn run(cfg: &JsValue, seed: &JsValue) -> Result<Output, JsValue> {
+        let (scenario, seed) = scenario_and_seed(cfg, seed, scenario_from_js, |s| s.seed)?;
+        classic::simulate(&scenario, seed).map_err(|e| js_error(&e))
+    }
+
+    fn from_doc(doc: Output) -> Result<Output, JsValue> {
+        Ok(doc)
+    }
+
+    fn to_doc(&self) -> Output {
+        self.clone()
+    }
+
+    fn draw(
+        run: &Rc<Output>,
+        canvas: &HtmlCanvasElement,
+        opts: &ChartOptions,
+    ) -> Result<ChartHandle, String> {
+        crate::classic_chart::draw(canvas, run, opts)
     }
 }
 
+run_class!(
+    /// A classic run (the engine's output, the CLI's `run --json`), held on the Rust side.
+    ClassicRun holds Output
+);
+
 #[wasm_bindgen]
 impl ClassicRun {
-    /// Runs the scenario (a JS object or JSON text) with `seed` (a number, a decimal
-    /// string or a BigInt; `undefined` for the scenario's own).
-    pub fn run(cfg: JsValue, seed: JsValue) -> Result<ClassicRun, JsValue> {
-        let scenario = scenario_from_js(&cfg).map_err(|e| js_error(&e))?;
-        let seed = seed_or(&seed, scenario.seed).map_err(|e| js_error(&e))?;
-        let out = classic::simulate(&scenario, seed).map_err(|e| js_error(&e))?;
-        Ok(ClassicRun { out: Rc::new(out) })
-    }
-
-    /// A run from its JSON text (`jsonText()`, or the CLI's `run --json`).
-    #[wasm_bindgen(js_name = fromJSON)]
-    pub fn from_json(text: &str) -> Result<ClassicRun, JsValue> {
-        Ok(ClassicRun {
-            out: Rc::new(parse_run(text)?),
-        })
-    }
-
-    /// The run as JSON text: what crosses from the worker to the page.
-    #[wasm_bindgen(js_name = jsonText)]
-    pub fn json_text(&self) -> Result<String, JsValue> {
-        run_text(&*self.out)
-    }
-
-    /// The run as a plain object `{scenario, results}`, the CLI's `run --json`.
-    #[wasm_bindgen(js_name = toJSON)]
-    pub fn to_json(&self) -> Result<JsValue, JsValue> {
-        to_js(&*self.out)
-    }
-
     /// The results table exactly as the CLI formats it: `{columns, rows}` of strings.
     #[wasm_bindgen(unchecked_return_type = "Table")]
     pub fn table(&self) -> Result<JsValue, JsValue> {
-        to_js(&report::table(&self.out))
+        to_js(&report::table(&self.inner))
     }
 
     /// The results as a Markdown table, ready to paste into a post.
     pub fn markdown(&self) -> String {
-        report::markdown_table(&self.out)
+        report::markdown_table(&self.inner)
     }
 
     /// Attempts per second for every strategy, as CSV.
     pub fn csv(&self) -> String {
-        report::csv_per_sec(&self.out)
+        report::csv_per_sec(&self.inner)
     }
 
     /// The strategies' names, in order (the chart's series).
     pub fn names(&self) -> Vec<String> {
-        self.out.results.iter().map(|r| r.name.clone()).collect()
-    }
-
-    /// Draws the recovery-window chart on `canvas` (sized by its CSS box); options
-    /// `{hidden: [strategy index], dpr}`.
-    pub fn draw(
-        &self,
-        canvas: HtmlCanvasElement,
-        options: JsValue,
-    ) -> Result<ChartHandle, JsValue> {
-        let opts = ChartOptions::from_js(options)?;
-        crate::classic_chart::draw(&canvas, &self.out, &opts).map_err(plain_error)
+        self.inner.results.iter().map(|r| r.name.clone()).collect()
     }
 }

@@ -48,20 +48,13 @@ pub fn draw(
         .y_label_area_size(s(56.0))
         .build_cartesian_2d(0.0..duration, 0.0..y_max)
         .map_err(draw_error)?;
-    chart
-        .configure_mesh()
+    chart::time_mesh(&mut chart, (12, 8))
         // One light line between labelled ones: a denser grid costs a canvas stroke per
         // line on every redraw and adds nothing a reader uses.
         .max_light_lines(1)
-        .light_line_style(RGBColor(238, 238, 238))
-        .bold_line_style(RGBColor(220, 220, 220))
-        .axis_style(RGBColor(120, 120, 120))
         .x_desc("second")
         .y_desc("attempts per second")
-        .x_labels(12)
-        .y_labels(8)
         .x_label_formatter(&|v| format!("{}", v.round() as i64))
-        .y_label_formatter(&|v| format!("{}", v.round() as i64))
         .label_style(font(12.0, dpr))
         .axis_desc_style(font(12.0, dpr))
         .draw()
@@ -90,15 +83,13 @@ pub fn draw(
             .label(format!("outage [{}, {})", sc.outage.from_s, sc.outage.to_s))
             .legend(box_key(RGBColor(220, 50, 47).mix(0.3).filled(), 16.0, dpr));
     }
-    let cap_style = ShapeStyle::from(&RGBColor(40, 40, 40)).stroke_width(s(1.5));
-    chart
-        .draw_series(std::iter::once(PathElement::new(
-            vec![(0.0, capacity), (duration, capacity)],
-            cap_style,
-        )))
-        .map_err(draw_error)?
-        .label(format!("capacity {}", sc.capacity))
-        .legend(line_key(cap_style, 16.0, dpr));
+    chart::capacity_line(
+        &mut chart,
+        (duration, capacity),
+        format!("capacity {}", sc.capacity),
+        16.0,
+        dpr,
+    )?;
 
     for (i, r) in out.results.iter().enumerate().filter(|(i, _)| shown(*i)) {
         let style = ShapeStyle::from(&color(i)).stroke_width(s(2.0));

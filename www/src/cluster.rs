@@ -9,7 +9,7 @@
 
 use crate::chart::{ChartHandle, ChartOptions};
 use crate::{
-    js_error, json_from_js, parse_run, plain_error, problems_js, run_text, seed_or, to_js,
+    js_error, json_from_js, plain_error, problems_js, run_class, scenario_and_seed, to_js, HeldRun,
 };
 use retrystorm::cluster::{self, present, report, RunResult, Scenario, Simulation};
 use retrystorm::scenario::AnyScenario;
@@ -64,7 +64,7 @@ pub fn cluster_normalize(cfg: JsValue) -> Result<JsValue, JsValue> {
 
 /// A run of the cluster model as the CLI's `run --json` prints it.
 #[derive(Serialize, Deserialize)]
-struct Output {
+pub struct Output {
     /// The scenario as run (with its model, and the seed used).
     scenario: Value,
     /// What the run measured.
@@ -82,8 +82,43 @@ pub struct Run {
 impl Run {
     fn wrap(mut scenario: Scenario, result: RunResult) -> ClusterRun {
         scenario.seed = result.seed;
-        ClusterRun {
-            run: Rc::new(Run { scenario, result }),
+        ClusterRun::hold(Run { scenario, result })
+    }
+}
+
+impl HeldRun for Run {
+    type Doc = Output;
+
+    fn run(cfg: &JsValue, seed: &JsValue) -> Result<Run, JsValue> {
+        let (mut scenario, seed) = scenario_and_seed(cfg, seed, scenario_checked, |s| s.seed)?;
+        let result = cluster::run(&scenario, seed).map_err(|e| js_error(&e))?;
+        scenario.seed = seed;
+        Ok(Run { scenario, result })
+    }
+
+    fn from_doc(doc: Output) -> Result<Run, JsValue> {
+        let scenario = present::parse_unchecked(doc.scenario).map_err(|e| js_error(&e))?;
+        if scenario.tiers.len() != doc.result.tiers.len() {
+            return Err(plain_error("the result is not a run of its scenario"));
+        }
+        Ok(Run {
+            scenario,
+            result: doc.result,
+        })
+    }
+
+    fn draw(
+        run: &Rc<Run>,
+        canvas: &HtmlCanvasElement,
+        opts: &ChartOptions,
+    ) -> Result<ChartHandle, String> {
+        crate::cluster_chart::draw(canvas, run, None, opts)
+    }
+
+    fn to_doc(&self) -> Output {
+        Output {
+            scenario: AnyScenario::Cluster(self.scenario.clone()).to_value(),
+            result: self.result.clone(),
         }
     }
 }
@@ -99,8 +134,7 @@ impl ClusterSimulation {
     /// Validates the scenario and sets up the run (`seed` as in `ClusterRun.run`).
     #[wasm_bindgen(constructor)]
     pub fn new(cfg: JsValue, seed: JsValue) -> Result<ClusterSimulation, JsValue> {
-        let s = scenario_checked(&cfg).map_err(|e| js_error(&e))?;
-        let seed = seed_or(&seed, s.seed).map_err(|e| js_error(&e))?;
+        let (s, seed) = scenario_and_seed(&cfg, &seed, scenario_checked, |s| s.seed)?;
         let sim = Simulation::new(&s, seed).map_err(|e| js_error(&e))?;
         Ok(ClusterSimulation {
             sim: Some((s, sim)),
@@ -138,103 +172,45 @@ impl ClusterSimulation {
     }
 }
 
-/// A cluster run (scenario and result), held on the Rust side.
-#[wasm_bindgen]
-pub struct ClusterRun {
-    run: Rc<Run>,
-}
-
-impl ClusterRun {
-    /// The scenario and the result.
-    pub fn get(&self) -> &Run {
-        &self.run
-    }
-}
+run_class!(
+    /// A cluster run (scenario and result), held on the Rust side.
+    ClusterRun holds Run
+);
 
 #[wasm_bindgen]
 impl ClusterRun {
-    /// Runs the scenario to the end in one piece (`seed`: a number, a decimal string or
-    /// a BigInt; `undefined` for the scenario's own).
-    pub fn run(cfg: JsValue, seed: JsValue) -> Result<ClusterRun, JsValue> {
-        let s = scenario_checked(&cfg).map_err(|e| js_error(&e))?;
-        let seed = seed_or(&seed, s.seed).map_err(|e| js_error(&e))?;
-        let result = cluster::run(&s, seed).map_err(|e| js_error(&e))?;
-        Ok(Run::wrap(s, result))
-    }
-
-    /// A run from its JSON text (`jsonText()`, or the CLI's `run --json`).
-    #[wasm_bindgen(js_name = fromJSON)]
-    pub fn from_json(text: &str) -> Result<ClusterRun, JsValue> {
-        let out: Output = parse_run(text)?;
-        let scenario = present::parse_unchecked(out.scenario).map_err(|e| js_error(&e))?;
-        if scenario.tiers.len() != out.result.tiers.len() {
-            return Err(plain_error("the result is not a run of its scenario"));
-        }
-        Ok(Run::wrap(scenario, out.result))
-    }
-
-    fn output(&self) -> Output {
-        Output {
-            scenario: AnyScenario::Cluster(self.run.scenario.clone()).to_value(),
-            result: self.run.result.clone(),
-        }
-    }
-
-    /// The run as JSON text: what crosses from the worker to the page.
-    #[wasm_bindgen(js_name = jsonText)]
-    pub fn json_text(&self) -> Result<String, JsValue> {
-        run_text(&self.output())
-    }
-
-    /// The run as a plain object `{scenario, result}`, the CLI's `run --json`.
-    #[wasm_bindgen(js_name = toJSON)]
-    pub fn to_json(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.output())
-    }
-
     /// The summary `{columns: [metric, value], rows}`, every cell formatted by the engine.
     #[wasm_bindgen(unchecked_return_type = "Table")]
     pub fn table(&self) -> Result<JsValue, JsValue> {
-        to_js(&present::summary_table(&self.run.result))
+        to_js(&present::summary_table(&self.inner.result))
     }
 
     /// Per-tier totals `{columns, rows}`: attempts, outcomes by kind, amplification, peak.
     #[wasm_bindgen(js_name = tierTable, unchecked_return_type = "Table")]
     pub fn tier_table(&self) -> Result<JsValue, JsValue> {
-        to_js(&present::tier_table(&self.run.result))
+        to_js(&present::tier_table(&self.inner.result))
     }
 
     /// The A/B table `{columns: [metric, A, B, Δ, Δ %], rows}` with `pinned` as A and this run as B.
     #[wasm_bindgen(unchecked_return_type = "Table")]
     pub fn compare(&self, pinned: &ClusterRun) -> Result<JsValue, JsValue> {
-        to_js(&present::compare(&pinned.run.result, &self.run.result))
+        to_js(&present::compare(&pinned.inner.result, &self.inner.result))
     }
 
     /// The summary as a Markdown table, ready to paste into a post.
     pub fn markdown(&self) -> String {
-        report::markdown_summary(&self.run.result)
+        report::markdown_summary(&self.inner.result)
     }
 
     /// One CSV row per bucket and tier.
     pub fn csv(&self) -> String {
-        report::csv_buckets(&self.run.result)
+        report::csv_buckets(&self.inner.result)
     }
 
     /// The CSS height the chart needs, pixels (the page sets it on the canvas).
     #[wasm_bindgen(js_name = chartHeight)]
     pub fn chart_height(&self) -> f64 {
-        crate::cluster_chart::height(&self.run.scenario)
-    }
-
-    /// Draws the charts on `canvas` (sized by its CSS width and `chartHeight()`);
-    /// options `{dpr}`.
-    pub fn draw(
-        &self,
-        canvas: HtmlCanvasElement,
-        options: JsValue,
-    ) -> Result<ChartHandle, JsValue> {
-        let opts = ChartOptions::from_js(options)?;
-        crate::cluster_chart::draw(&canvas, &self.run, None, &opts).map_err(plain_error)
+        crate::cluster_chart::height(&self.inner.scenario)
     }
 
     /// Draws the charts with `pinned`, the run A of an A/B comparison, as a line over
@@ -247,7 +223,7 @@ impl ClusterRun {
         options: JsValue,
     ) -> Result<ChartHandle, JsValue> {
         let opts = ChartOptions::from_js(options)?;
-        let a = Some(Rc::clone(&pinned.run));
-        crate::cluster_chart::draw(&canvas, &self.run, a, &opts).map_err(plain_error)
+        let a = Some(Rc::clone(&pinned.inner));
+        crate::cluster_chart::draw(&canvas, &self.inner, a, &opts).map_err(plain_error)
     }
 }

@@ -15,10 +15,9 @@
 
 use crate::chart::{
     self, area, box_key, color, css_color, draw_error, font, line_key, ChartHandle, ChartOptions,
-    Readout, ReadoutRow,
+    Readout, ReadoutRow, TimeChart,
 };
 use crate::cluster::Run;
-use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -294,15 +293,13 @@ fn tier_panel(
         .label("retries")
         .legend(legend_box(RETRY));
     if let Some(c) = cap {
-        let style = ShapeStyle::from(&RGBColor(40, 40, 40)).stroke_width(s(1.5));
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(0.0, c), (duration, c)],
-                style,
-            )))
-            .map_err(draw_error)?
-            .label(format!("capacity {c:.0}/s"))
-            .legend(line_key(style, 14.0, dpr));
+        chart::capacity_line(
+            &mut chart,
+            (duration, c),
+            format!("capacity {c:.0}/s"),
+            14.0,
+            dpr,
+        )?;
     }
     if sc.faults.iter().any(|f| f.tier as usize == k) {
         chart
@@ -381,7 +378,7 @@ fn time_panel<'a>(
     (duration, y_max): (f64, f64),
     y_labels: usize,
     dpr: f64,
-) -> Result<ChartContext<'a, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>, String> {
+) -> Result<TimeChart<'a>, String> {
     let s = |v: f64| (v * dpr).round() as u32;
     let mut chart = ChartBuilder::on(area)
         .margin_left(s(10.0))
@@ -392,13 +389,7 @@ fn time_panel<'a>(
         .y_label_area_size(s(64.0))
         .build_cartesian_2d(0.0..duration, 0.0..y_max)
         .map_err(draw_error)?;
-    chart
-        .configure_mesh()
-        .light_line_style(RGBColor(238, 238, 238))
-        .bold_line_style(RGBColor(220, 220, 220))
-        .axis_style(RGBColor(120, 120, 120))
-        .x_labels(12)
-        .y_labels(y_labels)
+    chart::time_mesh(&mut chart, (12, y_labels))
         .x_label_formatter(&|v| format!("{}s", v.round() as i64))
         .y_label_formatter(&|v| format!("{}", v.round() as i64))
         .label_style(font(11.0, dpr))

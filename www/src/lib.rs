@@ -129,15 +129,108 @@ pub fn seed_or(seed: &JsValue, default: i64) -> Result<i64, ValidationError> {
     })
 }
 
-/// Parses the JSON text of a run (as `jsonText()` wrote it) into `T`.
-pub(crate) fn parse_run<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, JsValue> {
-    serde_json::from_str(text).map_err(|e| plain_error(format!("not a run of this model: {e}")))
+/// A model's scenario, read (and checked) by `read`, and the seed to run it with: `seed`
+/// as the page gives it, else the scenario's own (`own_seed`).
+pub(crate) fn scenario_and_seed<S>(
+    cfg: &JsValue,
+    seed: &JsValue,
+    read: impl FnOnce(&JsValue) -> Result<S, ValidationError>,
+    own_seed: impl FnOnce(&S) -> i64,
+) -> Result<(S, i64), JsValue> {
+    let s = read(cfg).map_err(|e| js_error(&e))?;
+    let seed = seed_or(seed, own_seed(&s)).map_err(|e| js_error(&e))?;
+    Ok((s, seed))
 }
 
-/// The JSON text of a run, for the one crossing from the worker to the page.
-pub(crate) fn run_text<T: Serialize>(value: &T) -> Result<String, JsValue> {
-    serde_json::to_string(value).map_err(plain_error)
+/// A model's finished run as its run class holds it, and the document it crosses the
+/// boundary as: the CLI's `run --json`.
+pub trait HeldRun: Sized {
+    /// The CLI's `run --json` document of the model.
+    type Doc: Serialize + serde::de::DeserializeOwned;
+    /// Runs the model's scenario `cfg` with `seed` (see [`seed_or`]).
+    fn run(cfg: &JsValue, seed: &JsValue) -> Result<Self, JsValue>;
+    /// The run a document describes; an error when it does not describe one.
+    fn from_doc(doc: Self::Doc) -> Result<Self, JsValue>;
+    /// The run's document.
+    fn to_doc(&self) -> Self::Doc;
+    /// Draws the model's chart of `run` on `canvas`.
+    fn draw(
+        run: &std::rc::Rc<Self>,
+        canvas: &web_sys::HtmlCanvasElement,
+        opts: &chart::ChartOptions,
+    ) -> Result<chart::ChartHandle, String>;
 }
+
+/// Declares a model's run class (`ClassicRun`, `ClusterRun`): a run held on the Rust side
+/// (`Rc`, so a chart handle can keep it), with what both models' classes share: `get()`
+/// in Rust, and `fromJSON`, `jsonText` and `toJSON` in JS.
+macro_rules! run_class {
+    ($(#[$meta:meta])* $class:ident holds $inner:ty) => {
+        $(#[$meta])*
+        #[wasm_bindgen]
+        pub struct $class {
+            inner: std::rc::Rc<$inner>,
+        }
+
+        impl $class {
+            /// The run.
+            pub fn get(&self) -> &$inner {
+                &self.inner
+            }
+
+            fn hold(inner: $inner) -> $class {
+                $class {
+                    inner: std::rc::Rc::new(inner),
+                }
+            }
+        }
+
+        #[wasm_bindgen]
+        impl $class {
+            /// Runs the scenario (a JS object or JSON text) with `seed` (a number, a
+            /// decimal string or a BigInt; `undefined` for the scenario's own).
+            pub fn run(cfg: JsValue, seed: JsValue) -> Result<$class, JsValue> {
+                Ok($class::hold(<$inner as $crate::HeldRun>::run(&cfg, &seed)?))
+            }
+
+            /// A run from its JSON text (`jsonText()`, or the CLI's `run --json`).
+            #[wasm_bindgen(js_name = fromJSON)]
+            pub fn from_json(text: &str) -> Result<$class, JsValue> {
+                let doc = serde_json::from_str(text).map_err(|e| {
+                    $crate::plain_error(format!("not a run of this model: {e}"))
+                })?;
+                Ok($class::hold(<$inner as $crate::HeldRun>::from_doc(doc)?))
+            }
+
+            /// The run as JSON text: what crosses from the worker to the page, once.
+            #[wasm_bindgen(js_name = jsonText)]
+            pub fn json_text(&self) -> Result<String, JsValue> {
+                serde_json::to_string(&$crate::HeldRun::to_doc(&*self.inner))
+                    .map_err($crate::plain_error)
+            }
+
+            /// The run as a plain object: the CLI's `run --json`.
+            #[wasm_bindgen(js_name = toJSON)]
+            pub fn to_json(&self) -> Result<JsValue, JsValue> {
+                $crate::to_js(&$crate::HeldRun::to_doc(&*self.inner))
+            }
+
+            /// Draws the model's chart on `canvas` (sized by its CSS box; the cluster
+            /// chart's height is `chartHeight()`); options `{dpr}`, and `{hidden:
+            /// [strategy index]}` for the classic chart.
+            pub fn draw(
+                &self,
+                canvas: web_sys::HtmlCanvasElement,
+                options: JsValue,
+            ) -> Result<$crate::chart::ChartHandle, JsValue> {
+                let opts = $crate::chart::ChartOptions::from_js(options)?;
+                <$inner as $crate::HeldRun>::draw(&self.inner, &canvas, &opts)
+                    .map_err($crate::plain_error)
+            }
+        }
+    };
+}
+pub(crate) use run_class;
 
 /// The engine's version, for the page footer and bug reports.
 #[wasm_bindgen]

@@ -45,7 +45,7 @@ fn article_run_equals_native_engine() {
     let v = r.to_json().unwrap();
     assert!(js_sys::Array::is_array(&get(&v, "results")));
     assert_eq!(output_of(&r), native);
-    assert_eq!(r.output(), &native);
+    assert_eq!(r.get(), &native);
     // The formatted table is the engine's, cell for cell.
     let table: report::Table = decode(&r.table().unwrap());
     assert_eq!(table, report::table(&native));
@@ -57,10 +57,10 @@ fn article_run_equals_native_engine() {
 fn a_run_crosses_as_json_text_and_comes_back_the_same() {
     let r = run(&Scenario::article(), JsValue::from_f64(7.0)).unwrap();
     let back = ClassicRun::from_json(&r.json_text().unwrap()).unwrap();
-    assert_eq!(back.output(), r.output());
+    assert_eq!(back.get(), r.get());
     // The CLI's `run --json` is the same document.
-    let cli = serde_json::to_string_pretty(r.output()).unwrap();
-    assert_eq!(ClassicRun::from_json(&cli).unwrap().output(), r.output());
+    let cli = serde_json::to_string_pretty(r.get()).unwrap();
+    assert_eq!(ClassicRun::from_json(&cli).unwrap().get(), r.get());
     let e = ClassicRun::from_json(r#"{"scenario": 1}"#).err().unwrap();
     assert!(
         message(&e).starts_with("not a run of this model"),
@@ -288,7 +288,7 @@ fn chart_draws_sharp_pixels_and_maps_the_mouse_back() {
     let readout = handle.readout(330.0, 150.0).unwrap();
     let second = get(&readout, "bucket").as_f64().unwrap() as usize;
     assert!((20..45).contains(&second), "second {second}");
-    let out = r.output();
+    let out = r.get();
     assert_eq!(
         get(&readout, "title").as_string().unwrap(),
         format!("second {second} · capacity 240")

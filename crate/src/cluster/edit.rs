@@ -185,16 +185,19 @@ pub fn remove_tier(doc: &mut Value, i: usize) -> Result<(), ValidationError> {
 mod tests {
     use super::*;
     use crate::cluster::{RateSegment, Scenario};
-    use crate::scenario::{parse, AnyScenario};
+    use crate::scenario::{bundled, parse, AnyScenario};
     use serde_json::json;
 
+    /// The bundled naive GC stampede: two tiers (gateway → orders), one fault.
     fn stampede() -> Scenario {
-        match parse(include_str!(
-            "../../../scenarios/cluster-gc-stampede-naive.json"
-        )) {
-            Ok(AnyScenario::Cluster(s)) => s,
-            other => panic!("{other:?}"),
-        }
+        let b = bundled()
+            .into_iter()
+            .find(|b| b.id == "cluster-gc-stampede-naive")
+            .expect("bundled");
+        let AnyScenario::Cluster(s) = parse(b.json).expect("parses") else {
+            panic!("{} is a cluster scenario", b.id)
+        };
+        s
     }
 
     fn load(schedule: Vec<RateSegment>) -> Load {
