@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every check, in the order CI runs them (.ci/run calls this):
 #   Rust: fmt, clippy (native and wasm32), the docs (warnings denied); JavaScript: Biome
-#   (format and lint); the engine tests, the wasm-bindgen tests of the exports (headless
+#   (format and lint) and the runner's unit tests; the engine tests, the wasm-bindgen tests of the exports (headless
 #   Chromium), the native CLI, the release site (at / and under a sub-path), the type
 #   check of the page's JavaScript against the site's generated .d.ts (tsc, strict), and
 #   the end-to-end tests of the built site in headless Chromium.
@@ -42,7 +42,9 @@ step "clippy native" cargo clippy --workspace --all-targets -- -D warnings
 step "clippy wasm32" cargo clippy -p retrystorm-web --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "cargo doc" env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
 # Biome's config is biome.json; `biome check --write www/js tests/e2e` applies its fixes.
-step "js format and lint" biome ci www/js tests/e2e
+step "js format and lint" biome ci --colors=off www/js tests/e2e
+# The page's run scheduling (newest request wins, restart, cancel), in node with a fake Worker.
+step "js unit tests" node --test "$E2E_DIR/runner.test.js"
 step "engine tests" cargo test
 step "wasm-bindgen tests" cargo test -p retrystorm-web --target wasm32-unknown-unknown
 step "CLI build" cargo build --release
