@@ -50,7 +50,8 @@ step "wasm-bindgen tests" cargo test -p retrystorm-web --target wasm32-unknown-u
 step "CLI build" cargo build --release
 step "trunk build" trunk build --release --offline
 # The wasm exports' types come from dist/retrystorm-web.d.ts, written by the build above.
-step "js types" tsc -p www
+step "js types (page)" tsc -p www
+step "js types (tests)" tsc -p tests/e2e
 SUBPATH=/nested/retry-storm/
 step "trunk build (sub-path)" trunk build --release --offline --public-url "$SUBPATH" --dist "$ROOT/target/dist-subpath"
 mkdir -p "$ROOT/tests/artifacts"

@@ -26,7 +26,10 @@ const h = new Harness({ width: 1400, height: 1000 });
 before(() => h.start());
 after(() => h.stop());
 
-/** Opens a page, collecting its errors; waits for the first classic or cluster run. */
+/**
+ * Opens a page, collecting its errors; waits for the first classic or cluster run.
+ * @param {string} url
+ */
 async function open(url, { cluster = false } = {}) {
   const page = await h.page(url);
   if (cluster) await waitClusterRuns(page, 1);
@@ -129,7 +132,7 @@ function assertSummaryMatches(sum, result) {
     assert.equal(sum[`${t.name}: amplification`], `${t.amplification.toFixed(2)}x`);
   }
   /** @param {string} k */
-  const total = (k) => result.tiers.reduce((a, t) => a + t.totals[k], 0);
+  const total = (k) => result.tiers.reduce((/** @type {number} */ a, /** @type {any} */ t) => a + t.totals[k], 0);
   assert.equal(sum['timeouts (all hops)'], String(total('timeouts')));
   assert.equal(sum['breaker-rejected'], String(total('breaker_rejected')));
 }
@@ -158,6 +161,7 @@ test('every cluster preset shows the CLI summary, with its description', async (
 
 test('the stampede, naive and fixed: a surge and its absence (screenshots)', async () => {
   const page = await openCluster();
+  /** @type {Record<string, number>} */
   const peaks = {};
   for (const [id, name] of [
     ['cluster-gc-stampede-naive', 'naive'],
@@ -173,7 +177,7 @@ test('the stampede, naive and fixed: a surge and its absence (screenshots)', asy
   }
   assert.ok(peaks.naive > 2 * peaks.fixed, JSON.stringify(peaks));
   // The chart is drawn, sharp for the device pixel ratio, and not blank.
-  const stats = await page.$eval('#cluster-chart', (c) => {
+  const stats = await page.$eval('#cluster-chart', (/** @type {any} */ c) => {
     const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     let nonWhite = 0;
     for (let i = 0; i < data.length; i += 4 * 5)
@@ -276,7 +280,7 @@ test('the topology editor adds, moves and removes tiers, and hides fields of oth
   await waitClusterRuns(page, ++n);
   assert.equal(await page.$(`[data-field="${budget}.max_tokens"]`), null);
   const defaults = await page.evaluate(() =>
-    window.wasmBindings.clusterDefaults().budget.find((b) => b.kind === 'windowed'),
+    window.wasmBindings.clusterDefaults().budget.find((/** @type {any} */ b) => b.kind === 'windowed'),
   );
   assert.equal(
     await page.inputValue(`[data-field="${budget}.ttl_ms"]`),
@@ -295,7 +299,7 @@ test('the topology editor adds, moves and removes tiers, and hides fields of oth
   await waitClusterRuns(page, ++n);
   c = await cfg(page);
   assert.deepEqual(
-    c.tiers.map((t) => t.name),
+    c.tiers.map((/** @type {any} */ t) => t.name),
     ['gateway', 'service', 'orders'],
   );
   assert.equal(c.faults[0].tier, 2, 'the pause stays on orders');
@@ -304,7 +308,7 @@ test('the topology editor adds, moves and removes tiers, and hides fields of oth
   await waitClusterRuns(page, ++n);
   c = await cfg(page);
   assert.deepEqual(
-    c.tiers.map((t) => t.name),
+    c.tiers.map((/** @type {any} */ t) => t.name),
     ['gateway', 'orders'],
   );
   assert.equal(c.faults[0].tier, 1);
@@ -375,9 +379,13 @@ test('a long run shows progress, can be cancelled, and the page keeps responding
   const input = page.locator('[data-field="duration_ms"]');
   await input.fill('86400000');
   await page.waitForSelector('#cluster-progress-box:not([hidden])', { timeout: 10_000 });
-  await page.waitForFunction(() => Number(document.getElementById('cluster-progress').value) > 0, null, {
-    timeout: 10_000,
-  });
+  await page.waitForFunction(
+    () => Number(/** @type {HTMLProgressElement} */ (document.getElementById('cluster-progress')).value) > 0,
+    null,
+    {
+      timeout: 10_000,
+    },
+  );
   // The main thread answers while the worker computes, and input still works.
   const t0 = Date.now();
   assert.equal(await page.evaluate(() => 1 + 1), 2);
@@ -419,14 +427,18 @@ test('A/B: pin naive as A, load fixed as B, see both with correct deltas', async
   await preset(page, 'cluster-gc-stampede-naive');
   const pixelsA = await chartPixels(page);
   await page.click('#cluster-pin');
-  await page.waitForFunction(() => !document.getElementById('cluster-unpin').disabled);
+  await page.waitForFunction(
+    () => !(/** @type {HTMLButtonElement} */ (document.getElementById('cluster-unpin')).disabled),
+  );
   await preset(page, 'cluster-gc-stampede-fixed');
   assert.ok(await page.isVisible('#cluster-compare'));
   const a = cli('cluster-gc-stampede-naive').result;
   const b = cli('cluster-gc-stampede-fixed').result;
   const table = await rows(page, 'cluster-compare');
   assert.deepEqual(table[0], ['metric', 'A (pinned)', 'B (current)', 'Δ (B − A)', 'Δ %']);
+  /** @param {string} label */
   const row = (label) => table.find((r) => r[0] === label);
+  /** @param {number} d */
   const sign = (d) => (d > 0 ? '+' : d < 0 ? '−' : '±');
   const dReq = b.summary.requests - a.summary.requests;
   assert.deepEqual(row('requests'), [

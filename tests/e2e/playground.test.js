@@ -133,7 +133,7 @@ test('the default page shows the GOLDEN.md table, equal to the CLI', async () =>
 
 test('the canvas is drawn, sharp for the device pixel ratio, and not blank', async () => {
   const page = await open(h.url);
-  const stats = await page.$eval('#chart', (c) => {
+  const stats = await page.$eval('#chart', (/** @type {any} */ c) => {
     const ctx = c.getContext('2d');
     const data = ctx.getImageData(0, 0, c.width, c.height).data;
     const colours = new Set();
@@ -238,6 +238,7 @@ test('the copied link opens in a new page with the same table', async () => {
 });
 
 test('a corrupt, crafted or oversized link shows a message naming the problem and the defaults', async () => {
+  /** @type {[string, RegExp][]} */
   const cases = [
     ['v1.%%%not-base64', /link\.payload/],
     ['v7.e30', /link\.version = v7.*newer playground/],
@@ -319,6 +320,7 @@ test('the exports contain what the table shows', async () => {
   const read = (button) => downloaded(page, button);
   const md = (await read('#export-md')).toString('utf8');
   // Markdown escapes what would be markup (`[`, `|`, `<`…), as the engine's md_cell does.
+  /** @param {string} t */
   const mdCell = (t) =>
     t
       .replace(/[\\|`*_[\]]/g, '\\$&')

@@ -41,8 +41,11 @@ class FakeWorker {
   }
 }
 
-/** @type {typeof import('../../www/js/lib/runner.js').Runner} */
+/** @type {any} the page's Runner class */
 let Runner;
+// Imported by a path in a variable: the page's modules are type-checked as page code
+// (www/tsconfig.json), not as node code here.
+const RUNNER = '../../www/js/lib/runner.js';
 /** @type {boolean[]} */
 let busy;
 
@@ -50,7 +53,7 @@ beforeEach(async () => {
   workers = [];
   busy = [];
   /** @type {any} */ (globalThis).Worker = FakeWorker;
-  ({ Runner } = await import('../../www/js/lib/runner.js'));
+  ({ Runner } = await import(RUNNER));
 });
 
 afterEach(() => {
@@ -59,7 +62,7 @@ afterEach(() => {
 
 /** A runner whose busy states are recorded in `busy`. */
 function runner() {
-  return new Runner(/** @type {any} */ ({}), { onBusy: (b) => busy.push(b) });
+  return new Runner({}, { onBusy: (/** @type {boolean} */ b) => busy.push(b) });
 }
 
 const request = (/** @type {string} */ name) => ({
@@ -69,8 +72,9 @@ const request = (/** @type {string} */ name) => ({
 });
 
 /**
- * Settles a promise into {ok, value} without letting a rejection go unhandled.
+ * Settles a promise into {ok, value} or {ok, error} without letting a rejection go unhandled.
  * @param {Promise<any>} p
+ * @returns {Promise<any>}
  */
 function settle(p) {
   return p.then(
@@ -150,7 +154,7 @@ test('cancel stops the running job and drops the waiting one; the next run gets 
 test('progress messages reach onProgress and do not settle the run', async () => {
   /** @type {{progress: number, events: number}[]} */
   const seen = [];
-  const r = new Runner(/** @type {any} */ ({}), { onBusy: () => {}, onProgress: (p) => seen.push(p) });
+  const r = new Runner({}, { onBusy: () => {}, onProgress: (/** @type {any} */ p) => seen.push(p) });
   const a = settle(r.run({ model: 'cluster', kind: 'run', cfg: {} }));
   workers[0].answer({ id: 1, progress: 0.25, events: 1000 });
   workers[0].answer({ id: 1, progress: 0.75, events: 3000 });

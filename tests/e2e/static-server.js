@@ -8,6 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** @type {Record<string, string>} */
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -20,7 +21,11 @@ const TYPES = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Starts a server for `root` under `prefix`; resolves to {server, url}. Port 0 picks a free one. */
+/**
+ * Starts a server for `root` under `prefix`; resolves to {server, url}. Port 0 picks a free one.
+ * @param {string} root
+ * @returns {Promise<{server: http.Server, url: string}>}
+ */
 export function serve(root, { port = 0, host = '127.0.0.1', prefix = '/' } = {}) {
   const base = path.resolve(root);
   if (!prefix.startsWith('/')) prefix = `/${prefix}`;
@@ -70,7 +75,7 @@ export function serve(root, { port = 0, host = '127.0.0.1', prefix = '/' } = {})
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
-      const { port: actual } = server.address();
+      const { port: actual } = /** @type {import('node:net').AddressInfo} */ (server.address());
       resolve({ server, url: `http://${host}:${actual}${prefix}` });
     });
   });
