@@ -3,8 +3,10 @@
 declare global {
   interface Window {
     /** The wasm-bindgen exports. */
+    // biome-ignore lint/suspicious/noExplicitAny: loose on purpose, see the comment above
     wasmBindings: any;
     /** The page's shell and apps. */
+    // biome-ignore lint/suspicious/noExplicitAny: loose on purpose, see the comment above
     playground: any;
     /** Set by a script a test tries to inject; must stay unset. */
     __xss?: unknown;
