@@ -2,13 +2,20 @@
 //! wasm or DOM dependency.
 //!
 //! - [`classic`]: the article's one-second-bucket model, exact to every published figure.
-//! - [`cluster`]: an event-driven model of tiers, timeouts, queues, faults, budgets and breakers.
+//! - [`cluster`]: an event-driven model of tiers, timeouts, queues, faults, budgets and
+//!   breakers. Its public face is [`cluster::Scenario`] and its types, [`cluster::run`],
+//!   [`cluster::Simulation`] (the same run in slices), [`cluster::RunResult`] and its
+//!   parts ([`cluster::metrics`]), [`cluster::present`] and [`cluster::report`]; the
+//!   engine's internals (event queue, backoff, budgets, breakers, faults) are private.
 //! - [`scenario`]: one JSON format for both, told apart by its `model` field.
+//! - [`validate`]: one validation model for both: every problem named by its full path.
+//! - [`report`]: one report layer for both: tables as text, Markdown and CSV.
 //! - [`rng`]: `java.util.Random`, bit for bit.
 
 pub mod classic;
 pub mod cluster;
 pub mod javafmt;
+pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod seed;

@@ -83,8 +83,9 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             }
             "--budget-override" | "--budget" => {
                 let v = take(&mut it)?;
-                let pct: u32 = v.parse().ok().filter(|p| *p <= 100).ok_or_else(|| {
-                    format!("--budget-override {v:?} is out of range: allowed 0..=100")
+                let max = classic::scenario::MAX_BUDGET_PCT;
+                let pct: u32 = v.parse().ok().filter(|p| *p <= max).ok_or_else(|| {
+                    format!("--budget-override {v:?} is out of range: allowed 0..={max}")
                 })?;
                 args.budget_override = Some(pct);
             }

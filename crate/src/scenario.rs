@@ -2,8 +2,9 @@
 //! model it is for (`"classic"` or `"cluster"`); a document without it is classic, so
 //! the article's files and old links stay valid.
 
-use crate::validate::{from_json_error, ValidationError};
+use crate::validate::{self, from_json_error, ErrorKind, ValidationError};
 use crate::{classic, cluster};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::sync::LazyLock;
 
@@ -11,6 +12,8 @@ use std::sync::LazyLock;
 pub const MAX_JSON_BYTES: usize = 256 * 1024;
 
 /// A scenario for either model.
+// One value per run or edit: boxing the larger variant would buy nothing measurable.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyScenario {
     /// The article's one-second-bucket model.
@@ -51,47 +54,153 @@ impl AnyScenario {
     }
 }
 
-/// Parses and validates a scenario of either model from a JSON value.
-pub fn from_value(value: Value) -> Result<AnyScenario, ValidationError> {
-    let Value::Object(mut fields) = value else {
+/// Which model a scenario is for, as its `model` field spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Model {
+    /// The article's one-second-bucket model.
+    #[default]
+    Classic,
+    /// The event-driven cluster model.
+    Cluster,
+}
+
+impl Model {
+    /// The name as written in the `model` field.
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Classic => "classic",
+            Model::Cluster => "cluster",
+        }
+    }
+}
+
+impl AnyScenario {
+    /// Every problem of the scenario, each named by its full path (empty when valid).
+    pub fn problems(&self) -> Vec<ValidationError> {
+        match self {
+            AnyScenario::Classic(s) => s.problems(),
+            AnyScenario::Cluster(s) => s.problems(),
+        }
+    }
+
+    /// The first problem, if any: what the engine refuses to run.
+    pub fn validate(&self) -> Result<(), ValidationError> {
+        self.problems().into_iter().next().map_or(Ok(()), Err)
+    }
+}
+
+/// Reads a scenario from a JSON value without checking ranges. The `model` field picks
+/// the model (absent means classic); `expect`, when given, is the only model accepted.
+/// A field serde rejects is named by its full path, with its value and what is allowed.
+pub fn read_unchecked(
+    expect: Option<Model>,
+    value: &Value,
+) -> Result<AnyScenario, ValidationError> {
+    let Value::Object(fields) = value else {
         return Err(ValidationError::document(
             "a scenario must be a JSON object",
         ));
     };
-    let model = match fields.remove("model") {
-        None => "classic".to_string(),
-        Some(Value::String(m)) => m,
-        Some(other) => {
-            return Err(ValidationError::new(
-                "model",
-                other,
-                "\"classic\" or \"cluster\"",
-            ))
-        }
+    let allowed = match expect {
+        Some(m) => format!("{:?}", m.name()),
+        None => "\"classic\" or \"cluster\"".to_string(),
     };
-    match model.as_str() {
-        "classic" => {
-            let s: classic::Scenario =
-                serde_json::from_value(Value::Object(fields)).map_err(|e| from_json_error(&e))?;
-            s.validate()?;
-            Ok(AnyScenario::Classic(s))
+    let model = match fields.get("model") {
+        None => expect.unwrap_or(Model::Classic),
+        Some(v) => match serde_json::from_value::<Model>(v.clone()) {
+            Ok(m) if expect.is_none_or(|e| e == m) => m,
+            _ => return Err(ValidationError::new("model", v, allowed).of_kind(ErrorKind::Type)),
+        },
+    };
+    let mut body = fields.clone();
+    body.remove("model");
+    let body = Value::Object(body);
+    read_body(model, &body).map_err(|e| with_range(model, &body, e))
+}
+
+fn read_body(model: Model, body: &Value) -> Result<AnyScenario, ValidationError> {
+    Ok(match model {
+        Model::Classic => AnyScenario::Classic(validate::from_value(body)?),
+        Model::Cluster => AnyScenario::Cluster(validate::from_value(body)?),
+    })
+}
+
+/// Adds the range to a type error on a number field: the field is set to a number far
+/// out of every range and the model's own checks say what they allow there.
+fn with_range(model: Model, body: &Value, mut e: ValidationError) -> ValidationError {
+    let sentinel = match e.allowed.as_str() {
+        validate::EXPECT_UNSIGNED => Value::from(u32::MAX),
+        validate::EXPECT_NUMBER => Value::from(1e300),
+        _ => return e,
+    };
+    let mut copy = body.clone();
+    let Some(slot) = copy.pointer_mut(&pointer(&e.field)) else {
+        return e;
+    };
+    *slot = sentinel;
+    if let Ok(s) = read_body(model, &copy) {
+        if let Some(p) = s.problems().into_iter().find(|p| p.field == e.field) {
+            e.allowed = format!("{} in {}", e.allowed, p.allowed);
         }
-        "cluster" => {
-            let s: cluster::Scenario =
-                serde_json::from_value(Value::Object(fields)).map_err(|e| from_json_error(&e))?;
-            s.validate()?;
-            Ok(AnyScenario::Cluster(s))
-        }
-        _ => Err(ValidationError::new(
-            "model",
-            format!("{model:?}"),
-            "\"classic\" or \"cluster\"",
-        )),
     }
+    e
+}
+
+/// The JSON pointer of a field path: `tiers[1].client` → `/tiers/1/client`.
+fn pointer(field: &str) -> String {
+    let mut out = String::new();
+    for part in field.split('.') {
+        for (i, piece) in part.split('[').enumerate() {
+            let piece = if i == 0 {
+                piece
+            } else {
+                piece.trim_end_matches(']')
+            };
+            if !piece.is_empty() || i > 0 {
+                out.push('/');
+                out.push_str(&piece.replace('~', "~0").replace('/', "~1"));
+            }
+        }
+    }
+    out
+}
+
+/// Reads a classic scenario without checking ranges (see [`read_unchecked`]).
+pub fn read_classic(value: &Value) -> Result<classic::Scenario, ValidationError> {
+    match read_unchecked(Some(Model::Classic), value)? {
+        AnyScenario::Classic(s) => Ok(s),
+        other => Err(ValidationError::new("model", other.model(), "\"classic\"")),
+    }
+}
+
+/// Reads a cluster scenario without checking ranges (see [`read_unchecked`]).
+pub fn read_cluster(value: &Value) -> Result<cluster::Scenario, ValidationError> {
+    match read_unchecked(Some(Model::Cluster), value)? {
+        AnyScenario::Cluster(s) => Ok(s),
+        other => Err(ValidationError::new("model", other.model(), "\"cluster\"")),
+    }
+}
+
+/// Reads and validates a scenario from a JSON value (see [`read_unchecked`]).
+pub fn read(expect: Option<Model>, value: &Value) -> Result<AnyScenario, ValidationError> {
+    let s = read_unchecked(expect, value)?;
+    s.validate()?;
+    Ok(s)
+}
+
+/// Parses and validates a scenario of either model from a JSON value.
+pub fn from_value(value: Value) -> Result<AnyScenario, ValidationError> {
+    read(None, &value)
 }
 
 /// Parses and validates a scenario of either model from JSON text.
 pub fn parse(text: &str) -> Result<AnyScenario, ValidationError> {
+    parse_as(None, text)
+}
+
+/// Parses and validates a scenario from JSON text; `expect` as in [`read_unchecked`].
+pub fn parse_as(expect: Option<Model>, text: &str) -> Result<AnyScenario, ValidationError> {
     if text.len() > MAX_JSON_BYTES {
         return Err(ValidationError::new(
             "scenario",
@@ -100,7 +209,7 @@ pub fn parse(text: &str) -> Result<AnyScenario, ValidationError> {
         ));
     }
     let value: Value = serde_json::from_str(text).map_err(|e| from_json_error(&e))?;
-    from_value(value)
+    read(expect, &value)
 }
 
 /// A scenario shipped with the tool (in `scenarios/`), with a title and a description.
@@ -206,6 +315,7 @@ fn classic_bundled() -> Vec<Bundled> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn missing_model_means_classic() {
@@ -223,10 +333,139 @@ mod tests {
         assert!(parse(r#"{"model":"classic","clients":1}"#).is_err());
         let mut v = serde_json::to_value(classic::Scenario::article()).unwrap();
         v["colour"] = Value::from("red");
-        assert!(from_value(v)
-            .unwrap_err()
-            .to_string()
-            .contains("unknown field `colour`"));
+        let e = from_value(v).unwrap_err();
+        assert_eq!(e.field, "colour");
+        assert!(
+            e.to_string()
+                .starts_with("unknown field `colour`, expected one of `clients`"),
+            "{e}"
+        );
+    }
+
+    /// The message for `doc` with `edit` applied, and its field.
+    fn error_after(doc: &str, edit: impl Fn(&mut Value)) -> (String, String) {
+        let mut v: Value = serde_json::from_str(doc).unwrap();
+        edit(&mut v);
+        let e = from_value(v).unwrap_err();
+        (e.field.clone(), e.to_string())
+    }
+
+    const ARTICLE: &str = include_str!("../../scenarios/article.json");
+    const STAMPEDE: &str = include_str!("../../scenarios/cluster-gc-stampede-naive.json");
+
+    #[test]
+    fn classic_type_errors_name_the_field_value_and_range() {
+        let cases: Vec<(Value, &str)> = vec![
+            (
+                json!("200"),
+                "strategies[2].budget_pct = \"200\" is not allowed: expected a whole number ≥ 0 in 0..=100",
+            ),
+            (
+                json!(-1),
+                "strategies[2].budget_pct = -1 is not allowed: expected a whole number ≥ 0 in 0..=100",
+            ),
+            (
+                json!(null),
+                "strategies[2].budget_pct = null is not allowed: expected a whole number ≥ 0 in 0..=100",
+            ),
+            (
+                json!(20.5),
+                "strategies[2].budget_pct = 20.5 is not allowed: expected a whole number ≥ 0 in 0..=100",
+            ),
+        ];
+        for (bad, want) in cases {
+            let (field, msg) =
+                error_after(ARTICLE, |v| v["strategies"][2]["budget_pct"] = bad.clone());
+            assert_eq!(field, "strategies[2].budget_pct");
+            assert_eq!(msg, want);
+        }
+        let (field, msg) = error_after(ARTICLE, |v| v["strategies"][1]["jitter"] = json!("fulll"));
+        assert_eq!(field, "strategies[1].jitter");
+        assert_eq!(
+            msg,
+            "strategies[1].jitter = \"fulll\" is not allowed: expected `none` or `full`"
+        );
+        let (field, msg) = error_after(ARTICLE, |v| {
+            v["strategies"][0].as_object_mut().unwrap().remove("name");
+        });
+        assert_eq!(field, "strategies[0].name");
+        assert!(msg.starts_with("strategies[0].name is missing"), "{msg}");
+        let (field, msg) = error_after(ARTICLE, |v| v["outage"]["until"] = json!(3));
+        assert_eq!(field, "outage.until");
+        assert!(
+            msg.ends_with("unknown field `outage.until`, expected `from_s` or `to_s`"),
+            "{msg}"
+        );
+        let (field, msg) = error_after(ARTICLE, |v| v["seed"] = json!(1.5));
+        assert_eq!(field, "seed");
+        assert_eq!(
+            msg,
+            "seed = 1.5 is not allowed: expected an exact integer (give seeds above 2^53 as a decimal string)"
+        );
+    }
+
+    #[test]
+    fn cluster_type_errors_name_the_field_even_inside_tagged_kinds() {
+        let cases = [
+            (
+                json!({"instances": -3}),
+                "tiers[1].instances = -3 is not allowed: expected a whole number ≥ 0 in 1..=10000",
+            ),
+            (
+                json!({"service": {"kind": "constant", "ms": "1"}}),
+                "tiers[1].service.ms = \"1\" is not allowed: expected a number in 0..=3600000",
+            ),
+        ];
+        for (tier, want) in cases {
+            let (_, msg) = error_after(STAMPEDE, |v| {
+                for (k, x) in tier.as_object().unwrap() {
+                    v["tiers"][1][k] = x.clone();
+                }
+            });
+            assert_eq!(msg, want);
+        }
+        let (field, msg) = error_after(STAMPEDE, |v| {
+            v["tiers"][0]["client"]["budget"] =
+                json!({"kind": "token_bucket", "percent": "lots", "max_tokens": 3})
+        });
+        assert_eq!(field, "tiers[0].client.budget.percent");
+        assert!(msg.ends_with("= \"lots\" is not allowed: expected a number in 0..=100"));
+        // Of two fractional numbers, the one in the integer field is named.
+        let (field, msg) = error_after(STAMPEDE, |v| {
+            v["tiers"][0]["client"]["budget"] =
+                json!({"kind": "token_bucket", "percent": 20.5, "max_tokens": 2.5})
+        });
+        assert_eq!(field, "tiers[0].client.budget.max_tokens", "{msg}");
+        assert!(msg.contains("= 2.5 is not allowed"), "{msg}");
+        let (field, msg) = error_after(STAMPEDE, |v| {
+            v["tiers"][0]["client"]["breaker"] = json!({"kind": "fuse"})
+        });
+        assert_eq!(field, "tiers[0].client.breaker.kind");
+        assert!(msg.contains("`consecutive`"), "{msg}");
+        let (field, msg) = error_after(STAMPEDE, |v| {
+            v["tiers"][1]["service"] = json!({"kind": "constant", "ms": 1, "mean": 2})
+        });
+        assert_eq!(field, "tiers[1].service.mean");
+        assert!(
+            msg.ends_with("unknown field `tiers[1].service.mean`, expected `ms`"),
+            "{msg}"
+        );
+        let (field, _) = error_after(STAMPEDE, |v| {
+            v["faults"][0]["effect"] = json!({"kind": "brownout"})
+        });
+        assert_eq!(field, "faults[0].effect.factor");
+        let (field, msg) = error_after(STAMPEDE, |v| v["load"]["arrivals"] = json!("poison"));
+        assert_eq!(field, "load.arrivals");
+        assert!(msg.contains("`poisson` or `constant`"), "{msg}");
+        let (field, msg) = error_after(STAMPEDE, |v| v["tiers"][1]["queue_capacity"] = json!(0.5));
+        assert_eq!(field, "tiers[1].queue_capacity");
+        assert!(msg.contains("= 0.5 is not allowed"), "{msg}");
+        let (field, msg) = error_after(STAMPEDE, |v| v["model"] = json!("quantum"));
+        assert_eq!(field, "model");
+        assert_eq!(
+            msg,
+            "model = \"quantum\" is not allowed: expected \"classic\" or \"cluster\""
+        );
     }
 
     #[test]

@@ -28,7 +28,8 @@ pub fn serialize<S: Serializer>(seed: &i64, s: S) -> Result<S::Ok, S::Error> {
     }
 }
 
-/// Deserializes a seed from an integer (within `i64`) or a decimal string.
+/// Deserializes a seed from an integer (within `i64`) or a decimal string. An error says
+/// what is allowed; the reader names the field and the value (see [`crate::validate`]).
 pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
     d.deserialize_any(SeedVisitor)
 }
@@ -47,7 +48,7 @@ impl Visitor<'_> for SeedVisitor {
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
-        i64::try_from(v).map_err(|_| E::custom(format!("seed {v} is above 9223372036854775807")))
+        i64::try_from(v).map_err(|_| E::custom("an integer at most 9223372036854775807"))
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<i64, E> {
@@ -55,14 +56,16 @@ impl Visitor<'_> for SeedVisitor {
         if v.fract() == 0.0 && v.abs() <= JS_SAFE as f64 {
             Ok(v as i64)
         } else {
-            Err(E::custom(format!(
-                "seed {v} is not an exact integer; give seeds above 2^53 as a decimal string"
-            )))
+            Err(E::custom(
+                "an exact integer (give seeds above 2^53 as a decimal string)",
+            ))
         }
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<i64, E> {
-        parse(v).ok_or_else(|| E::custom(format!("seed {v:?} is not an integer in the i64 range")))
+        parse(v).ok_or_else(|| {
+            E::custom("a decimal integer in -9223372036854775808..=9223372036854775807")
+        })
     }
 }
 

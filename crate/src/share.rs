@@ -34,7 +34,10 @@
 //! is wrong (size, version, encoding, JSON, a field). The input is bounded by
 //! [`MAX_LINK_CHARS`] before any decoding work is done.
 
+use crate::scenario;
+use crate::validate;
 use crate::ValidationError;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -48,16 +51,8 @@ pub const MAX_LINK_CHARS: usize = 48 * 1024;
 /// Longest strategy-visibility list a link may carry.
 const MAX_HIDDEN: usize = 1024;
 
-/// Which model the page shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Model {
-    /// The article's one-second-bucket model.
-    #[default]
-    Classic,
-    /// The event-driven cluster model.
-    Cluster,
-}
+/// Which model the page shows (the scenarios' own `model` values).
+pub use crate::scenario::Model;
 
 /// Display-only options: they change what is drawn, never a number.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -190,18 +185,38 @@ pub fn decode(text: &str) -> Result<ShareState, ValidationError> {
     }
 }
 
-fn decode_v1(bytes: &[u8]) -> Result<ShareState, ValidationError> {
-    let state: StateV1 = serde_json::from_slice(bytes).map_err(|e| {
+/// Reads one version's document; a field of the wrong type, unknown or missing is
+/// named by its full path under `link` (`link.view.hidden[0]`).
+fn read<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ValidationError> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
         ValidationError::new("link.payload", "", format!("a JSON state document ({e})"))
     })?;
-    check(ShareState::from(state))
+    validate::from_value(&value).map_err(|e| e.within("link"))
+}
+
+fn decode_v1(bytes: &[u8]) -> Result<ShareState, ValidationError> {
+    check(ShareState::from(read::<StateV1>(bytes)?))
 }
 
 fn decode_v2(bytes: &[u8]) -> Result<ShareState, ValidationError> {
-    let state: StateV2 = serde_json::from_slice(bytes).map_err(|e| {
-        ValidationError::new("link.payload", "", format!("a JSON state document ({e})"))
-    })?;
-    check(state)
+    check(read::<StateV2>(bytes)?)
+}
+
+/// [`decode`] plus the checks of every scenario the link carries, so a page never loads
+/// a link it cannot run. A scenario's problem is named by its full path under its
+/// place in the link (`link.cluster.tiers[1].instances`), by the scenario files' rules.
+pub fn decode_checked(text: &str) -> Result<ShareState, ValidationError> {
+    let state = decode(text)?;
+    for (name, model, value) in [
+        ("classic", Model::Classic, &state.classic),
+        ("cluster", Model::Cluster, &state.cluster),
+        ("cluster_a", Model::Cluster, &state.cluster_a),
+    ] {
+        if let Some(v) = value {
+            scenario::read(Some(model), v).map_err(|e| e.within(&format!("link.{name}")))?;
+        }
+    }
+    Ok(state)
 }
 
 /// The envelope checks every version shares (the scenarios' own checks are the parsers').
@@ -395,13 +410,13 @@ mod tests {
             ),
             (
                 format!("v1.{}", base64url_encode(b"{\"model\":\"quantum\"}")),
-                "link.payload",
-                "unknown variant",
+                "link.model",
+                "\"quantum\" is not allowed: expected `classic` or `cluster`",
             ),
             (
                 format!("v1.{}", base64url_encode(b"{\"evil\":1}")),
-                "link.payload",
-                "unknown field",
+                "link.evil",
+                "unknown field `link.evil`",
             ),
             (
                 format!("v1.{}", base64url_encode(b"{\"classic\":[1]}")),
@@ -410,8 +425,8 @@ mod tests {
             ),
             (
                 format!("v1.{}", base64url_encode(b"{\"cluster_a\":{}}")),
-                "link.payload",
-                "unknown field",
+                "link.cluster_a",
+                "unknown field `link.cluster_a`",
             ),
             (
                 format!("v2.{}", base64url_encode(b"{\"cluster_a\":7}")),
@@ -446,6 +461,36 @@ mod tests {
         let v2 = format!("v2.{}", base64url_encode(br#"{"model":"cluster"}"#));
         let v1 = format!("v1.{}", base64url_encode(br#"{"model":"cluster"}"#));
         assert_eq!(decode(&v2).unwrap(), decode(&v1).unwrap());
+    }
+
+    #[test]
+    fn checked_links_name_the_scenario_field_by_its_path() {
+        let link = |doc: Value| format!("v1.{}", base64url_encode(doc.to_string().as_bytes()));
+        let mut classic = serde_json::to_value(crate::classic::Scenario::article()).unwrap();
+        classic["strategies"][2]["budget_pct"] = json!("200");
+        let e = decode_checked(&link(json!({ "classic": classic }))).unwrap_err();
+        assert_eq!(e.field, "link.classic.strategies[2].budget_pct");
+        assert_eq!(
+            e.to_string(),
+            "link.classic.strategies[2].budget_pct = \"200\" is not allowed: expected a whole number ≥ 0 in 0..=100"
+        );
+        let mut cluster: Value =
+            serde_json::from_str(include_str!("../../scenarios/cluster-call-chain.json")).unwrap();
+        cluster["tiers"][1]["instances"] = json!(0);
+        let e =
+            decode_checked(&link(json!({ "model": "cluster", "cluster": cluster }))).unwrap_err();
+        assert_eq!(e.field, "link.cluster.tiers[1].instances");
+        assert!(
+            e.to_string().contains("is out of range: allowed 1..=10000"),
+            "{e}"
+        );
+        cluster["tiers"][1]["instances"] = json!(null);
+        let e = decode_checked(&link(json!({ "cluster": cluster }))).unwrap_err();
+        assert_eq!(e.field, "link.cluster.tiers[1].instances");
+        let e = decode_checked(&link(json!({ "view": { "hidden": [-1] } }))).unwrap_err();
+        assert_eq!(e.field, "link.view.hidden[0]");
+        cluster["tiers"][1]["instances"] = json!(2);
+        assert!(decode_checked(&link(json!({ "cluster": cluster }))).is_ok());
     }
 
     #[test]

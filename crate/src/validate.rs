@@ -2,6 +2,23 @@
 //! the offending value and the allowed range, and the small checks that build it.
 
 use core::fmt;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use serde_path_to_error::{Path, Segment};
+
+/// What kind of problem a [`ValidationError`] reports; it picks the message's wording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ErrorKind {
+    /// A value of the right type outside its allowed range (or a document-level problem).
+    #[default]
+    Range,
+    /// A value of the wrong type, or an enumerated value that is not one of the allowed ones.
+    Type,
+    /// A required field that is absent.
+    Missing,
+    /// A field the format does not have.
+    Unknown,
+}
 
 /// A scenario field outside its allowed range, or a scenario that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,6 +29,8 @@ pub struct ValidationError {
     pub value: String,
     /// What is allowed, e.g. `1..=1000000`.
     pub allowed: String,
+    /// What kind of problem it is.
+    pub kind: ErrorKind,
 }
 
 impl ValidationError {
@@ -25,41 +44,53 @@ impl ValidationError {
             field: field.into(),
             value: value.to_string(),
             allowed: allowed.into(),
+            kind: ErrorKind::Range,
         }
     }
 
     /// An error about the document as a whole (bad JSON, unknown field, wrong type).
     pub fn document(message: impl Into<String>) -> Self {
-        ValidationError {
-            field: String::new(),
-            value: String::new(),
-            allowed: message.into(),
-        }
+        ValidationError::new("", "", message)
+    }
+
+    /// The same error, of another kind (it picks the message's wording).
+    pub fn of_kind(mut self, kind: ErrorKind) -> Self {
+        self.kind = kind;
+        self
     }
 
     /// Prefixes the field path, e.g. `max_retry` inside `strategies[2]`.
     pub fn within(mut self, parent: &str) -> Self {
-        self.field = if self.field.is_empty() {
-            parent.to_string()
-        } else {
-            format!("{parent}.{}", self.field)
-        };
+        self.field = join(parent, &self.field);
         self
+    }
+}
+
+/// `parent.field`, or `parent[i]` for an index; either side may be empty.
+fn join(parent: &str, field: &str) -> String {
+    if parent.is_empty() {
+        field.to_string()
+    } else if field.is_empty() {
+        parent.to_string()
+    } else if field.starts_with('[') {
+        format!("{parent}{field}")
+    } else {
+        format!("{parent}.{field}")
     }
 }
 
 impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.field.is_empty() {
-            write!(f, "invalid scenario: {}", self.allowed)
-        } else if self.value.is_empty() {
-            write!(f, "{}: {}", self.field, self.allowed)
-        } else {
-            write!(
-                f,
-                "{} = {} is out of range: allowed {}",
-                self.field, self.value, self.allowed
-            )
+        let (field, value, allowed) = (&self.field, &self.value, &self.allowed);
+        if field.is_empty() {
+            return write!(f, "invalid scenario: {allowed}");
+        }
+        match self.kind {
+            ErrorKind::Missing => write!(f, "{field} is missing: expected {allowed}"),
+            ErrorKind::Unknown => write!(f, "unknown field `{field}`, expected {allowed}"),
+            _ if value.is_empty() => write!(f, "{field}: {allowed}"),
+            ErrorKind::Type => write!(f, "{field} = {value} is not allowed: expected {allowed}"),
+            ErrorKind::Range => write!(f, "{field} = {value} is out of range: allowed {allowed}"),
         }
     }
 }
@@ -114,9 +145,224 @@ fn truncate(s: &str, n: usize) -> String {
     s.chars().take(n).collect()
 }
 
+/// Collects every problem of a scenario, each named by its full path: the one way both
+/// models check their fields. A check nested with [`Problems::at`] has its fields
+/// prefixed with the path it was called at (`tiers[1]` + `client` + `budget.percent`).
+#[derive(Debug, Default)]
+pub struct Problems {
+    path: String,
+    list: Vec<ValidationError>,
+}
+
+impl Problems {
+    /// An empty collector at the document's root.
+    pub fn new() -> Self {
+        Problems::default()
+    }
+
+    /// Records a problem found at `e.field` below the current path.
+    pub fn push(&mut self, mut e: ValidationError) {
+        e.field = join(&self.path, &e.field);
+        self.list.push(e);
+    }
+
+    /// Records the error of a check, if it failed.
+    pub fn check(&mut self, r: Result<(), ValidationError>) {
+        if let Err(e) = r {
+            self.push(e);
+        }
+    }
+
+    /// Checks `lo <= value <= hi` (see [`in_range`]).
+    pub fn range<T>(&mut self, field: &str, value: T, lo: T, hi: T)
+    where
+        T: PartialOrd + fmt::Display + Copy,
+    {
+        self.check(in_range(field, value, lo, hi));
+    }
+
+    /// Checks a finite float in `lo..=hi` (see [`in_range_f64`]).
+    pub fn range_f64(&mut self, field: &str, value: f64, lo: f64, hi: f64) {
+        self.check(in_range_f64(field, value, lo, hi));
+    }
+
+    /// Checks a list's length: `lo..=hi` entries.
+    pub fn len(&mut self, field: &str, len: usize, lo: usize, hi: usize) {
+        if len < lo || len > hi {
+            self.push(ValidationError::new(
+                field,
+                format!("{len} entries"),
+                format!("{lo}..={hi} entries"),
+            ));
+        }
+    }
+
+    /// Checks a free-text name (see [`name`]).
+    pub fn name(&mut self, field: &str, value: &str, max_chars: usize) {
+        self.check(name(field, value, max_chars));
+    }
+
+    /// Runs `f` with every field it names placed under `segment` (`client`, `[2]`, `tiers[2]`).
+    pub fn at(&mut self, segment: &str, f: impl FnOnce(&mut Problems)) {
+        let outer = core::mem::take(&mut self.path);
+        self.path = join(&outer, segment);
+        f(self);
+        self.path = outer;
+    }
+
+    /// Every problem found, in the order the checks ran.
+    pub fn into_vec(self) -> Vec<ValidationError> {
+        self.list
+    }
+}
+
 /// Turns a serde_json error into a document error with serde's own (precise) wording.
 pub fn from_json_error(err: &serde_json::Error) -> ValidationError {
     ValidationError::document(err.to_string())
+}
+
+/// Reads a typed value from JSON, naming the full path of any field serde rejects
+/// (wrong type, negative or fractional number for an integer, null, unknown enum value,
+/// unknown or missing field), with the value found there and what serde expected.
+pub fn from_value<T: DeserializeOwned>(value: &Value) -> Result<T, ValidationError> {
+    serde_path_to_error::deserialize(value).map_err(|e| type_error(value, e.path(), e.inner()))
+}
+
+/// Reads JSON text into a typed value, naming the field of any type error as [`from_value`].
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ValidationError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| from_json_error(&e))?;
+    from_value(&value)
+}
+
+/// Builds the error for serde's `inner` message at `path` inside `doc`.
+fn type_error(doc: &Value, path: &Path, inner: &serde_json::Error) -> ValidationError {
+    let mut field = String::new();
+    let mut last_key = None;
+    let mut at = Some(doc);
+    for seg in path.iter() {
+        let name = match seg {
+            Segment::Seq { index } => {
+                at = at.and_then(|v| v.get(index));
+                format!("[{index}]")
+            }
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                at = at.and_then(|v| v.get(key));
+                key.clone()
+            }
+            Segment::Unknown => {
+                at = None;
+                "?".to_string()
+            }
+        };
+        field = join(&field, &name);
+        last_key = Some(name);
+    }
+    let message = inner.to_string();
+    // `missing field `x``, `unknown field `x`, expected …`, `unknown variant `x`, expected …`
+    let quoted = |prefix: &str| {
+        let rest = message.strip_prefix(prefix)?.strip_prefix('`')?;
+        let (name, rest) = rest.split_once('`')?;
+        Some((
+            name.to_string(),
+            rest.trim_start_matches(", expected ").trim(),
+        ))
+    };
+    let make = |kind, field: String, value: String, allowed: &str| {
+        ValidationError::new(field, value, allowed).of_kind(kind)
+    };
+    if let Some((name, _)) = quoted("missing field ") {
+        return make(
+            ErrorKind::Missing,
+            join(&field, &name),
+            String::new(),
+            "a value (the field is required)",
+        );
+    }
+    if let Some((name, known)) = quoted("unknown field ") {
+        // Inside an internally tagged enum (`{"kind": …}`) the path stops at the object.
+        if last_key.as_deref() != Some(name.as_str()) {
+            field = join(&field, &name);
+        }
+        // serde lists the known fields: "`ms`", "`a` or `b`", "one of `a`, `b`, …".
+        return make(ErrorKind::Unknown, field, String::new(), known);
+    }
+    if let Some((_, allowed)) = quoted("unknown variant ") {
+        return make(ErrorKind::Type, field, shown(at), allowed);
+    }
+    if let Some((got, expected)) = message
+        .strip_prefix("invalid type: ")
+        .or_else(|| message.strip_prefix("invalid value: "))
+        .and_then(|m| m.split_once(", expected "))
+    {
+        // Inside an internally tagged enum the path stops at the object: find the member
+        // holding the offending value.
+        if let Some(Value::Object(map)) = at.filter(|v| v.get("kind").is_some()) {
+            if let Some((k, v)) = map.iter().find(|(k, v)| *k != "kind" && matches(v, got)) {
+                field = join(&field, k);
+                at = Some(v);
+            }
+        }
+        return make(
+            ErrorKind::Type,
+            field,
+            shown(at),
+            &plain_expectation(expected),
+        );
+    }
+    // A custom message (a seed's, say) says what is allowed.
+    let expected = message.split(" at line ").next().unwrap_or(&message);
+    make(ErrorKind::Type, field, shown(at), expected)
+}
+
+/// True when `v` is the value serde describes as `got` (`string "x"`, `integer `-1``, …).
+fn matches(v: &Value, got: &str) -> bool {
+    match v {
+        Value::Null => got == "null",
+        Value::Bool(b) => got == format!("boolean `{b}`"),
+        Value::String(s) => got == format!("string {s:?}"),
+        Value::Number(n) if n.is_f64() => {
+            // serde writes a float with at least one decimal (`2.0`).
+            let x = n.as_f64().map_or_else(String::new, |x| x.to_string());
+            let x = if x.contains('.') { x } else { x + ".0" };
+            got == format!("floating point `{x}`")
+        }
+        Value::Number(n) => got == format!("integer `{n}`"),
+        Value::Array(_) => got == "sequence",
+        Value::Object(_) => got == "map",
+    }
+}
+
+/// A value for a message: its JSON, at most 40 characters.
+fn shown(v: Option<&Value>) -> String {
+    let text = v.map_or_else(|| "?".to_string(), Value::to_string);
+    let cut: String = text.chars().take(40).collect();
+    if cut.len() < text.len() {
+        format!("{cut}…")
+    } else {
+        cut
+    }
+}
+
+/// What a type error on an unsigned integer field says is expected.
+pub const EXPECT_UNSIGNED: &str = "a whole number ≥ 0";
+/// What a type error on a number field says is expected.
+pub const EXPECT_NUMBER: &str = "a number";
+
+/// serde's expectation (`u32`, `f64`, `a boolean`, `struct Tier`) in plain words.
+fn plain_expectation(expected: &str) -> String {
+    let e = expected.trim();
+    match e {
+        "u8" | "u16" | "u32" | "u64" | "usize" => EXPECT_UNSIGNED.to_string(),
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".to_string(),
+        "f32" | "f64" => EXPECT_NUMBER.to_string(),
+        "a boolean" => "true or false".to_string(),
+        "a string" => "a string".to_string(),
+        "a sequence" => "a list".to_string(),
+        _ if e.starts_with("struct ") || e.starts_with("internally tagged enum") => {
+            "an object".to_string()
+        }
+        _ => e.to_string(),
+    }
 }
 
 #[cfg(test)]

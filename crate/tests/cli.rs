@@ -141,3 +141,69 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// Writes `doc` with `edit` applied to a temporary file and runs `run --scenario` on it.
+fn run_edited(
+    doc: &str,
+    tag: &str,
+    edit: impl Fn(&mut serde_json::Value),
+) -> (Option<i32>, String) {
+    let dir = std::env::temp_dir().join(format!("retrystorm-cli-types-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(doc).unwrap();
+    edit(&mut v);
+    let path = dir.join(format!("{tag}.json"));
+    std::fs::write(&path, v.to_string()).unwrap();
+    let out = retrystorm(&["run", "--scenario", path.to_str().unwrap()]);
+    assert!(out.stdout.is_empty(), "{tag}");
+    (out.status.code(), String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn every_kind_of_bad_input_names_its_field() {
+    use serde_json::json;
+    let classic = include_str!("../../scenarios/article.json");
+    let cluster = include_str!("../../scenarios/cluster-gc-stampede-naive.json");
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let cases: Vec<(&str, &str, Edit, &str)> = vec![
+        (classic, "wrong-type", Box::new(|v| v["strategies"][2]["budget_pct"] = json!("200")),
+            "strategies[2].budget_pct = \"200\" is not allowed: expected a whole number ≥ 0 in 0..=100"),
+        (classic, "negative", Box::new(|v| v["clients"] = json!(-5)),
+            "clients = -5 is not allowed: expected a whole number ≥ 0 in 1..=1000000"),
+        (classic, "null", Box::new(|v| v["outage"]["to_s"] = json!(null)),
+            "outage.to_s = null is not allowed: expected a whole number ≥ 0 in 20..=60"),
+        (classic, "float", Box::new(|v| v["strategies"][0]["max_retry"] = json!(2.5)),
+            "strategies[0].max_retry = 2.5 is not allowed: expected a whole number ≥ 0 in 0..=30"),
+        (classic, "variant", Box::new(|v| v["strategies"][3]["jitter"] = json!("half")),
+            "strategies[3].jitter = \"half\" is not allowed: expected `none` or `full`"),
+        (classic, "unknown", Box::new(|v| v["strategies"][1]["retries"] = json!(3)),
+            "unknown field `strategies[1].retries`, expected one of `name`, `max_retry`"),
+        (classic, "missing", Box::new(|v| { v["strategies"][1].as_object_mut().unwrap().remove("deadline_ms"); }),
+            "strategies[1].deadline_ms is missing"),
+        (classic, "range", Box::new(|v| v["strategies"][1]["max_retry"] = json!(99)),
+            "strategies[1].max_retry = 99 is out of range: allowed 0..=30"),
+        (cluster, "c-wrong-type", Box::new(|v| v["tiers"][1]["concurrency"] = json!("10")),
+            "tiers[1].concurrency = \"10\" is not allowed: expected a whole number ≥ 0 in 1..=100000"),
+        (cluster, "c-tagged", Box::new(|v| v["tiers"][0]["client"]["budget"] = json!({"kind": "token_bucket", "percent": -1, "max_tokens": "ten"})),
+            "tiers[0].client.budget.max_tokens = \"ten\" is not allowed: expected a whole number ≥ 0"),
+        (cluster, "c-variant", Box::new(|v| v["tiers"][0]["client"]["jitter"] = json!({"kind": "half"})),
+            "tiers[0].client.jitter.kind = \"half\" is not allowed: expected one of `none`, `full`"),
+        (cluster, "c-unknown", Box::new(|v| v["load"]["burst"] = json!(1)),
+            "unknown field `load.burst`, expected one of `arrivals`"),
+        (cluster, "c-missing", Box::new(|v| { v["tiers"][1].as_object_mut().unwrap().remove("service"); }),
+            "tiers[1].service is missing"),
+        (cluster, "c-null", Box::new(|v| v["duration_ms"] = json!(null)),
+            "duration_ms = null is not allowed: expected a whole number ≥ 0 in 1..=86400000"),
+        (cluster, "c-range", Box::new(|v| v["tiers"][0]["client"]["breaker"] = json!({"kind": "sre_adaptive", "k": 11, "window_ms": 1000})),
+            "tiers[0].client.breaker.k = 11 is out of range: allowed 1..=10"),
+    ];
+    for (doc, tag, edit, needle) in cases {
+        let (code, err) = run_edited(doc, tag, edit);
+        assert_eq!(code, Some(2), "{tag}: {err}");
+        assert_eq!(err.lines().count(), 1, "{tag}: {err}");
+        assert!(
+            err.starts_with("retrystorm: error: ") && err.contains(needle),
+            "{tag}: {err}"
+        );
+    }
+}

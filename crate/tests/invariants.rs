@@ -374,29 +374,45 @@ fn every_validation_rule_rejects_its_bad_value() {
         let msg = err.to_string();
         assert!(msg.starts_with(field) && msg.contains("allowed"), "{msg}");
     }
-    // Type and shape errors are named by serde.
-    for (text, needle) in [
-        (r#"{"clients": -1}"#, "invalid value"),
-        (r#"{"clients": "many"}"#, "invalid type"),
-        (r#"{"clients": 200, "bogus": 1}"#, "unknown field `bogus`"),
-        (r#"{"model": 3}"#, "model"),
-        ("{", "EOF"),
+    // Type and shape errors name their field and say what is allowed.
+    for (text, field, needle) in [
+        (
+            r#"{"clients": -1}"#,
+            "clients",
+            "clients = -1 is not allowed: expected a whole number ≥ 0",
+        ),
+        (
+            r#"{"clients": "many"}"#,
+            "clients",
+            "clients = \"many\" is not allowed",
+        ),
+        (
+            r#"{"clients": 200, "bogus": 1}"#,
+            "bogus",
+            "unknown field `bogus`, expected one of `clients`",
+        ),
+        (r#"{"model": 3}"#, "model", "model = 3"),
+        ("{", "", "EOF"),
     ] {
-        let err = scenario::parse(text).unwrap_err().to_string();
-        assert!(err.contains(needle), "{text}: {err}");
+        let err = scenario::parse(text).unwrap_err();
+        assert_eq!(err.field, field, "{text}: {err}");
+        assert!(err.to_string().contains(needle), "{text}: {err}");
     }
     let mut v = serde_json::to_value(Scenario::article()).unwrap();
     v["strategies"][0]["jitter"] = "half".into();
-    assert!(scenario::from_value(v)
-        .unwrap_err()
-        .to_string()
-        .contains("unknown variant `half`"));
+    let err = scenario::from_value(v).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "strategies[0].jitter = \"half\" is not allowed: expected `none` or `full`"
+    );
     let mut v = serde_json::to_value(Scenario::article()).unwrap();
     v["seed"] = "12abc".into();
-    assert!(scenario::from_value(v)
-        .unwrap_err()
-        .to_string()
-        .contains("seed"));
+    let err = scenario::from_value(v).unwrap_err();
+    assert_eq!(err.field, "seed", "{err}");
+    assert_eq!(
+        err.to_string(),
+        "seed = \"12abc\" is not allowed: expected a decimal integer in -9223372036854775808..=9223372036854775807"
+    );
 }
 
 #[test]

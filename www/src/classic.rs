@@ -11,17 +11,10 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 /// Reads a classic scenario from a JS object (or JSON text) exactly as the CLI reads a
-/// scenario file; parse only (validation is the caller's).
+/// scenario file; parse only (validation is the caller's: simulate checks, validate lists
+/// every problem).
 pub fn scenario_from_js(cfg: &JsValue) -> Result<Scenario, ValidationError> {
-    serde_json::from_value(json_from_js(cfg)?)
-        .map_err(|e| retrystorm::validate::from_json_error(&e))
-}
-
-/// Checks a classic scenario a share link carries (for `decodeState`).
-pub fn check_link_scenario(field: &str, v: &serde_json::Value) -> Result<(), ValidationError> {
-    let s: Scenario = serde_json::from_value(v.clone())
-        .map_err(|e| ValidationError::new(field, "", e.to_string()))?;
-    s.validate().map_err(|e| e.within(field))
+    retrystorm::scenario::read_classic(&json_from_js(cfg)?)
 }
 
 /// The model's defaults: `{scenario}`, the article's scenario.

@@ -32,14 +32,6 @@ fn scenario_checked(cfg: &JsValue) -> Result<Scenario, ValidationError> {
     Ok(s)
 }
 
-/// Checks a cluster scenario a share link carries (for `decodeState`); errors are
-/// named under `field` (`link.cluster`, `link.cluster_a`).
-pub fn check_link_scenario(field: &str, v: &Value) -> Result<(), ValidationError> {
-    let s = present::parse_unchecked(v.clone())
-        .map_err(|e| ValidationError::new(field, "", e.to_string()))?;
-    s.validate().map_err(|e| e.within(field))
-}
-
 /// Default objects for a new scenario, tier, client, fault, and one per kind of
 /// distribution, backoff, jitter, budget, breaker and fault effect, plus the values of
 /// every enumerated field: `{scenario, tier, client, dist: [...], ..., enums}`.

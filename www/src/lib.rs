@@ -315,17 +315,8 @@ pub fn decode_state(text: &str) -> Result<JsValue, JsValue> {
     to_js(&state)
 }
 
-/// [`share::decode`] plus the scenario checks, so the page never loads a link it cannot run.
+/// [`share::decode_checked`]: the link and every scenario in it, each problem named by
+/// its full path (`link.cluster.tiers[1].instances`).
 pub fn decode_checked(text: &str) -> Result<ShareState, ValidationError> {
-    let state = share::decode(text)?;
-    if let Some(v) = &state.classic {
-        classic::check_link_scenario("link.classic", v)?;
-    }
-    if let Some(v) = &state.cluster {
-        cluster::check_link_scenario("link.cluster", v)?;
-    }
-    if let Some(v) = &state.cluster_a {
-        cluster::check_link_scenario("link.cluster_a", v)?;
-    }
-    Ok(state)
+    share::decode_checked(text)
 }

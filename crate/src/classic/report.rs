@@ -5,6 +5,7 @@
 use super::engine::{simulate, Output, StrategyResult, RECOVERY_WINDOW_S};
 use super::scenario::Scenario;
 use crate::javafmt::{fixed, java_list, pad};
+use crate::report::csv_field;
 use crate::validate::ValidationError;
 use core::fmt::Write as _;
 use serde::{Deserialize, Serialize};
@@ -32,14 +33,7 @@ pub fn breaker_cell(r: &StrategyResult) -> String {
     )
 }
 
-/// A formatted table: column titles and rows of cells, ready to render as text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Table {
-    /// Column titles.
-    pub columns: Vec<String>,
-    /// One row of cells per strategy.
-    pub rows: Vec<Vec<String>>,
-}
+pub use crate::report::Table;
 
 /// The playground's results table: the article's columns plus the recovery-window total.
 pub fn table(out: &Output) -> Table {
@@ -54,10 +48,9 @@ pub fn table(out: &Output) -> Table {
         "breaker trips/trip s/harmful",
         "recovery window",
     ];
-    Table {
-        columns: columns.iter().map(|c| c.to_string()).collect(),
-        rows: out
-            .results
+    Table::new(
+        &columns,
+        out.results
             .iter()
             .map(|r| {
                 vec![
@@ -73,7 +66,7 @@ pub fn table(out: &Output) -> Table {
                 ]
             })
             .collect(),
-    }
+    )
 }
 
 /// The header line of the article's `RetryStorm` report.
@@ -453,77 +446,14 @@ pub fn breaker_text(out: &Output) -> String {
     s
 }
 
-/// Escapes a cell for a Markdown table: pipes, backslashes, markup and line breaks, so
-/// a name pasted into a post stays text.
-fn md_cell(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '|' => out.push_str("\\|"),
-            '\\' => out.push_str("\\\\"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '`' => out.push_str("\\`"),
-            '*' | '_' | '[' | ']' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The results table as GitHub-flavoured Markdown, with a caption line naming the scenario.
 pub fn markdown_table(out: &Output) -> String {
-    let t = table(out);
     let sc = &out.scenario;
-    let mut s = format!(
+    let caption = format!(
         "Retry Storm Playground — {} clients × {} s, capacity {}/s, outage [{}, {}) s, seed {}\n\n",
         sc.clients, sc.duration_s, sc.capacity, sc.outage.from_s, sc.outage.to_s, sc.seed
     );
-    let _ = writeln!(
-        s,
-        "| {} |",
-        t.columns
-            .iter()
-            .map(|c| md_cell(c))
-            .collect::<Vec<_>>()
-            .join(" | ")
-    );
-    let align: Vec<&str> = t
-        .columns
-        .iter()
-        .enumerate()
-        .map(|(i, _)| if i == 0 { "---" } else { "---:" })
-        .collect();
-    let _ = writeln!(s, "| {} |", align.join(" | "));
-    for row in &t.rows {
-        let _ = writeln!(
-            s,
-            "| {} |",
-            row.iter()
-                .map(|c| md_cell(c))
-                .collect::<Vec<_>>()
-                .join(" | ")
-        );
-    }
-    s
-}
-
-/// Quotes a CSV field (RFC 4180) and defuses spreadsheet formulas (`=`, `+`, `-`, `@`).
-fn csv_field(text: &str) -> String {
-    let defused = match text.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{text}"),
-        _ => text.to_string(),
-    };
-    if defused.contains([',', '"', '\n', '\r']) || defused != text {
-        format!("\"{}\"", defused.replace('"', "\"\""))
-    } else {
-        defused
-    }
+    caption + &crate::report::markdown(&table(out))
 }
 
 /// Attempts per second for every strategy as CSV: `second,<strategy>…,capacity,outage`.
@@ -549,21 +479,6 @@ pub fn csv_per_sec(out: &Output) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn csv_quotes_and_defuses() {
-        assert_eq!(csv_field("S1"), "S1");
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
-    }
-
-    #[test]
-    fn markdown_cells_stay_text() {
-        assert_eq!(
-            md_cell("<img src=x onerror=alert(1)>|"),
-            "&lt;img src=x onerror=alert(1)&gt;\\|"
-        );
-    }
 
     #[test]
     fn far_below_is_at_most_half() {

@@ -1,7 +1,7 @@
 //! The classic scenario: the article's outage script and its strategies, with the
 //! documented bounds that keep any input from panicking, overflowing or running away.
 
-use crate::validate::{in_range, name, ValidationError};
+use crate::validate::{Problems, ValidationError};
 use serde::{Deserialize, Serialize};
 
 /// Most clients a scenario may have.
@@ -25,6 +25,8 @@ pub const MAX_NAME_CHARS: usize = 64;
 pub const MAX_RETRY: u32 = 30;
 /// Largest backoff base.
 pub const MAX_BASE_MS: u64 = 600_000;
+/// Largest retry budget, in percent of capacity (100 turns the budget off).
+pub const MAX_BUDGET_PCT: u32 = 100;
 /// Largest deadline; it also bounds the latency histogram to a few MB.
 pub const MAX_DEADLINE_MS: u64 = 3_600_000;
 
@@ -52,24 +54,27 @@ pub enum Jitter {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Strategy {
-    /// Label shown in every table (always rendered as text).
+    /// Label shown in every table (always rendered as text), 1..=[`MAX_NAME_CHARS`]
+    /// characters without control characters.
     pub name: String,
-    /// Retries after the first attempt: 3 means up to 4 attempts.
+    /// Retries after the first attempt, 0..=[`MAX_RETRY`]: 3 means up to 4 attempts.
     pub max_retry: u32,
-    /// Backoff before retry `k` (0-based) is `base_ms << k`.
+    /// Backoff before retry `k` (0-based) is `base_ms << k`; 0..=[`MAX_BASE_MS`].
     pub base_ms: u64,
     /// Backoff randomisation.
     pub jitter: Jitter,
-    /// Retry budget refilled each second as a percentage of capacity; 100 turns it off.
+    /// Retry budget refilled each second as a percentage of capacity, 0..=[`MAX_BUDGET_PCT`];
+    /// 100 turns it off.
     pub budget_pct: u32,
-    /// A retry whose accumulated wait exceeds this fails (after being counted).
+    /// A retry whose accumulated wait exceeds this fails (after being counted);
+    /// 0..=[`MAX_DEADLINE_MS`].
     pub deadline_ms: u64,
     /// Whether the strategy sits behind the shared consecutive-failure breaker.
     pub breaker: bool,
-    /// Overrides the scenario's breaker threshold for this strategy.
+    /// Overrides the scenario's breaker threshold for this strategy, 0..=[`MAX_TRIP_FAILURES`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub breaker_trip_failures: Option<u32>,
-    /// Overrides the scenario's breaker open time for this strategy.
+    /// Overrides the scenario's breaker open time for this strategy, 0..=[`MAX_DURATION_S`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub breaker_open_s: Option<u32>,
 }
@@ -78,24 +83,26 @@ pub struct Strategy {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    /// Clients, each sending one business request per virtual second.
+    /// Clients, each sending one business request per virtual second, 1..=[`MAX_CLIENTS`]
+    /// (and `clients × duration_s` ≤ [`MAX_REQUESTS`]).
     pub clients: u32,
-    /// Virtual seconds simulated.
+    /// Virtual seconds simulated, 1..=[`MAX_DURATION_S`].
     pub duration_s: u32,
-    /// Attempts an upstream second can serve.
+    /// Attempts an upstream second can serve, 0..=[`MAX_CAPACITY`].
     pub capacity: u32,
-    /// Seconds in which every attempt fails.
+    /// Seconds in which every attempt fails, within `0..=duration_s`.
     pub outage: Outage,
-    /// Added to every delivered request's latency.
+    /// Added to every delivered request's latency, 0..=[`MAX_LATENCY_MS`] ms.
     pub upstream_latency_ms: u32,
-    /// Consecutive failures beyond which the breaker opens (strictly greater).
+    /// Consecutive failures beyond which the breaker opens (strictly greater),
+    /// 0..=[`MAX_TRIP_FAILURES`].
     pub breaker_trip_failures: u32,
-    /// Virtual seconds the breaker stays open.
+    /// Virtual seconds the breaker stays open, 0..=[`MAX_DURATION_S`].
     pub breaker_open_s: u32,
     /// Seed of the `java.util.Random` each strategy's run starts from.
     #[serde(with = "crate::seed")]
     pub seed: i64,
-    /// The strategies compared, in table order.
+    /// The strategies compared, in table order, 1..=[`MAX_STRATEGIES`].
     pub strategies: Vec<Strategy>,
 }
 
@@ -136,27 +143,17 @@ impl Strategy {
     }
 
     /// Checks every field of this strategy against its documented range.
-    fn problems(&self, out: &mut Vec<ValidationError>) {
-        let mut push = |r: Result<(), ValidationError>| {
-            if let Err(e) = r {
-                out.push(e);
-            }
-        };
-        push(name("name", &self.name, MAX_NAME_CHARS));
-        push(in_range("max_retry", self.max_retry, 0, MAX_RETRY));
-        push(in_range("base_ms", self.base_ms, 0, MAX_BASE_MS));
-        push(in_range("budget_pct", self.budget_pct, 0, 100));
-        push(in_range(
-            "deadline_ms",
-            self.deadline_ms,
-            0,
-            MAX_DEADLINE_MS,
-        ));
+    fn problems(&self, p: &mut Problems) {
+        p.name("name", &self.name, MAX_NAME_CHARS);
+        p.range("max_retry", self.max_retry, 0, MAX_RETRY);
+        p.range("base_ms", self.base_ms, 0, MAX_BASE_MS);
+        p.range("budget_pct", self.budget_pct, 0, MAX_BUDGET_PCT);
+        p.range("deadline_ms", self.deadline_ms, 0, MAX_DEADLINE_MS);
         if let Some(t) = self.breaker_trip_failures {
-            push(in_range("breaker_trip_failures", t, 0, MAX_TRIP_FAILURES));
+            p.range("breaker_trip_failures", t, 0, MAX_TRIP_FAILURES);
         }
         if let Some(s) = self.breaker_open_s {
-            push(in_range("breaker_open_s", s, 0, MAX_DURATION_S));
+            p.range("breaker_open_s", s, 0, MAX_DURATION_S);
         }
     }
 }
@@ -193,16 +190,11 @@ impl Scenario {
 
     /// Every field outside its range, in field order (empty when the scenario is valid).
     pub fn problems(&self) -> Vec<ValidationError> {
-        let mut out = Vec::new();
-        let mut push = |r: Result<(), ValidationError>| {
-            if let Err(e) = r {
-                out.push(e);
-            }
-        };
-        push(in_range("clients", self.clients, 1, MAX_CLIENTS));
-        push(in_range("duration_s", self.duration_s, 1, MAX_DURATION_S));
+        let mut p = Problems::new();
+        p.range("clients", self.clients, 1, MAX_CLIENTS);
+        p.range("duration_s", self.duration_s, 1, MAX_DURATION_S);
         if self.business_requests() > MAX_REQUESTS {
-            push(Err(ValidationError::new(
+            p.push(ValidationError::new(
                 "clients",
                 self.clients,
                 format!(
@@ -211,56 +203,40 @@ impl Scenario {
                     self.duration_s,
                     self.business_requests()
                 ),
-            )));
+            ));
         }
-        push(in_range("capacity", self.capacity, 0, MAX_CAPACITY));
-        push(in_range(
-            "outage.from_s",
-            self.outage.from_s,
-            0,
-            self.duration_s,
-        ));
-        push(in_range(
+        p.range("capacity", self.capacity, 0, MAX_CAPACITY);
+        p.range("outage.from_s", self.outage.from_s, 0, self.duration_s);
+        p.range(
             "outage.to_s",
             self.outage.to_s,
             self.outage.from_s.min(self.duration_s),
             self.duration_s,
-        ));
-        push(in_range(
+        );
+        p.range(
             "upstream_latency_ms",
             self.upstream_latency_ms,
             0,
             MAX_LATENCY_MS,
-        ));
-        push(in_range(
+        );
+        p.range(
             "breaker_trip_failures",
             self.breaker_trip_failures,
             0,
             MAX_TRIP_FAILURES,
-        ));
-        push(in_range(
-            "breaker_open_s",
-            self.breaker_open_s,
-            0,
-            MAX_DURATION_S,
-        ));
+        );
+        p.range("breaker_open_s", self.breaker_open_s, 0, MAX_DURATION_S);
         if self.strategies.is_empty() || self.strategies.len() > MAX_STRATEGIES {
-            push(Err(ValidationError::new(
+            p.push(ValidationError::new(
                 "strategies",
                 format!("{} strategies", self.strategies.len()),
                 format!("1..={MAX_STRATEGIES} strategies"),
-            )));
+            ));
         }
         for (i, s) in self.strategies.iter().enumerate() {
-            let mut inner = Vec::new();
-            s.problems(&mut inner);
-            out.extend(
-                inner
-                    .into_iter()
-                    .map(|e| e.within(&format!("strategies[{i}]"))),
-            );
+            p.at(&format!("strategies[{i}]"), |p| s.problems(p));
         }
-        out
+        p.into_vec()
     }
 
     /// The first problem, if any: what the engine refuses to run.
@@ -273,8 +249,9 @@ impl Scenario {
 
     /// Parses a classic scenario from JSON text (unknown fields are errors) and validates it.
     pub fn from_json(text: &str) -> Result<Scenario, ValidationError> {
-        let s: Scenario =
+        let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| crate::validate::from_json_error(&e))?;
+        let s = crate::scenario::read_classic(&value)?;
         s.validate()?;
         Ok(s)
     }

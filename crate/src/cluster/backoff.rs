@@ -1,5 +1,6 @@
 //! Backoff delays and jitter, in microseconds.
 
+use super::math::round_us;
 use super::scenario::{Backoff, Jitter};
 use crate::rng::UnitDouble;
 
@@ -29,7 +30,7 @@ pub fn base_delay(b: &Backoff, n: u32) -> u64 {
                 }
             }
             let d = d.min(*cap_ms as f64);
-            (d * US as f64) as u64
+            round_us(d * US as f64)
         }
     }
 }
@@ -68,7 +69,7 @@ pub fn sleep<R: UnitDouble>(b: &Backoff, j: &Jitter, n: u32, prev: u64, rng: &mu
         }
         Jitter::Percent { percent } => {
             let f = 1.0 + (2.0 * rng.next_unit() - 1.0) * percent / 100.0;
-            (d as f64 * f).max(0.0) as u64
+            round_us(d as f64 * f)
         }
     }
 }

@@ -56,7 +56,7 @@ impl Effect {
                     e.error_rate = 1.0 - (1.0 - e.error_rate) * (1.0 - rate)
                 }
                 FaultEffect::Latency { added_ms } => {
-                    e.added_us = e.added_us.saturating_add((added_ms * 1000.0) as u64);
+                    e.added_us = e.added_us.saturating_add(super::math::us_of_ms(added_ms));
                 }
             }
         }

@@ -107,6 +107,26 @@ fn pow2(k: i64) -> f64 {
 /// z-score of the 99th percentile of the standard normal distribution.
 pub const Z99: f64 = 2.326_347_874_040_840_8;
 
+/// σ of the lognormal whose median is `p50` and 99th percentile `p99` (what the
+/// sampler draws from, and what [`crate::cluster::Dist::mean_ms`] reports).
+#[inline]
+pub fn lognormal_sigma(p50: f64, p99: f64) -> f64 {
+    ln(p99 / p50) / Z99
+}
+
+/// A duration in microseconds to whole microseconds: rounded to nearest (truncating
+/// would shorten every sample by half a microsecond on average), clamped to [0, 1e15].
+#[inline]
+pub fn round_us(us: f64) -> u64 {
+    us.round().clamp(0.0, 1e15) as u64
+}
+
+/// Milliseconds to whole microseconds, rounded to nearest, clamped to [0, 1e15].
+#[inline]
+pub fn us_of_ms(ms: f64) -> u64 {
+    round_us(ms * 1000.0)
+}
+
 /// Draws an exponential variate with the given mean (inverse CDF on `1 - U`).
 #[inline]
 pub fn exponential<R: UnitDouble>(rng: &mut R, mean: f64) -> f64 {

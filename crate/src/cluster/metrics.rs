@@ -14,20 +14,45 @@
 //!
 //! For tier 0 the "caller" is the user: outcomes are end-to-end outcomes.
 //!
-//! # Steady state and recovery
-//! - **Baseline**: the buckets that start at or after `steady.warmup_ms` and end at or
-//!   before the first trigger (a fault start or a schedule segment above the base rate).
-//!   Its *success ratio* is Σ tier-0 successes / Σ tier-0 arrivals, and its
-//!   *amplification* at tier k is Σ tier-k attempts / Σ tier-0 arrivals. Without baseline
-//!   buckets, the ideal values are used: success ratio 1 and amplification 1.
-//! - A bucket is **healthy** when its success ratio ≥ baseline − `success_tolerance`
-//!   and, at every tier, its amplification ≤ baseline × (1 + `amplification_tolerance`)
-//!   (a bucket without arrivals is healthy when it has no failures).
+//! # Queueing figures
+//! Per bucket and tier: `services_started`/`wait_us` (time from arrival at the instance
+//! to the start of service), `services_ended`/`service_us` (local work, pauses
+//! included), and the time integrals `queue_us`, `in_flight_us`, `busy_us` (area under
+//! the step function, so a time average is the integral over the bucket's length and
+//! utilisation is `busy_us` over slots × length). `queue_depth`, `in_flight` and
+//! `breakers_*` are gauges at the bucket's end; a tier's run totals leave them at 0 and
+//! [`TierSummary`] carries the run's time averages and the end-of-run values instead.
+//! The summary's latency percentiles and moments cover the entry requests that arrived
+//! after `steady.warmup_ms`.
+//!
+//! # Steady state and recovery (the health rule)
+//! Health is judged per **cohort**: the entry requests that *arrived* in a bucket, by
+//! how they ended however late ([`Cohort`]), so slow completions never count against
+//! the bucket they land in. A request still unanswered at the end of the run counts as
+//! a failure of its cohort once it has waited longer than `steady.late_ms` (default
+//! 10 s); younger ones are not judged.
+//! - **Baseline**: the buckets that start at or after `steady.warmup_ms` (default 2 s)
+//!   and end at or before the first trigger (a fault start or a schedule segment above
+//!   the base rate). Its failure probability `p₀` is Σ cohort failures / Σ judged
+//!   requests, and its amplification `a_k` at tier k is Σ cohort attempts at tier k /
+//!   Σ arrivals. Without baseline arrivals: `p₀ = 0`, `a_k = 1`.
+//! - A cohort of `n` judged requests with `f` failures is **failing** when
+//!   `f > n·p + z·√(n·p·(1−p))` with `p = p₀ + steady.success_tolerance` (default 0.02)
+//!   and `z = steady.z_score` (default 3): a one-sided normal bound on the binomial
+//!   count, so sampling noise at 5 requests per second is not sickness.
+//! - It is **amplified** when at some tier its attempts `A` exceed
+//!   `m + z·√m` with `m = arrivals·a_k·(1 + steady.amplification_tolerance)` (default
+//!   0.25), the same bound for a Poisson-like count.
+//! - A bucket is **healthy** unless its cohort is failing or amplified. A cohort with no
+//!   judged request (no arrivals, or all still young at the end) keeps the verdict of
+//!   the bucket before it (healthy at the start).
 //! - **Recovered** at bucket b (starting at or after the last trigger's end) when b and
-//!   every later bucket are healthy and that stretch lasts at least `steady.hold_ms`.
-//!   `recovery_time_ms` = start of b − end of the last trigger.
+//!   every later bucket are healthy and that stretch lasts at least `steady.hold_ms`
+//!   (default 5 s). `recovery_time_ms` = start of b − end of the last trigger.
 //! - **Metastable**: there was a trigger and no such bucket exists before the end.
-//! - **Overload duration**: total length of unhealthy buckets over the whole run.
+//!   Without a trigger there is neither a recovery time nor a metastable verdict.
+//! - **Overload duration**: total length of unhealthy buckets over the whole run, by the
+//!   same rule (with or without a trigger).
 
 use serde::{Deserialize, Serialize};
 
@@ -54,15 +79,34 @@ pub struct TierBucket {
     pub bulkhead_rejected: u64,
     /// Work the tier finished after its caller had given up.
     pub wasted: u64,
-    /// Requests waiting in the tier's queues at the end of the bucket.
+    /// Requests that started service at the tier (left its queue for a slot).
+    pub services_started: u64,
+    /// Their total time in the queue (arrival at the instance to start of service), µs.
+    pub wait_us: u64,
+    /// Services that ended (the local work done, whatever the outcome).
+    pub services_ended: u64,
+    /// Their total local service time (start to end of the work, pauses included), µs.
+    pub service_us: u64,
+    /// Time integral of the requests waiting in the tier's queues over the bucket
+    /// (request·µs: divide by the bucket's length for the time-averaged queue length).
+    pub queue_us: u64,
+    /// Time integral of the requests the tier holds (queued, in service, waiting on the
+    /// next tier), request·µs.
+    pub in_flight_us: u64,
+    /// Time integral of the busy concurrency slots, slot·µs (utilisation = this over
+    /// instances × concurrency × the bucket's length).
+    pub busy_us: u64,
+    /// Gauge: requests waiting in the tier's queues at the end of the bucket (0 in a
+    /// tier's run totals: see [`TierSummary`] for averages and end-of-run values).
     pub queue_depth: u64,
-    /// Requests held by the tier (queued, in service, waiting on the next tier) at the end.
+    /// Gauge: requests held by the tier at the end of the bucket (0 in run totals).
     pub in_flight: u64,
-    /// Instances of this tier whose breaker (on calls to the next tier) is open.
+    /// Gauge: instances of this tier whose breaker (on calls to the next tier) is open at
+    /// the end of the bucket (0 in run totals).
     pub breakers_open: u32,
-    /// … half-open (or ramping, or SRE-throttling).
+    /// Gauge: … half-open (or ramping, or SRE-throttling).
     pub breakers_half_open: u32,
-    /// … closed.
+    /// Gauge: … closed.
     pub breakers_closed: u32,
 }
 
@@ -88,6 +132,95 @@ impl TierBucket {
         self.budget_rejected += o.budget_rejected;
         self.bulkhead_rejected += o.bulkhead_rejected;
         self.wasted += o.wasted;
+        self.services_started += o.services_started;
+        self.wait_us += o.wait_us;
+        self.services_ended += o.services_ended;
+        self.service_us += o.service_us;
+        self.queue_us += o.queue_us;
+        self.in_flight_us += o.in_flight_us;
+        self.busy_us += o.busy_us;
+    }
+
+    /// Mean time in the queue of the requests that started service, ms (0 without any).
+    pub fn mean_wait_ms(&self) -> f64 {
+        ratio(self.wait_us as f64 / 1000.0, self.services_started)
+    }
+
+    /// Mean local service time of the services that ended, ms (0 without any).
+    pub fn mean_service_ms(&self) -> f64 {
+        ratio(self.service_us as f64 / 1000.0, self.services_ended)
+    }
+}
+
+fn ratio(x: f64, n: u64) -> f64 {
+    if n > 0 {
+        x / n as f64
+    } else {
+        0.0
+    }
+}
+
+/// The entry requests that arrived in one bucket (a cohort), by how they ended however
+/// late that was: what the health rule judges.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cohort {
+    /// Succeeded (arrivals are the bucket's tier-0 `first_attempts`).
+    pub successes: u64,
+    /// Failed, plus those still unanswered at the end after more than `steady.late_ms`.
+    pub failures: u64,
+    /// Still unanswered at the end of the run after at most `steady.late_ms` (not judged).
+    pub pending: u64,
+    /// Attempts these requests caused at each tier (tier 0: the requests themselves).
+    pub attempts: Vec<u64>,
+}
+
+/// Mean and standard deviation of a set of latencies (Welford's running algorithm).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Moments {
+    /// Values counted.
+    pub count: u64,
+    /// Mean, ms (0 without values).
+    pub mean_ms: f64,
+    /// Population standard deviation, ms (0 with fewer than two values).
+    pub std_ms: f64,
+}
+
+/// Running mean and variance (Welford's algorithm: no cancellation when the spread is
+/// small against the mean).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Welford {
+    n: u64,
+    mean: f64,
+    m2: f64,
+}
+
+impl Welford {
+    /// Counts one value, µs.
+    #[inline]
+    pub(crate) fn record(&mut self, us: u64) {
+        let x = us as f64 / 1000.0;
+        self.n += 1;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+    }
+
+    /// The moments so far, then empties the accumulator.
+    pub(crate) fn take(&mut self) -> Moments {
+        std::mem::take(self).moments()
+    }
+
+    /// The moments so far, ms.
+    pub(crate) fn moments(&self) -> Moments {
+        Moments {
+            count: self.n,
+            mean_ms: self.mean,
+            std_ms: if self.n > 1 {
+                (self.m2 / self.n as f64).sqrt()
+            } else {
+                0.0
+            },
+        }
     }
 }
 
@@ -101,6 +234,13 @@ pub struct Bucket {
     /// End-to-end latency of the entry requests that succeeded in this bucket (all zero
     /// when none did), from the same log-linear histogram as the run's percentiles.
     pub latency_ms: Percentiles,
+    /// Mean and standard deviation of the end-to-end latency of those successes.
+    pub success_latency: Moments,
+    /// Mean and standard deviation of the time to failure of the entry requests that
+    /// failed in this bucket.
+    pub failure_latency: Moments,
+    /// How the entry requests that arrived in this bucket ended (the health rule's input).
+    pub cohort: Cohort,
 }
 
 /// Run totals of one tier.
@@ -108,8 +248,32 @@ pub struct Bucket {
 pub struct TierSummary {
     /// Tier name.
     pub name: String,
-    /// Totals of the bucket counters (queue/in-flight/breaker fields are end-of-run values).
+    /// Sums of the bucket counters; the gauge fields (`queue_depth`, `in_flight`,
+    /// `breakers_*`) are 0 here: a snapshot is no total (see the fields below).
     pub totals: TierBucket,
+    /// Time-averaged queue length over the run (all instances of the tier together).
+    pub mean_queue_length: f64,
+    /// Time-averaged requests held by the tier over the run.
+    pub mean_in_flight: f64,
+    /// Concurrency slots of the tier: instances × concurrency.
+    pub slots: u64,
+    /// Busy slot time over slot time (`slots` × run length), 0..=1.
+    pub utilisation: f64,
+    /// Mean queue wait of the requests that started service, ms.
+    pub mean_wait_ms: f64,
+    /// Mean local service time, ms.
+    pub mean_service_ms: f64,
+    /// Percentiles of the queue wait of the services that started after the warm-up, ms.
+    pub wait_ms: Percentiles,
+    /// Percentiles of the local service time of the services that ended after the
+    /// warm-up, ms.
+    pub service_ms: Percentiles,
+    /// Requests waiting in the tier's queues at the end of the run.
+    pub queue_depth_at_end: u64,
+    /// Requests held by the tier at the end of the run.
+    pub in_flight_at_end: u64,
+    /// Instances whose breaker was open at the end of the run.
+    pub breakers_open_at_end: u32,
     /// Attempts still unanswered at the end.
     pub pending_at_end: u64,
     /// Attempts at this tier per entry request.
@@ -154,8 +318,14 @@ pub struct Summary {
     pub goodput_per_s: f64,
     /// successes / requests.
     pub success_ratio: f64,
-    /// End-to-end latency of successes (log-linear histogram, ≤ 1.6% bucket error).
+    /// End-to-end latency of successes (log-linear histogram, ≤ 1.6% bucket error),
+    /// of the requests that arrived after the warm-up (`steady.warmup_ms`).
     pub latency_ms: Percentiles,
+    /// Mean and standard deviation of the end-to-end latency of those successes.
+    pub success_latency: Moments,
+    /// Mean and standard deviation of the time to failure of the requests that arrived
+    /// after the warm-up and failed.
+    pub failure_latency: Moments,
     /// Attempts at the last tier per entry request.
     pub amplification: f64,
     /// Highest per-tier peak arrival ratio.
@@ -258,6 +428,17 @@ impl Histogram {
         self.total == 0
     }
 
+    /// p50, p90, p99 and p99.9, ms.
+    pub fn percentiles_ms(&self) -> Percentiles {
+        let q = |x: f64| self.quantile(x) / 1000.0;
+        Percentiles {
+            p50: q(0.5),
+            p90: q(0.9),
+            p99: q(0.99),
+            p999: q(0.999),
+        }
+    }
+
     /// The `q` quantile (0..=1) as the midpoint of its bucket, µs (0 when empty).
     pub fn quantile(&self, q: f64) -> f64 {
         if self.total == 0 {
@@ -345,10 +526,10 @@ impl BucketLatency {
 }
 
 /// Inputs of the steady-state analysis.
-pub struct Analysis<'a> {
+pub(crate) struct Analysis<'a> {
     /// Bucket width, ms.
     pub bucket_ms: u64,
-    /// Per bucket, per tier counters.
+    /// Per bucket, per tier counters, with their cohorts.
     pub buckets: &'a [Bucket],
     /// First trigger start and last trigger end, ms.
     pub trigger: Option<(u64, u64)>,
@@ -357,11 +538,9 @@ pub struct Analysis<'a> {
 }
 
 /// Output of the steady-state analysis.
-pub struct Verdict {
-    /// Baseline success ratio.
+pub(crate) struct Verdict {
+    /// Baseline success ratio of the cohorts.
     pub success: f64,
-    /// Baseline amplification per tier.
-    pub amp: Vec<f64>,
     /// Baseline arrivals per second per tier.
     pub arrivals_per_s: Vec<f64>,
     /// Baseline buckets.
@@ -374,52 +553,83 @@ pub struct Verdict {
     pub metastable: bool,
 }
 
+/// True when `count` exceeds what `n` independent trials of probability `p` give,
+/// by more than `z` standard deviations (a one-sided normal bound on the binomial).
+fn above(count: u64, n: u64, p: f64, z: f64) -> bool {
+    let p = p.clamp(0.0, 1.0);
+    let mean = n as f64 * p;
+    count as f64 > mean + z * (mean * (1.0 - p)).sqrt()
+}
+
 impl Analysis<'_> {
-    /// Judges baseline, health of each bucket, recovery and metastability.
+    /// Judges baseline, health of each bucket, recovery and metastability (the rule is
+    /// in the module's documentation).
     pub fn run(&self) -> Verdict {
         let tiers = self.buckets.first().map_or(0, |b| b.tiers.len());
         let first_trigger = self.trigger.map_or(u64::MAX, |t| t.0);
         let mut sums = vec![0u64; tiers];
-        let (mut arr0, mut succ0, mut n) = (0u64, 0u64, 0u64);
+        let mut cohort_attempts = vec![0u64; tiers];
+        let (mut arr0, mut ok0, mut judged0, mut n) = (0u64, 0u64, 0u64, 0u64);
         for b in self.buckets {
             if b.start_ms >= self.steady.warmup_ms
                 && b.start_ms.saturating_add(self.bucket_ms) <= first_trigger
             {
                 n += 1;
                 arr0 += b.tiers[0].first_attempts;
-                succ0 += b.tiers[0].successes;
+                ok0 += b.cohort.successes;
+                judged0 += b.cohort.successes + b.cohort.failures;
                 for (s, t) in sums.iter_mut().zip(&b.tiers) {
                     *s += t.attempts();
                 }
+                for (s, a) in cohort_attempts.iter_mut().zip(&b.cohort.attempts) {
+                    *s += a;
+                }
             }
         }
-        let (success, amp) = if n > 0 && arr0 > 0 {
-            (
-                succ0 as f64 / arr0 as f64,
-                sums.iter()
-                    .map(|&s| s as f64 / arr0 as f64)
-                    .collect::<Vec<_>>(),
-            )
+        let success = if judged0 > 0 {
+            ok0 as f64 / judged0 as f64
         } else {
-            (1.0, vec![1.0; tiers])
+            1.0
+        };
+        let amp: Vec<f64> = if arr0 > 0 {
+            cohort_attempts
+                .iter()
+                .map(|&s| s as f64 / arr0 as f64)
+                .collect()
+        } else {
+            vec![1.0; tiers]
         };
         let secs = n as f64 * self.bucket_ms as f64 / 1000.0;
         let arrivals_per_s = sums
             .iter()
             .map(|&s| if secs > 0.0 { s as f64 / secs } else { 0.0 })
             .collect();
-        let healthy = |b: &Bucket| {
-            let a = b.tiers[0].first_attempts;
-            if a == 0 {
-                return b.tiers.iter().all(|t| t.failures() == 0);
+        let st = self.steady;
+        let fail_p = 1.0 - success + st.success_tolerance;
+        // Some(healthy) for a cohort with judged requests, None without evidence.
+        let judge = |b: &Bucket| -> Option<bool> {
+            let c = &b.cohort;
+            let judged = c.successes + c.failures;
+            let arrivals = b.tiers[0].first_attempts;
+            if judged == 0 {
+                return None;
             }
-            let ok =
-                b.tiers[0].successes as f64 / a as f64 >= success - self.steady.success_tolerance;
-            ok && b.tiers.iter().zip(&amp).all(|(t, &base)| {
-                t.attempts() as f64 / a as f64 <= base * (1.0 + self.steady.amplification_tolerance)
-            })
+            let failing = above(c.failures, judged, fail_p, st.z_score);
+            let amplified = c.attempts.iter().zip(&amp).any(|(&a, &base)| {
+                // Attempts per request as a Poisson count around the tolerated mean.
+                let mean = arrivals as f64 * base * (1.0 + st.amplification_tolerance);
+                a as f64 > mean + st.z_score * mean.sqrt()
+            });
+            Some(!failing && !amplified)
         };
-        let flags: Vec<bool> = self.buckets.iter().map(healthy).collect();
+        // A cohort without evidence (no arrivals, or all still young at the end) keeps
+        // the verdict of the bucket before it (healthy at the start).
+        let mut flags = Vec::with_capacity(self.buckets.len());
+        let mut last = true;
+        for b in self.buckets {
+            last = judge(b).unwrap_or(last);
+            flags.push(last);
+        }
         let unhealthy_ms = flags.iter().filter(|h| !**h).count() as u64 * self.bucket_ms;
         let (recovery_ms, metastable) = match self.trigger {
             None => (None, false),
@@ -446,7 +656,6 @@ impl Analysis<'_> {
         };
         Verdict {
             success,
-            amp,
             arrivals_per_s,
             n,
             unhealthy_ms,

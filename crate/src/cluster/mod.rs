@@ -10,26 +10,31 @@
 //!
 //! Time runs in integer microseconds; the event queue orders by (time, sequence number);
 //! randomness is one `java.util.Random` stream; transcendental functions are computed
-//! with basic IEEE operations only ([`math`]). Same scenario and seed, same bytes out, on
+//! with basic IEEE operations only (the crate-internal `math` module). Same scenario and seed, same bytes out, on
 //! every platform including wasm32.
 
-pub mod backoff;
-pub mod breaker;
-pub mod budget;
+// The engine's internals: crate-private, so the public API is what a user needs.
+pub(crate) mod backoff;
+pub(crate) mod breaker;
+pub(crate) mod budget;
+pub(crate) mod faults;
+pub(crate) mod math;
+pub(crate) mod queue;
+pub(crate) mod sim;
+pub(crate) mod window;
+
 pub mod edit;
-pub mod faults;
-pub mod math;
 pub mod metrics;
 pub mod present;
-pub mod queue;
 pub mod report;
 pub mod scenario;
-pub mod sim;
-pub mod window;
+
+#[cfg(test)]
+mod policy_tests;
 
 pub use metrics::{Bucket, Percentiles, RunResult, Summary, TierBucket, TierSummary};
 pub use scenario::*;
-pub use sim::Simulation;
+pub use sim::{Simulation, MAX_LIVE_JOBS};
 
 use crate::validate::ValidationError;
 

@@ -73,6 +73,7 @@ impl Event {
     }
 
     /// Scheduling order (1 for the first push).
+    #[cfg(test)] // used by the queue's own tests only
     pub fn seq(&self) -> u64 {
         self.key >> 3
     }
@@ -269,6 +270,7 @@ impl EventQueue {
     }
 
     /// Time of the earliest event.
+    #[cfg(test)] // used by the queue's own tests only
     #[inline]
     pub fn peek_time(&mut self) -> Option<u64> {
         self.ready().then(|| self.cur[self.head].time)
@@ -286,11 +288,13 @@ impl EventQueue {
     }
 
     /// Pending events.
+    #[cfg(test)] // used by the queue's own tests only
     pub fn len(&self) -> usize {
         self.cur.len() - self.head + self.ring_len + self.far.len()
     }
 
     /// True when nothing is pending.
+    #[cfg(test)] // used by the queue's own tests only
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

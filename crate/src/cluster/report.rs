@@ -1,21 +1,18 @@
-//! Human-readable renderings of a [`RunResult`]: the CLI's text report, a markdown
-//! summary and a CSV of the buckets.
+//! Human-readable renderings of a [`RunResult`]: the CLI's text report, a Markdown
+//! summary and a CSV of the buckets. The whole-run figures are one list
+//! ([`present::metrics`]) and the per-tier totals one table ([`present::tier_table`]),
+//! rendered here as text or Markdown and on the page as tables, by the shared
+//! [`crate::report`] layer.
 
 use super::metrics::RunResult;
+use super::present;
 use super::scenario::Scenario;
+use crate::report::{self as layer, csv_field};
 use std::fmt::Write;
-
-fn opt_ms(v: Option<u64>) -> String {
-    v.map_or_else(
-        || "never".to_string(),
-        |x| format!("{:.1} s", x as f64 / 1000.0),
-    )
-}
 
 /// The CLI's text report: scenario, whole-run figures, per-tier table, timeline.
 pub fn text(scenario: &Scenario, r: &RunResult) -> String {
     let mut o = String::new();
-    let s = &r.summary;
     let _ = writeln!(o, "{} (cluster model, seed {})", scenario.name, r.seed);
     let _ = writeln!(
         o,
@@ -23,81 +20,21 @@ pub fn text(scenario: &Scenario, r: &RunResult) -> String {
         r.duration_ms, r.bucket_ms, r.events
     );
     let _ = writeln!(o);
-    let _ = writeln!(
-        o,
-        "requests {}  ok {}  failed {}  pending {}  success {:.2}%  goodput {:.1}/s",
-        s.requests,
-        s.successes,
-        s.failures,
-        s.pending_at_end,
-        s.success_ratio * 100.0,
-        s.goodput_per_s
-    );
-    let _ = writeln!(
-        o,
-        "latency of successes: p50 {:.1} ms  p90 {:.1} ms  p99 {:.1} ms  p99.9 {:.1} ms",
-        s.latency_ms.p50, s.latency_ms.p90, s.latency_ms.p99, s.latency_ms.p999
-    );
-    let _ = writeln!(
-        o,
-        "amplification end to end {:.2}x  peak arrivals {:.1}x steady state",
-        s.amplification, s.peak_arrival_ratio
-    );
-    let _ = writeln!(
-        o,
-        "out of steady state {:.1} s  recovery {}  {}",
-        s.overload_duration_ms as f64 / 1000.0,
-        opt_ms(s.recovery_time_ms),
-        if s.metastable {
-            "METASTABLE: never recovered"
-        } else {
-            "recovered"
-        }
-    );
+    o.push_str(&layer::text(&present::summary_table(r)));
+    let _ = writeln!(o);
+    o.push_str(&layer::text(&present::tier_table(r)));
     let _ = writeln!(o);
     let _ = writeln!(
         o,
-        "{:<12} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7}",
-        "tier",
-        "first",
-        "retries",
-        "ok",
-        "timeout",
-        "overload",
-        "error",
-        "breaker",
-        "budget",
-        "amp",
-        "peak"
-    );
-    for t in &r.tiers {
-        let x = &t.totals;
-        let _ = writeln!(
-            o,
-            "{:<12} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6.2}x {:>6.1}x",
-            t.name,
-            x.first_attempts,
-            x.retries,
-            x.successes,
-            x.timeouts,
-            x.overloads,
-            x.errors,
-            x.breaker_rejected,
-            x.budget_rejected,
-            t.amplification,
-            t.peak_arrival_ratio
-        );
-    }
-    let _ = writeln!(o);
-    let _ = writeln!(
-        o,
-        "timeline (attempts/s per tier; ok% at entry; open breakers of tier 0):"
+        "timeline (attempts/s per tier; ok% of the requests arriving; open breakers of tier 0):"
     );
     let step = (r.buckets.len() / 40).max(1);
     for b in r.buckets.iter().step_by(step) {
         let e = &b.tiers[0];
-        let ok = if e.first_attempts > 0 {
-            e.successes as f64 * 100.0 / e.first_attempts as f64
+        // Of the requests that arrived in the bucket, however late they ended.
+        let judged = b.cohort.successes + b.cohort.failures;
+        let ok = if judged > 0 {
+            b.cohort.successes as f64 * 100.0 / judged as f64
         } else {
             100.0
         };
@@ -118,64 +55,27 @@ pub fn text(scenario: &Scenario, r: &RunResult) -> String {
     o
 }
 
-/// A short markdown summary (a table of the whole-run figures).
+/// The whole-run figures as a Markdown table, ready to paste into a post (names stay text).
 pub fn markdown_summary(r: &RunResult) -> String {
-    let s = &r.summary;
-    let mut o = String::new();
-    let _ = writeln!(o, "| metric | value |");
-    let _ = writeln!(o, "|---|---|");
-    let _ = writeln!(o, "| requests | {} |", s.requests);
-    let _ = writeln!(o, "| success ratio | {:.2}% |", s.success_ratio * 100.0);
-    let _ = writeln!(o, "| goodput | {:.1}/s |", s.goodput_per_s);
-    let _ = writeln!(
-        o,
-        "| latency p50 / p99 / p99.9 | {:.1} / {:.1} / {:.1} ms |",
-        s.latency_ms.p50, s.latency_ms.p99, s.latency_ms.p999
-    );
-    let _ = writeln!(
-        o,
-        "| amplification (end to end) | {:.2}x |",
-        s.amplification
-    );
-    let _ = writeln!(
-        o,
-        "| peak arrivals vs steady state | {:.1}x |",
-        s.peak_arrival_ratio
-    );
-    let _ = writeln!(
-        o,
-        "| out of steady state | {:.1} s |",
-        s.overload_duration_ms as f64 / 1000.0
-    );
-    let _ = writeln!(o, "| recovery time | {} |", opt_ms(s.recovery_time_ms));
-    let _ = writeln!(
-        o,
-        "| metastable | {} |",
-        if s.metastable { "yes" } else { "no" }
-    );
-    for t in &r.tiers {
-        let _ = writeln!(
-            o,
-            "| {} amplification / peak | {:.2}x / {:.1}x |",
-            t.name.replace('|', "/"),
-            t.amplification,
-            t.peak_arrival_ratio
-        );
-    }
-    o
+    layer::markdown(&present::summary_table(r))
 }
 
 /// One CSV row per bucket and tier, with a header.
 pub fn csv_buckets(r: &RunResult) -> String {
     let mut o = String::from(
-        "start_ms,tier,first_attempts,retries,successes,timeouts,overloads,errors,breaker_rejected,budget_rejected,bulkhead_rejected,wasted,queue_depth,in_flight,breakers_open,breakers_half_open,breakers_closed\n",
+        "start_ms,tier,first_attempts,retries,successes,timeouts,overloads,errors,breaker_rejected,budget_rejected,bulkhead_rejected,wasted,queue_depth,in_flight,breakers_open,breakers_half_open,breakers_closed,mean_queue,mean_in_flight,utilisation,mean_wait_ms,mean_service_ms\n",
     );
+    let slots: Vec<f64> = r.tiers.iter().map(|t| t.slots as f64).collect();
     for b in &r.buckets {
+        let len_us = (r.duration_ms.saturating_sub(b.start_ms))
+            .min(r.bucket_ms)
+            .max(1) as f64
+            * 1000.0;
         for (k, t) in b.tiers.iter().enumerate() {
             let name = r.tiers.get(k).map_or(String::new(), |x| csv_field(&x.name));
             let _ = writeln!(
                 o,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.3},{:.3}",
                 b.start_ms,
                 name,
                 t.first_attempts,
@@ -192,24 +92,117 @@ pub fn csv_buckets(r: &RunResult) -> String {
                 t.in_flight,
                 t.breakers_open,
                 t.breakers_half_open,
-                t.breakers_closed
+                t.breakers_closed,
+                t.queue_us as f64 / len_us,
+                t.in_flight_us as f64 / len_us,
+                t.busy_us as f64 / (len_us * slots.get(k).copied().unwrap_or(1.0).max(1.0)),
+                t.mean_wait_ms(),
+                t.mean_service_ms()
             );
         }
     }
     o
 }
 
-/// Quotes a CSV field when needed (and defuses spreadsheet formulas).
-fn csv_field(s: &str) -> String {
-    let needs = s.contains([',', '"', '\n', '\r']) || s.starts_with(['=', '+', '-', '@']);
-    if needs {
-        let t = if s.starts_with(['=', '+', '-', '@']) {
-            format!("'{s}")
-        } else {
-            s.to_string()
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::{self, present};
+
+    /// The editor's default scenario, shortened, with its tiers renamed.
+    fn run_named(gateway: &str, service: &str, faults: bool) -> (Scenario, RunResult) {
+        let mut s = Scenario {
+            duration_ms: 10_000,
+            ..Scenario::default()
         };
-        format!("\"{}\"", t.replace('"', "\"\""))
-    } else {
-        s.to_string()
+        s.tiers[0].name = gateway.into();
+        s.tiers[1].name = service.into();
+        if faults {
+            s.faults[0].start_ms = 3_000;
+        } else {
+            s.faults.clear();
+        }
+        let r = cluster::run(&s, 7).unwrap();
+        (s, r)
+    }
+
+    #[test]
+    fn markdown_keeps_names_as_text() {
+        let (_, r) = run_named("<img src=x onerror=alert(1)>|", "db", true);
+        let md = markdown_summary(&r);
+        assert!(
+            md.contains("| &lt;img src=x onerror=alert(1)&gt;\\|: amplification |"),
+            "{md}"
+        );
+        assert!(!md.contains("<img"), "{md}");
+        // Every row still has exactly the table's two cells.
+        for line in md.lines() {
+            assert_eq!(line.matches(" | ").count(), 1, "{line}");
+        }
+    }
+
+    #[test]
+    fn csv_defuses_formula_names() {
+        let (_, r) = run_named("=HYPERLINK(\"x\")", "+db", true);
+        let csv = csv_buckets(&r);
+        let row = csv.lines().nth(1).unwrap();
+        assert!(row.starts_with("0,\"'=HYPERLINK(\"\"x\"\")\","), "{row}");
+        assert!(
+            csv.lines().nth(2).unwrap().starts_with("0,\"'+db\","),
+            "{csv:.300}"
+        );
+    }
+
+    /// The recovery row of each rendering: the page's summary, the Markdown, the text.
+    fn recovery_everywhere(s: &Scenario, r: &RunResult) -> [String; 3] {
+        let page = present::summary_table(r)
+            .rows
+            .into_iter()
+            .find(|row| row[0] == "recovery time")
+            .unwrap()[1]
+            .clone();
+        let md = markdown_summary(r)
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("| recovery time | ")
+                    .map(|x| x.trim_end_matches(" |").to_string())
+            })
+            .unwrap();
+        let text = text(s, r)
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("recovery time ")
+                    .map(|x| x.trim().to_string())
+            })
+            .unwrap();
+        [page, md, text]
+    }
+
+    #[test]
+    fn recovery_reads_the_same_in_text_markdown_and_summary() {
+        let (s, r) = run_named("gateway", "service", false);
+        assert_eq!(r.summary.trigger_end_ms, None);
+        assert_eq!(
+            recovery_everywhere(&s, &r),
+            ["no trigger", "no trigger", "no trigger"].map(String::from)
+        );
+        let t = text(&s, &r);
+        assert!(!t.contains("never") && !t.contains("recovered"), "{t}");
+        let (s, mut r) = run_named("gateway", "service", true);
+        r.summary.recovery_time_ms = Some(4_000);
+        r.summary.metastable = false;
+        let want = "4.0 s".to_string();
+        assert_eq!(
+            recovery_everywhere(&s, &r),
+            [want.clone(), want.clone(), want]
+        );
+        r.summary.recovery_time_ms = None;
+        r.summary.metastable = true;
+        let want = "metastable: did not recover".to_string();
+        assert_eq!(
+            recovery_everywhere(&s, &r),
+            [want.clone(), want.clone(), want]
+        );
+        assert!(!text(&s, &r).contains("4.0 s"));
     }
 }

@@ -1,9 +1,10 @@
-//! Budgets checked against the formulas they follow, breakers transition by transition.
+//! Budgets checked against the formulas they follow, breakers transition by transition
+//! (unit tests of the crate-internal `breaker` and `budget` modules).
 
-use retrystorm::cluster::breaker::{BreakerState, Status};
-use retrystorm::cluster::budget::BudgetState;
-use retrystorm::cluster::{Breaker, Budget, Scope, WindowKind};
-use retrystorm::rng::JavaRandom;
+use super::breaker::{BreakerState, Status};
+use super::budget::BudgetState;
+use super::{Breaker, Budget, Scope, WindowKind};
+use crate::rng::JavaRandom;
 
 const S: u64 = 1_000_000; // one second in µs
 
@@ -344,26 +345,65 @@ fn resilience4j_count_window_transitions() {
     assert_eq!(b3.status(&cfg, 0), Status::Open);
 }
 
+/// First time at or after `from` when the breaker is no longer open, µs.
+fn open_until(b: &BreakerState, cfg: &Breaker, from: u64) -> u64 {
+    assert_eq!(b.status(cfg, from), Status::Open);
+    let (mut lo, mut hi) = (from, from + 10_000_000);
+    assert_ne!(b.status(cfg, hi), Status::Open);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if b.status(cfg, mid) == Status::Open {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    hi
+}
+
 #[test]
 fn resilience4j_half_open_failure_reopens_with_jitter() {
+    // Open for 1000 ms + uniform [0, 500] ms, both when tripping and when a half-open
+    // probe fails; the jitter differs between seeds and covers its range.
     let cfg = r4j(WindowKind::Count, 4, 4, 2, None, 500);
-    let rng = &mut JavaRandom::new(3);
-    for seed in 0..20 {
+    let (mut trips, mut reopens) = (Vec::new(), Vec::new());
+    for k in 0..20i64 {
+        // Spread seeds: java.util.Random's first draws from neighbouring seeds are
+        // nearly equal, which would hide a jitter that ignores the stream.
+        let seed = k.wrapping_mul(0x9E37_79B9_7F4A_7C15_u64 as i64);
+        let rng = &mut JavaRandom::new(seed);
         let mut b = BreakerState::new(&cfg);
-        let _ = seed;
         for _ in 0..4 {
             let e = b.acquire(&cfg, 0, rng).unwrap();
             b.record(&cfg, 0, e, true, 0, rng);
         }
-        // Open for 1000 ms + uniform [0, 500] ms.
-        assert_eq!(b.status(&cfg, 999_999), Status::Open);
-        assert_eq!(b.status(&cfg, 1_500_001), Status::HalfOpen);
-        let t = 1_500_001;
+        let until = open_until(&b, &cfg, 0);
+        assert!(
+            (1_000_000..=1_500_001).contains(&until),
+            "seed {seed}: {until}"
+        );
+        assert_eq!(b.status(&cfg, until), Status::HalfOpen);
+        let t = until;
         let e1 = b.acquire(&cfg, t, rng).unwrap();
         let e2 = b.acquire(&cfg, t, rng).unwrap();
         b.record(&cfg, t, e1, true, 0, rng);
         b.record(&cfg, t, e2, true, 0, rng);
-        assert_eq!(b.status(&cfg, t), Status::Open);
+        let again = open_until(&b, &cfg, t) - t;
+        assert!(
+            (1_000_000..=1_500_001).contains(&again),
+            "seed {seed}: {again}"
+        );
+        trips.push(until);
+        reopens.push(again);
+    }
+    for (what, v) in [("trip", &mut trips), ("reopen", &mut reopens)] {
+        v.sort_unstable();
+        v.dedup();
+        assert!(v.len() >= 15, "{what}: jitter varies by seed: {v:?}");
+        assert!(
+            v[0] < 1_200_000 && v[v.len() - 1] > 1_300_000,
+            "{what}: {v:?}"
+        );
     }
 }
 

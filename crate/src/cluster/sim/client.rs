@@ -1,0 +1,258 @@
+//! The client side of a hop: sending attempts through the bulkhead and breaker,
+//! the outcome of an attempt, and the retry decision (budget, backoff, deadline).
+
+use super::*;
+
+impl Simulation {
+    #[inline]
+    pub(super) fn breaker_idx(&self, t: usize, i: u32) -> usize {
+        if self.tiers[t].breaker_shared {
+            0
+        } else {
+            i as usize
+        }
+    }
+
+    #[inline]
+    pub(super) fn budget_idx(&self, t: usize, i: u32) -> usize {
+        if self.tiers[t].budget_shared {
+            0
+        } else {
+            i as usize
+        }
+    }
+
+    pub(super) fn breaker_cfg(&self, t: usize) -> &Breaker {
+        &self.tiers[t].breaker_cfg
+    }
+
+    /// Sends the next attempt of job `p`'s call to the next tier, if the bulkhead,
+    /// breaker and deadline allow.
+    pub(super) fn try_send(&mut self, p: u32, now: u64) {
+        let job = self.jobs[p as usize];
+        let (t, i) = (job.tier as usize, job.instance);
+        let callee = t + 1;
+        let propagate = self.tiers[t].propagate;
+        if propagate && job.deadline <= now {
+            self.end_job(p, Outcome::Timeout, now);
+            return;
+        }
+        // Bulkhead first (as Resilience4j decorates: the bulkhead sits inside the breaker,
+        // but a call waiting for a bulkhead slot must not hold a half-open permit).
+        if !job.bh_held {
+            if let Some(bh) = self.tiers[t].bulkhead.clone() {
+                let inst = &mut self.tiers[t].inst[i as usize];
+                if inst.bh_active < bh.max_concurrent {
+                    inst.bh_active += 1;
+                    self.jobs[p as usize].bh_held = true;
+                } else if inst.bh_queue.len() < bh.max_queue as usize {
+                    inst.bh_queue.push_back(p);
+                    let jm = &mut self.jobs[p as usize];
+                    jm.st = St::BulkheadWait;
+                    jm.bh_since = now;
+                    return;
+                } else {
+                    self.jobs[p as usize].calls += 1;
+                    self.bucket(callee, now).bulkhead_rejected += 1;
+                    self.after_failure(p, Outcome::Overload, now);
+                    return;
+                }
+            }
+        }
+        let bi = self.breaker_idx(t, i);
+        let permit = {
+            let tr = &mut self.tiers[t];
+            match tr.breakers.get_mut(bi) {
+                Some(b) => b.acquire(&tr.breaker_cfg, now, &mut self.rng),
+                None => Some(0),
+            }
+        };
+        let Some(permit) = permit else {
+            if self.jobs[p as usize].bh_held {
+                self.jobs[p as usize].bh_held = false;
+                self.bulkhead_release(t, i, now);
+            }
+            self.jobs[p as usize].calls += 1;
+            self.bucket(callee, now).breaker_rejected += 1;
+            self.after_failure(p, Outcome::BreakerRejected, now);
+            return;
+        };
+        let calls = job.calls.saturating_add(1);
+        let mut timeout = self.tiers[t].timeout_us;
+        let mut child_deadline = NEVER;
+        if propagate {
+            timeout = timeout.min(job.deadline.saturating_sub(now));
+            child_deadline = now.saturating_add(timeout);
+        }
+        let ci = self.pick(callee, Some((t, i)));
+        let Some(child) = self.alloc(callee, ci, p, child_deadline, job.idempotent, now) else {
+            return;
+        };
+        self.jobs[child as usize].cohort = job.cohort;
+        self.cohort_attempts[job.cohort as usize * self.tiers.len() + callee] += 1;
+        {
+            let b = self.bucket(callee, now);
+            if calls == 1 {
+                b.first_attempts += 1;
+            } else {
+                b.retries += 1;
+            }
+        }
+        if calls == 1 {
+            let gi = self.budget_idx(t, i);
+            if let Some(b) = self.tiers[t].budgets.get_mut(gi) {
+                b.on_first_attempt(now);
+            }
+        }
+        let jm = &mut self.jobs[p as usize];
+        jm.calls = calls;
+        jm.permit = permit;
+        jm.child = child;
+        jm.st = St::Calling;
+        jm.sent_at = now;
+        let gen = jm.gen;
+        self.q
+            .push(now.saturating_add(timeout), Kind::AttemptTimeout, p, gen);
+        // Last: the child may fail at once and unwind through `p` synchronously.
+        self.arrive(child, now);
+    }
+
+    pub(super) fn bulkhead_release(&mut self, t: usize, i: u32, now: u64) {
+        let Some(bh) = self.tiers[t].bulkhead.clone() else {
+            return;
+        };
+        let callee = t + 1;
+        self.tiers[t].inst[i as usize].bh_active -= 1;
+        loop {
+            let Some(w) = self.tiers[t].inst[i as usize].bh_queue.pop_front() else {
+                return;
+            };
+            let since = self.jobs[w as usize].bh_since;
+            if now.saturating_sub(since) > bh.max_wait_ms * 1000 {
+                self.jobs[w as usize].calls += 1;
+                self.bucket(callee, now).bulkhead_rejected += 1;
+                self.after_failure(w, Outcome::Overload, now);
+                continue;
+            }
+            // Reserve the slot now, send from a fresh event: no recursion through chains
+            // of waiters.
+            self.tiers[t].inst[i as usize].bh_active += 1;
+            let jm = &mut self.jobs[w as usize];
+            jm.bh_held = true;
+            let gen = jm.gen;
+            self.q.push(now, Kind::BulkheadGrant, w, gen);
+            return;
+        }
+    }
+
+    /// The outstanding attempt of `p` ended with `outcome` (the callee answered, or the
+    /// attempt timer fired).
+    pub(super) fn attempt_result(&mut self, p: u32, outcome: Outcome, now: u64) {
+        let (t, i, permit, sent_at, calls, cost) = {
+            let jm = &mut self.jobs[p as usize];
+            jm.gen = jm.gen.wrapping_add(1); // the attempt timer is now stale
+            jm.child = NONE;
+            (
+                jm.tier as usize,
+                jm.instance,
+                jm.permit,
+                jm.sent_at,
+                jm.calls,
+                jm.retry_cost,
+            )
+        };
+        let callee = t + 1;
+        {
+            let b = self.bucket(callee, now);
+            match outcome {
+                Outcome::Success => b.successes += 1,
+                Outcome::Timeout => b.timeouts += 1,
+                Outcome::Overload | Outcome::BreakerRejected => b.overloads += 1,
+                Outcome::Error => b.errors += 1,
+            }
+        }
+        if self.jobs[p as usize].bh_held {
+            self.jobs[p as usize].bh_held = false;
+            self.bulkhead_release(t, i, now);
+        }
+        let success = outcome == Outcome::Success;
+        let bi = self.breaker_idx(t, i);
+        let gi = self.budget_idx(t, i);
+        {
+            let tr = &mut self.tiers[t];
+            if let Some(b) = tr.breakers.get_mut(bi) {
+                b.record(
+                    &tr.breaker_cfg,
+                    now,
+                    permit,
+                    !success,
+                    now - sent_at,
+                    &mut self.rng,
+                );
+            }
+        }
+        if let Some(b) = self.tiers[t].budgets.get_mut(gi) {
+            b.on_outcome(success, !success, if calls > 1 { Some(cost) } else { None });
+        }
+        if success {
+            // The job's own response: for the last hop this is where the chain unwinds.
+            self.end_job(p, Outcome::Success, now);
+            return;
+        }
+        self.after_failure(p, outcome, now);
+    }
+
+    /// Decides whether job `p` retries after a failed (or unsent) attempt.
+    pub(super) fn after_failure(&mut self, p: u32, kind: Outcome, now: u64) {
+        let job = self.jobs[p as usize];
+        let (t, i) = (job.tier as usize, job.instance);
+        let callee = t + 1;
+        let tr = &self.tiers[t];
+        let allowed = job.calls < tr.max_attempts
+            && tr.retry_mask & retry_bit(kind.retry_kind()) != 0
+            && (!tr.idempotent_only || job.idempotent)
+            && !(tr.propagate && job.deadline <= now);
+        if !allowed {
+            self.end_job(p, kind.propagate(), now);
+            return;
+        }
+        if tr.no_retry_open {
+            let bi = self.breaker_idx(t, i);
+            let open = self.tiers[t]
+                .breakers
+                .get(bi)
+                .is_some_and(|b| b.status(self.breaker_cfg(t), now) != Status::Closed);
+            if open {
+                self.bucket(callee, now).budget_rejected += 1;
+                self.end_job(p, kind.propagate(), now);
+                return;
+            }
+        }
+        let gi = self.budget_idx(t, i);
+        let granted = match self.tiers[t].budgets.get_mut(gi) {
+            Some(b) => b.try_retry(now, kind == Outcome::Timeout),
+            None => Some(0),
+        };
+        let Some(cost) = granted else {
+            self.bucket(callee, now).budget_rejected += 1;
+            self.end_job(p, kind.propagate(), now);
+            return;
+        };
+        let sleep = match &self.tiers[t].backoff {
+            Some((b, j)) => backoff::sleep(b, j, job.calls as u32, job.prev_sleep, &mut self.rng),
+            None => 0,
+        };
+        if self.tiers[t].propagate && now.saturating_add(sleep) >= job.deadline {
+            // gRPC does not start a retry that cannot finish before the deadline.
+            self.end_job(p, kind.propagate(), now);
+            return;
+        }
+        let jm = &mut self.jobs[p as usize];
+        jm.retry_cost = cost;
+        jm.prev_sleep = sleep;
+        jm.st = St::Backoff;
+        let gen = jm.gen;
+        self.q
+            .push(now.saturating_add(sleep), Kind::RetryFire, p, gen);
+    }
+}

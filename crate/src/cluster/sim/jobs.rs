@@ -1,0 +1,370 @@
+//! Jobs: allocation and release, arrival at an instance (start, queue or refuse),
+//! service, the queue kick, and the end of a job reported to its caller or the user.
+
+use super::*;
+
+impl Simulation {
+    #[inline(always)]
+    pub(super) fn alloc(
+        &mut self,
+        tier: usize,
+        instance: u32,
+        parent: u32,
+        deadline: u64,
+        idem: bool,
+        now: u64,
+    ) -> Option<u32> {
+        if self.live >= MAX_LIVE_JOBS {
+            self.error = Some(ValidationError::new(
+                "load",
+                format!("{} requests alive at {} ms", self.live, now / 1000),
+                format!("at most {MAX_LIVE_JOBS} requests alive at once; lower the rate, queue capacities or fault lengths"),
+            ));
+            return None;
+        }
+        let id = match self.free.pop() {
+            Some(id) => id,
+            None => {
+                self.jobs.push(Job::EMPTY);
+                (self.jobs.len() - 1) as u32
+            }
+        };
+        self.next_uid = self.next_uid.wrapping_add(1);
+        let j = &mut self.jobs[id as usize];
+        let gen = j.gen;
+        *j = Job {
+            uid: self.next_uid,
+            gen,
+            parent,
+            instance,
+            arrived: now,
+            deadline,
+            tier: tier as u8,
+            idempotent: idem,
+            ..Job::EMPTY
+        };
+        self.live += 1;
+        let t = &mut self.tiers[tier];
+        t.held += 1;
+        t.held_m = t.held_m.wrapping_add(now);
+        t.inst[instance as usize].held += 1;
+        Some(id)
+    }
+
+    #[inline(always)]
+    pub(super) fn release(&mut self, j: u32, now: u64) {
+        let job = &mut self.jobs[j as usize];
+        let (t, i) = (job.tier as usize, job.instance as usize);
+        job.st = St::Free;
+        job.gen = job.gen.wrapping_add(1);
+        job.uid = 0;
+        self.free.push(j);
+        self.live -= 1;
+        let tr = &mut self.tiers[t];
+        tr.held -= 1;
+        tr.held_m = tr.held_m.wrapping_sub(now);
+        tr.inst[i].held -= 1;
+    }
+
+    /// The counters of `tier` in the bucket holding `now` (the current event's time:
+    /// `close_buckets(now)` has run, so that bucket is `sample_idx`).
+    #[inline]
+    pub(super) fn bucket(&mut self, tier: usize, now: u64) -> &mut TierBucket {
+        debug_assert_eq!(
+            self.row,
+            ((now / self.bucket_us) as usize).min(self.n_buckets - 1) * self.tiers.len()
+        );
+        &mut self.counters[self.row + tier]
+    }
+
+    #[inline(always)]
+    pub(super) fn pick(&mut self, callee: usize, caller: Option<(usize, u32)>) -> u32 {
+        let n = self.tiers[callee].inst.len() as u32;
+        if self.tiers[callee].random_lb {
+            return self.rng.next_int_bounded(n as i32).unwrap_or(0) as u32;
+        }
+        let rr = match caller {
+            Some((t, i)) => &mut self.tiers[t].inst[i as usize].rr,
+            None => &mut self.entry_rr,
+        };
+        // `rr < n` always (it starts below n and wraps), so no division is needed.
+        let mut r = *rr;
+        if r >= n {
+            r %= n;
+        }
+        *rr = if r + 1 >= n { 0 } else { r + 1 };
+        r
+    }
+
+    #[inline(always)]
+    pub(super) fn new_entry(&mut self, now: u64, caller: u32) {
+        let frac = self.sc.load.idempotent_fraction;
+        let idem = frac >= 1.0 || self.rng.next_unit() < frac;
+        let deadline = self.sc.load.deadline_ms.map_or(NEVER, |d| now + d * 1000);
+        let inst = self.pick(0, None);
+        let Some(j) = self.alloc(0, inst, ROOT, deadline, idem, now) else {
+            return;
+        };
+        let cohort = self.row / self.tiers.len();
+        let jm = &mut self.jobs[j as usize];
+        jm.caller = caller;
+        jm.cohort = cohort as u32;
+        self.entries += 1;
+        self.cohort_attempts[self.row] += 1;
+        self.bucket(0, now).first_attempts += 1;
+        if deadline != NEVER {
+            let uid = self.jobs[j as usize].uid;
+            self.q.push(deadline, Kind::EntryTimeout, j, uid);
+        }
+        self.arrive(j, now);
+    }
+
+    /// The tier and instance of job `j`.
+    #[inline(always)]
+    fn place(&self, j: u32) -> (usize, u32) {
+        let job = &self.jobs[j as usize];
+        (job.tier as usize, job.instance)
+    }
+
+    /// A job reaches its instance: fail fast, hang, start, queue, or be refused.
+    #[inline(always)]
+    pub(super) fn arrive(&mut self, j: u32, now: u64) {
+        let (t, i) = self.place(j);
+        let fx = self.effect(t, i);
+        if fx.outage {
+            self.end_job(j, Outcome::Error, now);
+            return;
+        }
+        if fx.hang {
+            self.jobs[j as usize].st = St::Hung;
+            self.tiers[t].inst[i as usize].hung.push(j);
+            return;
+        }
+        let tr = &mut self.tiers[t];
+        let conc = tr.concurrency;
+        let cap = tr.queue_cap;
+        let inst = &mut tr.inst[i as usize];
+        if inst.busy < conc && fx.pause_until <= now && inst.queue.is_empty() {
+            self.start_service(j, now, &fx);
+        } else if inst.queue.len() < cap {
+            inst.queue.push_back(j);
+            tr.queued += 1;
+            tr.queued_m = tr.queued_m.wrapping_add(now);
+            self.jobs[j as usize].st = St::Queued;
+        } else {
+            self.end_job(j, Outcome::Overload, now);
+        }
+    }
+
+    #[inline]
+    pub(super) fn effect(&self, t: usize, i: u32) -> Effect {
+        let active = &self.tiers[t].active;
+        if active.is_empty() {
+            Effect::NONE
+        } else {
+            Effect::of(&self.sc.faults, active, i)
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn start_service(&mut self, j: u32, now: u64, fx: &Effect) {
+        let (t, i, arrived) = {
+            let job = &self.jobs[j as usize];
+            (job.tier as usize, job.instance as usize, job.arrived)
+        };
+        {
+            let b = self.bucket(t, now);
+            b.services_started += 1;
+            b.wait_us += now - arrived;
+        }
+        if now >= self.warmup_us {
+            self.tier_hist[t][0].record(now - arrived);
+        }
+        let base = match self.service[t] {
+            Sampler::Constant { us } => us,
+            Sampler::Exponential { mean_ms } => us_of_ms(math::exponential(&mut self.rng, mean_ms)),
+            Sampler::Lognormal { p50_ms, sigma } => {
+                let z = self.normal.sample(&mut self.rng);
+                us_of_ms(p50_ms * math::exp(sigma * z))
+            }
+        };
+        let tr = &mut self.tiers[t];
+        let inst = &mut tr.inst[i];
+        inst.busy += 1;
+        tr.busy += 1;
+        tr.busy_m = tr.busy_m.wrapping_add(now);
+        let dur = if tr.slowdown > 0.0 || fx.factor != 1.0 {
+            let mut st = base as f64;
+            if tr.slowdown > 0.0 {
+                // In flight = everything the instance holds besides this request.
+                st *= 1.0 + tr.slowdown * inst.held.saturating_sub(1) as f64;
+            }
+            st /= fx.factor;
+            math::round_us(st).saturating_add(fx.added_us)
+        } else {
+            // The same value without the float round trip: round_us(base as f64).
+            base.min(1_000_000_000_000_000).saturating_add(fx.added_us)
+        };
+        let job = &mut self.jobs[j as usize];
+        job.st = St::Serving;
+        job.sent_at = now; // the service's start, until the job calls the next tier
+        let gen = job.gen;
+        self.q
+            .push(now.saturating_add(dur), Kind::ServiceEnd, j, gen);
+    }
+
+    #[inline(always)]
+    pub(super) fn service_end(&mut self, j: u32, now: u64) {
+        let (t, i) = self.place(j);
+        let fx = self.effect(t, i);
+        if fx.pause_until > now {
+            // Stopped the world: the work resumes when the pause ends.
+            let gen = self.jobs[j as usize].gen;
+            self.q.push(fx.pause_until, Kind::ServiceEnd, j, gen);
+            return;
+        }
+        let started = self.jobs[j as usize].sent_at;
+        {
+            let b = self.bucket(t, now);
+            b.services_ended += 1;
+            b.service_us += now - started;
+        }
+        if now >= self.warmup_us {
+            self.tier_hist[t][1].record(now - started);
+        }
+        if fx.outage {
+            self.end_job(j, Outcome::Error, now);
+            return;
+        }
+        if fx.hang {
+            self.slot_freed(t, i, now);
+            self.jobs[j as usize].st = St::Hung;
+            self.tiers[t].inst[i as usize].hung.push(j);
+            self.kick(t, i, now);
+            return;
+        }
+        let base = self.tiers[t].error_rate;
+        let err = 1.0 - (1.0 - base) * (1.0 - fx.error_rate);
+        if err > 0.0 && self.rng.next_unit() < err {
+            self.end_job(j, Outcome::Error, now);
+            return;
+        }
+        if self.tiers[t].last {
+            self.end_job(j, Outcome::Success, now);
+            return;
+        }
+        self.try_send(j, now);
+    }
+
+    /// Starts queued work on free slots (dropping expired entries at the head).
+    pub(super) fn kick(&mut self, t: usize, i: u32, now: u64) {
+        loop {
+            let fx = self.effect(t, i);
+            if fx.pause_until > now || fx.outage {
+                return;
+            }
+            let tr = &mut self.tiers[t];
+            let qt = tr.queue_timeout_us;
+            let inst = &mut tr.inst[i as usize];
+            if inst.busy >= tr.concurrency {
+                return;
+            }
+            let Some(j) = inst.queue.pop_front() else {
+                return;
+            };
+            tr.queued -= 1;
+            tr.queued_m = tr.queued_m.wrapping_sub(now);
+            let job = &self.jobs[j as usize];
+            if now.saturating_sub(job.arrived) > qt {
+                self.end_job(j, Outcome::Overload, now);
+            } else if job.deadline <= now {
+                // The caller's propagated deadline has passed: nobody wants this answer.
+                self.end_job(j, Outcome::Timeout, now);
+            } else {
+                self.start_service(j, now, &fx);
+            }
+        }
+    }
+
+    /// A job ends: free its slot, report to whoever waits for it, recycle it.
+    pub(super) fn end_job(&mut self, j: u32, outcome: Outcome, now: u64) {
+        let job = self.jobs[j as usize];
+        let (t, i) = (job.tier as usize, job.instance);
+        let freed = job.st.holds_slot();
+        if freed {
+            self.slot_freed(t, i, now);
+        }
+        if job.bh_held {
+            self.jobs[j as usize].bh_held = false;
+            self.bulkhead_release(t, i, now);
+        }
+        self.release(j, now);
+        match job.parent {
+            ROOT => self.entry_end(outcome, &job, now),
+            NONE => self.bucket(t, now).wasted += 1,
+            p => {
+                let pj = &self.jobs[p as usize];
+                if pj.st == St::Calling && pj.child == j {
+                    if freed {
+                        self.kick(t, i, now);
+                    }
+                    self.attempt_result(p, outcome, now);
+                    return;
+                }
+                self.bucket(t, now).wasted += 1;
+            }
+        }
+        if freed {
+            self.kick(t, i, now);
+        }
+    }
+
+    /// A slot of instance `i` of tier `t` is free again.
+    #[inline(always)]
+    pub(super) fn slot_freed(&mut self, t: usize, i: u32, now: u64) {
+        let tr = &mut self.tiers[t];
+        tr.inst[i as usize].busy -= 1;
+        tr.busy -= 1;
+        tr.busy_m = tr.busy_m.wrapping_sub(now);
+    }
+
+    /// The entry request `job` ended with `outcome` (the user's view).
+    #[inline(always)]
+    pub(super) fn entry_end(&mut self, outcome: Outcome, job: &Job, now: u64) {
+        let latency = now - job.arrived;
+        let caller = job.caller;
+        let after_warmup = job.arrived >= self.warmup_us;
+        let b = self.bucket(0, now);
+        match outcome {
+            Outcome::Success => b.successes += 1,
+            Outcome::Timeout => b.timeouts += 1,
+            Outcome::Error => b.errors += 1,
+            Outcome::Overload | Outcome::BreakerRejected => b.overloads += 1,
+        }
+        let ok = outcome == Outcome::Success;
+        // Credited to the bucket the request arrived in, however late it ends.
+        self.cohort_end[job.cohort as usize][usize::from(!ok)] += 1;
+        self.bucket_moments[usize::from(!ok)].record(latency);
+        if ok {
+            self.entry_ok += 1;
+            if after_warmup {
+                self.hist.record(latency);
+                self.ok_moments.record(latency);
+            }
+            // Always the bucket `close_buckets` left open: the one holding `now`.
+            self.bucket_hist.record(latency);
+        } else {
+            self.entry_fail += 1;
+            if after_warmup {
+                self.fail_moments.record(latency);
+            }
+        }
+        if caller != NONE {
+            if let Some(cl) = self.sc.load.closed_loop.clone() {
+                let think = self.sample_us(&cl.think);
+                self.q
+                    .push(now.saturating_add(think), Kind::Think, caller, 0);
+            }
+        }
+    }
+}

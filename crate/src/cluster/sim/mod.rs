@@ -1,0 +1,550 @@
+//! The event loop: jobs moving through tiers, client retry loops, faults and metrics.
+//!
+//! # Model
+//! - Time is integer **microseconds** (`u64`); scenario fields are milliseconds.
+//! - A *job* is one attempt being handled by one instance of one tier. It waits in the
+//!   instance's FIFO queue, holds one of its `concurrency` slots while served, and (on
+//!   every tier but the last) keeps holding the slot while its client calls the next
+//!   tier, retries and backs off (a thread-per-request server). It ends exactly once:
+//!   success, or a failure kind.
+//! - Responses travel in zero time: a callee's end is delivered to its caller in the
+//!   same event, so an effect never precedes its cause and the chain unwinds in order.
+//!   Anything that could cascade sideways (a retry, a freed bulkhead slot) goes through
+//!   the queue instead, so the call depth stays bounded by the number of tiers.
+//! - A caller that times out forgets its callee; the callee keeps working (wasted work)
+//!   unless it knows the propagated deadline, in which case it drops the request when it
+//!   reaches the head of its queue after that deadline.
+//! - Load balancing: each caller instance walks the callee instances round-robin from a
+//!   seeded random starting point (or picks uniformly at random, per tier); the users'
+//!   requests are spread over tier 0 the same way.
+//! - Randomness: one `java.util.Random` stream, drawn in event order.
+
+use super::backoff;
+use super::breaker::{BreakerState, Status};
+use super::budget::BudgetState;
+use super::faults::Effect;
+use super::math::{self, us_of_ms, Normal};
+use super::metrics::{
+    Analysis, Bucket, BucketLatency, Cohort, Histogram, Moments, Percentiles, RunResult, Summary,
+    TierBucket, TierSummary, Welford,
+};
+use super::queue::{EventQueue, Kind};
+use super::scenario::{
+    Arrivals, Backoff, Balancer, Breaker, Bulkhead, Dist, FaultEffect, Jitter, RetryOn, Scenario,
+};
+use crate::rng::{JavaRandom, UnitDouble};
+use crate::validate::ValidationError;
+use std::collections::VecDeque;
+
+mod client;
+mod fault_edges;
+mod jobs;
+mod load;
+mod record;
+
+/// Most requests alive at once (memory bound); more is an error.
+pub const MAX_LIVE_JOBS: u64 = 4_000_000;
+
+const NONE: u32 = u32::MAX;
+const ROOT: u32 = u32::MAX - 1;
+const NEVER: u64 = u64::MAX;
+
+/// How an attempt (or a job) ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Answered successfully.
+    Success,
+    /// The caller timed out (or the deadline expired).
+    Timeout,
+    /// Refused: queue full, queue timeout, bulkhead full, breaker open upstream.
+    Overload,
+    /// Failed: outage, injected error, hang released.
+    Error,
+    /// The caller's breaker refused to send (never leaves the caller).
+    BreakerRejected,
+}
+
+impl Outcome {
+    /// What a tier returns to its own caller when its call failed this way.
+    fn propagate(self) -> Outcome {
+        match self {
+            Outcome::BreakerRejected => Outcome::Overload,
+            o => o,
+        }
+    }
+
+    fn retry_kind(self) -> RetryOn {
+        match self {
+            Outcome::Timeout => RetryOn::Timeout,
+            Outcome::Overload => RetryOn::Overload,
+            Outcome::BreakerRejected => RetryOn::BreakerRejected,
+            _ => RetryOn::Error,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum St {
+    Free,
+    Queued,
+    Serving,
+    Calling,
+    Backoff,
+    BulkheadWait,
+    Hung,
+}
+
+impl St {
+    /// True when the job holds one of its instance's concurrency slots.
+    fn holds_slot(self) -> bool {
+        matches!(
+            self,
+            St::Serving | St::Calling | St::Backoff | St::BulkheadWait
+        )
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Job {
+    uid: u32,
+    gen: u32,
+    /// Bucket in which the entry request this job serves arrived (its cohort).
+    cohort: u32,
+    parent: u32,
+    child: u32,
+    instance: u32,
+    caller: u32,
+    permit: u32,
+    retry_cost: u32,
+    arrived: u64,
+    deadline: u64,
+    sent_at: u64,
+    prev_sleep: u64,
+    bh_since: u64,
+    tier: u8,
+    st: St,
+    calls: u8,
+    idempotent: bool,
+    bh_held: bool,
+}
+
+impl Job {
+    const EMPTY: Job = Job {
+        uid: 0,
+        gen: 0,
+        cohort: 0,
+        parent: NONE,
+        child: NONE,
+        instance: 0,
+        caller: NONE,
+        permit: 0,
+        retry_cost: 0,
+        arrived: 0,
+        deadline: NEVER,
+        sent_at: 0,
+        prev_sleep: 0,
+        bh_since: 0,
+        tier: 0,
+        st: St::Free,
+        calls: 0,
+        idempotent: true,
+        bh_held: false,
+    };
+}
+
+#[derive(Debug, Clone, Default)]
+struct Inst {
+    busy: u32,
+    held: u32,
+    rr: u32,
+    queue: VecDeque<u32>,
+    bh_active: u32,
+    bh_queue: VecDeque<u32>,
+    hung: Vec<u32>,
+}
+
+/// Per-tier runtime: instances, breakers and budgets of its client, precomputed params.
+#[derive(Debug)]
+struct TierRt {
+    inst: Vec<Inst>,
+    queued: u64,
+    held: u64,
+    /// Concurrency slots held, all instances.
+    busy: u64,
+    /// Time integrals of `queued`, `held` and `busy`, kept as Σ ±t over their changes
+    /// (wrapping): the integral from 0 to `t` is `count(t)·t − Σ`, so a change costs one
+    /// addition and no branch, and each bucket takes the difference at its end.
+    queued_m: u64,
+    held_m: u64,
+    busy_m: u64,
+    /// The integrals at the end of the last closed bucket.
+    areas: [u64; 3],
+    active: Vec<u32>,
+    breakers: Vec<BreakerState>,
+    budgets: Vec<BudgetState>,
+    breaker_shared: bool,
+    budget_shared: bool,
+    concurrency: u32,
+    queue_cap: usize,
+    queue_timeout_us: u64,
+    slowdown: f64,
+    error_rate: f64,
+    retry_mask: u8,
+    timeout_us: u64,
+    max_attempts: u8,
+    propagate: bool,
+    idempotent_only: bool,
+    no_retry_open: bool,
+    last: bool,
+    random_lb: bool,
+    /// The client's breaker, bulkhead, backoff and jitter (copied out of the scenario so
+    /// the hot path does not walk `sc.tiers[t].client`); `Breaker::None` etc. without one.
+    breaker_cfg: Breaker,
+    bulkhead: Option<Bulkhead>,
+    backoff: Option<(Backoff, Jitter)>,
+}
+
+fn retry_bit(k: RetryOn) -> u8 {
+    match k {
+        RetryOn::Timeout => 1,
+        RetryOn::Overload => 2,
+        RetryOn::Error => 4,
+        RetryOn::BreakerRejected => 8,
+    }
+}
+
+/// A cluster run that can be advanced in slices (for a web worker with progress and
+/// cancel); [`super::run`] is `new` + `advance` until finished + `finish`.
+#[derive(Debug)]
+pub struct Simulation {
+    sc: Scenario,
+    seed: i64,
+    rng: JavaRandom,
+    normal: Normal,
+    q: EventQueue,
+    now: u64,
+    end: u64,
+    events: u64,
+    finished: bool,
+    error: Option<ValidationError>,
+    tiers: Vec<TierRt>,
+    jobs: Vec<Job>,
+    free: Vec<u32>,
+    live: u64,
+    next_uid: u32,
+    entry_rr: u32,
+    arrival_clock: f64,
+    bucket_us: u64,
+    n_buckets: usize,
+    counters: Vec<TierBucket>,
+    sample_idx: usize,
+    hist: Histogram,
+    /// Latencies of the successes in the bucket being filled.
+    bucket_hist: BucketLatency,
+    /// Per bucket, its successes' latency percentiles (set when the bucket closes).
+    bucket_latency: Vec<Percentiles>,
+    entries: u64,
+    entry_ok: u64,
+    entry_fail: u64,
+    /// Per bucket: successes and failures of the entry requests that arrived in it.
+    cohort_end: Vec<[u64; 2]>,
+    /// Per bucket × tier: attempts caused by the entry requests that arrived in it.
+    cohort_attempts: Vec<u64>,
+    /// Latency moments of the successes and failures that arrived after the warm-up.
+    ok_moments: Welford,
+    fail_moments: Welford,
+    /// The same for the bucket being filled (by the time requests end), and per bucket
+    /// once closed.
+    bucket_moments: [Welford; 2],
+    /// Per tier: histograms of queue wait and of service time (after the warm-up), µs.
+    tier_hist: Vec<[Histogram; 2]>,
+    closed_moments: Vec<[Moments; 2]>,
+    /// Arrivals before this (µs) are warm-up: left out of the run's latency figures.
+    warmup_us: u64,
+    /// End of bucket `sample_idx` (when the next gauges are due), µs; `NEVER` after the last.
+    next_close: u64,
+    /// Offset in `counters` of the bucket holding `now` (= `sample_idx` × tiers).
+    row: usize,
+    /// Service-time samplers per tier (derived parameters computed once).
+    service: Vec<Sampler>,
+    /// `Some(mean gap µs)` when the open-loop rate never changes (no schedule).
+    const_gap_us: Option<f64>,
+}
+
+/// A service-time distribution with its derived parameters computed once (the same
+/// expressions as per sample, so the values are bit-identical).
+#[derive(Debug, Clone, Copy)]
+enum Sampler {
+    Constant { us: u64 },
+    Exponential { mean_ms: f64 },
+    Lognormal { p50_ms: f64, sigma: f64 },
+}
+
+impl Sampler {
+    fn new(d: &Dist) -> Sampler {
+        match *d {
+            Dist::Constant { ms } => Sampler::Constant { us: us_of_ms(ms) },
+            Dist::Exponential { mean_ms } => Sampler::Exponential { mean_ms },
+            Dist::Lognormal { p50_ms, p99_ms } => Sampler::Lognormal {
+                p50_ms,
+                sigma: math::lognormal_sigma(p50_ms, p99_ms),
+            },
+        }
+    }
+}
+
+impl Simulation {
+    /// Validates the scenario and sets up a run with `seed` (which overrides the scenario's).
+    pub fn new(scenario: &Scenario, seed: i64) -> Result<Simulation, ValidationError> {
+        scenario.validate()?;
+        let sc = scenario.clone();
+        let mut rng = JavaRandom::new(seed);
+        let n_tiers = sc.tiers.len();
+        let mut tiers = Vec::with_capacity(n_tiers);
+        for (k, t) in sc.tiers.iter().enumerate() {
+            let next_n = sc.tiers.get(k + 1).map_or(1, |n| n.instances);
+            let mut inst = vec![Inst::default(); t.instances as usize];
+            for i in inst.iter_mut() {
+                // Seeded starting points, so 50 gateways do not all start at pod 0.
+                i.rr = rng.next_int_bounded(next_n as i32).unwrap_or(0) as u32;
+            }
+            let (breakers, budgets, bs, gs, mask) = match &t.client {
+                Some(c) => {
+                    let bsc = c.breaker.scope();
+                    let gsc = c.budget.scope();
+                    (
+                        vec![BreakerState::new(&c.breaker); bsc.slots(t.instances)],
+                        vec![BudgetState::new(&c.budget); gsc.slots(t.instances)],
+                        bsc.slots(t.instances) == 1,
+                        gsc.slots(t.instances) == 1,
+                        c.retry_on.iter().fold(0u8, |m, k| m | retry_bit(*k)),
+                    )
+                }
+                None => (vec![], vec![], true, true, 0),
+            };
+            let c = t.client.as_ref();
+            tiers.push(TierRt {
+                inst,
+                queued: 0,
+                held: 0,
+                busy: 0,
+                queued_m: 0,
+                held_m: 0,
+                busy_m: 0,
+                areas: [0; 3],
+                active: vec![],
+                breakers,
+                budgets,
+                breaker_shared: bs,
+                budget_shared: gs,
+                concurrency: t.concurrency,
+                queue_cap: t.queue_capacity as usize,
+                queue_timeout_us: t.queue_timeout_ms.map_or(NEVER, |q| q * 1000),
+                slowdown: t.slowdown_per_in_flight,
+                error_rate: t.error_rate,
+                retry_mask: mask,
+                timeout_us: c.map_or(NEVER, |c| c.timeout_ms * 1000),
+                max_attempts: c.map_or(1, |c| c.max_attempts as u8),
+                propagate: c.is_some_and(|c| c.deadline_propagation),
+                idempotent_only: c.is_some_and(|c| c.idempotent_only),
+                no_retry_open: c.is_some_and(|c| c.no_retry_while_breaker_open),
+                last: k + 1 == n_tiers,
+                random_lb: t.balancer == Balancer::Random,
+                breaker_cfg: c.map_or(Breaker::None, |c| c.breaker.clone()),
+                bulkhead: c.and_then(|c| c.bulkhead.clone()),
+                backoff: c.map(|c| (c.backoff.clone(), c.jitter.clone())),
+            });
+        }
+        let bucket_us = sc.bucket_ms * 1000;
+        let n_buckets = sc.duration_ms.div_ceil(sc.bucket_ms) as usize;
+        let mut sim = Simulation {
+            seed,
+            rng,
+            normal: Normal::default(),
+            q: EventQueue::new(),
+            now: 0,
+            end: sc.duration_ms * 1000,
+            events: 0,
+            finished: false,
+            error: None,
+            tiers,
+            jobs: Vec::with_capacity(1 << 12),
+            free: Vec::new(),
+            live: 0,
+            next_uid: 0,
+            entry_rr: 0,
+            arrival_clock: 0.0,
+            bucket_us,
+            n_buckets,
+            counters: vec![TierBucket::default(); n_buckets * n_tiers],
+            sample_idx: 0,
+            hist: Histogram::default(),
+            bucket_hist: BucketLatency::default(),
+            bucket_latency: vec![Percentiles::default(); n_buckets],
+            entries: 0,
+            entry_ok: 0,
+            entry_fail: 0,
+            cohort_end: vec![[0; 2]; n_buckets],
+            cohort_attempts: vec![0; n_buckets * n_tiers],
+            ok_moments: Welford::default(),
+            fail_moments: Welford::default(),
+            bucket_moments: [Welford::default(); 2],
+            tier_hist: vec![Default::default(); n_tiers],
+            closed_moments: vec![[Moments::default(); 2]; n_buckets],
+            warmup_us: sc.steady.warmup_ms.saturating_mul(1000),
+            next_close: 0,
+            row: 0,
+            service: sc.tiers.iter().map(|t| Sampler::new(&t.service)).collect(),
+            const_gap_us: (sc.load.schedule.is_empty() && sc.load.rate_per_s > 0.0)
+                .then(|| 1e6 / sc.load.rate_per_s),
+            sc,
+        };
+        sim.next_close = sim.bucket_end(0);
+        sim.entry_rr = sim
+            .rng
+            .next_int_bounded(sim.sc.tiers[0].instances as i32)
+            .unwrap_or(0) as u32;
+        for (fi, f) in sim.sc.faults.iter().enumerate() {
+            let start = f.start_ms * 1000;
+            let end = f.start_ms.saturating_add(f.duration_ms) * 1000;
+            if start < sim.end {
+                sim.q.push(start, Kind::FaultEdge, fi as u32, 0);
+                sim.q.push(end, Kind::FaultEdge, fi as u32, 1);
+            }
+        }
+        if let Some(cl) = sim.sc.load.closed_loop.clone() {
+            for c in 0..cl.callers {
+                let t = sim.sample_us(&cl.think);
+                sim.q.push(t, Kind::Think, c, 0);
+            }
+        }
+        sim.schedule_arrival(0);
+        Ok(sim)
+    }
+
+    /// Fraction of simulated time done, 0..=1.
+    pub fn progress(&self) -> f64 {
+        if self.finished {
+            1.0
+        } else {
+            (self.now as f64 / self.end as f64).clamp(0.0, 1.0)
+        }
+    }
+
+    /// Events processed so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// True once the run has reached its end.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Processes up to `max_events` more events; `Ok(true)` once the run is finished.
+    /// Exceeding the scenario's `max_events` (or the live-request bound) is an error.
+    pub fn advance(&mut self, max_events: u64) -> Result<bool, ValidationError> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        let mut budget = max_events;
+        while !self.finished && budget > 0 {
+            // An event at or after the end is never run (nor counted): the run is over.
+            let Some(ev) = self.q.pop().filter(|e| e.time < self.end) else {
+                self.close_buckets(self.end);
+                self.now = self.end;
+                self.finished = true;
+                break;
+            };
+            if self.events >= self.sc.max_events {
+                return Err(self.too_many_events());
+            }
+            if ev.time >= self.next_close {
+                self.close_buckets(ev.time);
+            }
+            debug_assert!(ev.time >= self.now, "event before its cause");
+            self.now = ev.time;
+            self.events += 1;
+            budget -= 1;
+            self.dispatch(ev.kind(), ev.a, ev.b);
+            if let Some(e) = &self.error {
+                return Err(e.clone());
+            }
+        }
+        Ok(self.finished)
+    }
+
+    #[cold]
+    fn too_many_events(&mut self) -> ValidationError {
+        // No value: the sentence says it all ("max_events: the run needs more than …"),
+        // where "max_events = N is out of range" would blame a value that is in range.
+        let e = ValidationError::new(
+            "max_events",
+            "",
+            format!(
+                "the run needs more than max_events = {} events (stopped at {} ms of {} ms); raise max_events (≤ {}) or shorten the run",
+                self.sc.max_events,
+                self.now / 1000,
+                self.sc.duration_ms,
+                super::scenario::MAX_EVENTS_LIMIT
+            ),
+        );
+        self.error = Some(e.clone());
+        e
+    }
+
+    #[inline]
+    fn dispatch(&mut self, kind: Kind, a: u32, b: u32) {
+        let now = self.now;
+        match kind {
+            Kind::Arrival => {
+                self.new_entry(now, NONE);
+                self.schedule_arrival(now);
+            }
+            Kind::Think => self.new_entry(now, a),
+            Kind::ServiceEnd => {
+                if self.valid(a, b, St::Serving) {
+                    self.service_end(a, now);
+                }
+            }
+            Kind::AttemptTimeout => {
+                if self.valid(a, b, St::Calling) {
+                    let c = self.jobs[a as usize].child;
+                    if let Some(cj) = self.jobs.get_mut(c as usize) {
+                        cj.parent = NONE; // orphaned: it keeps working, nobody waits for it
+                    }
+                    self.attempt_result(a, Outcome::Timeout, now);
+                }
+            }
+            Kind::RetryFire => {
+                if self.valid(a, b, St::Backoff) {
+                    self.try_send(a, now);
+                }
+            }
+            Kind::BulkheadGrant => {
+                if self.valid(a, b, St::BulkheadWait) {
+                    self.try_send(a, now);
+                }
+            }
+            Kind::EntryTimeout => {
+                let j = a as usize;
+                if self.jobs[j].uid == b
+                    && self.jobs[j].st != St::Free
+                    && self.jobs[j].parent == ROOT
+                {
+                    self.jobs[j].parent = NONE;
+                    let job = self.jobs[j];
+                    self.entry_end(Outcome::Timeout, &job, now);
+                }
+            }
+            Kind::FaultEdge => self.fault_edge(a, b == 0, now),
+        }
+    }
+
+    #[inline]
+    fn valid(&self, j: u32, gen: u32, st: St) -> bool {
+        self.jobs
+            .get(j as usize)
+            .is_some_and(|x| x.gen == gen && x.st == st)
+    }
+}

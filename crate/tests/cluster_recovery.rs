@@ -1,0 +1,139 @@
+//! The recovery verdict at any rate and latency (issue 9): health is judged on arrival
+//! cohorts with a noise-aware bound, so a stable system is healthy at 5 requests per
+//! second as at 50,000, and slow completions never look like sickness.
+
+use retrystorm::cluster::{self, present, report, Scenario};
+use serde_json::json;
+
+fn scenario(v: serde_json::Value) -> Scenario {
+    let s: Scenario = serde_json::from_value(v).expect("scenario");
+    s.validate().expect("valid");
+    s
+}
+
+/// The issue's scenario: one server, 1 s exponential service, Poisson load, a short
+/// 1.5× spike that causes no timeout, no retry and no failure.
+fn low_rate_spike(rate: f64, bucket_ms: u64) -> Scenario {
+    scenario(json!({
+        "name": "low-rate spike",
+        "seed": 1,
+        "duration_ms": 90_000,
+        "bucket_ms": bucket_ms,
+        "load": {
+            "arrivals": "poisson",
+            "rate_per_s": rate,
+            "schedule": [{"start_ms": 30_000, "end_ms": 33_000, "rate_per_s": rate * 1.5}]
+        },
+        "tiers": [{
+            "name": "server", "instances": 1, "concurrency": 200, "queue_capacity": 100_000,
+            "service": {"kind": "exponential", "mean_ms": 1000}
+        }]
+    }))
+}
+
+#[test]
+fn a_spike_without_failures_is_recovered_at_low_rates() {
+    for rate in [20.0, 60.0] {
+        for bucket_ms in [250, 500, 1000, 2000] {
+            let s = low_rate_spike(rate, bucket_ms);
+            for seed in 1..=8 {
+                let r = cluster::run(&s, seed).unwrap();
+                let m = &r.summary;
+                let tag = format!("rate {rate}, bucket {bucket_ms} ms, seed {seed}: {m:?}");
+                // The premise: nothing failed.
+                assert_eq!(m.failures, 0, "{tag}");
+                assert_eq!(m.trigger_end_ms, Some(33_000), "{tag}");
+                assert!(!m.metastable, "{tag}");
+                assert!(m.recovery_time_ms.is_some(), "{tag}");
+                assert_eq!(m.overload_duration_ms, 0, "{tag}");
+                // Text, Markdown and page summary share one recovery row.
+                let row = present::recovery(m);
+                assert_eq!(row.value, m.recovery_time_ms.map(|t| t as f64), "{tag}");
+                let text = report::text(&s, &r);
+                assert!(
+                    text.contains(&row.text) && !text.contains("metastable"),
+                    "{text}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_stable_mm1_without_trigger_reports_no_overload() {
+    // ρ = 0.5 at rates from 5/s to 5,000/s: no overload, and neither recovery nor
+    // metastability claimed, in words that agree.
+    for (rate, mean_ms) in [(5.0, 100.0), (50.0, 10.0), (5000.0, 0.1)] {
+        let s = scenario(json!({
+            "name": "M/M/1", "seed": 1, "duration_ms": 120_000, "bucket_ms": 1000,
+            "load": {"arrivals": "poisson", "rate_per_s": rate},
+            "tiers": [{
+                "name": "server", "instances": 1, "concurrency": 1, "queue_capacity": 100_000,
+                "service": {"kind": "exponential", "mean_ms": mean_ms}
+            }]
+        }));
+        for seed in 1..=4 {
+            let r = cluster::run(&s, seed).unwrap();
+            let m = &r.summary;
+            let tag = format!("rate {rate}, seed {seed}: {m:?}");
+            assert_eq!(m.overload_duration_ms, 0, "{tag}");
+            assert_eq!(m.trigger_end_ms, None, "{tag}");
+            assert_eq!(m.recovery_time_ms, None, "{tag}");
+            assert!(!m.metastable, "{tag}");
+            assert!(m.baseline_success_ratio <= 1.0, "{tag}");
+            let text = report::text(&s, &r);
+            assert_eq!(present::recovery(m).text, "no trigger");
+            assert!(text.contains("no trigger"), "{text}");
+            assert!(!text.contains("metastable"), "{text}");
+        }
+    }
+}
+
+#[test]
+fn a_system_that_hangs_is_not_recovered_by_pending_requests() {
+    // A hang without a deadline: requests wait as long as it lasts.
+    let s = scenario(json!({
+        "name": "hang", "seed": 1, "duration_ms": 60_000, "bucket_ms": 1000,
+        "load": {"arrivals": "poisson", "rate_per_s": 50},
+        "tiers": [{
+            "name": "server", "instances": 1, "concurrency": 10, "queue_capacity": 100_000,
+            "service": {"kind": "exponential", "mean_ms": 10}
+        }],
+        "faults": [{"tier": 0, "start_ms": 20_000, "duration_ms": 25_000, "effect": {"kind": "hang"}}]
+    }));
+    let r = cluster::run(&s, 3).unwrap();
+    let m = &r.summary;
+    // After the hang the server answers again (the held requests fail when it ends):
+    // recovered, at the first bucket after it.
+    assert!(!m.metastable, "{m:?}");
+    assert_eq!(m.recovery_time_ms, Some(0), "{m:?}");
+    // The hang's cohorts were judged unhealthy (their requests failed when the hang
+    // ended), 25 s of them.
+    assert_eq!(m.overload_duration_ms, 25_000, "{m:?}");
+    // The same hang lasting past the end: the cohorts older than late_ms are failures,
+    // the rest carry their verdict; metastable.
+    let mut long = s.clone();
+    long.faults[0].duration_ms = 100_000;
+    let r = cluster::run(&long, 3).unwrap();
+    assert!(r.summary.pending_at_end > 1000, "{:?}", r.summary);
+    assert!(r.summary.metastable, "{:?}", r.summary);
+    assert_eq!(r.summary.overload_duration_ms, 40_000, "{:?}", r.summary);
+}
+
+#[test]
+fn cohorts_credit_outcomes_to_the_arrival_bucket() {
+    let s = low_rate_spike(20.0, 1000);
+    let r = cluster::run(&s, 5).unwrap();
+    let mut ok = 0;
+    for b in &r.buckets {
+        let c = &b.cohort;
+        // Every arrival is accounted for: succeeded, failed, or pending at the end.
+        assert_eq!(
+            c.successes + c.failures + c.pending,
+            b.tiers[0].first_attempts
+        );
+        assert_eq!(c.attempts[0], b.tiers[0].first_attempts);
+        ok += c.successes;
+    }
+    assert_eq!(ok, r.summary.successes);
+}
