@@ -6,23 +6,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import {
-  ARTIFACTS,
-  CLI,
-  commitField,
-  DIST_SUBPATH,
-  downloaded,
-  Harness,
-  PNG,
-  pixels,
-  runCount,
-  SUBPATH,
-  tableRows,
-  waitRunCount,
-} from './harness.js';
+import * as e2e from './harness.js';
 import { serve } from './static-server.js';
 
-const h = new Harness({ width: 1400, height: 1000 });
+const h = new e2e.Harness({ width: 1400, height: 1000 });
 before(() => h.start());
 after(() => h.stop());
 
@@ -38,13 +25,13 @@ async function open(url, { cluster = false } = {}) {
 }
 
 /** @param {import('playwright-core').Page} page */
-const clusterRuns = (page) => runCount(page, 'clusterRuns');
+const clusterRuns = (page) => e2e.runCount(page, 'clusterRuns');
 
 /**
  * @param {import('playwright-core').Page} page
  * @param {number} n
  */
-const waitClusterRuns = (page, n) => waitRunCount(page, 'clusterRuns', n);
+const waitClusterRuns = (page, n) => e2e.waitRunCount(page, 'clusterRuns', n);
 
 /** Opens the playground and switches to the cluster model (the first cluster preset). */
 async function openCluster() {
@@ -71,7 +58,7 @@ async function preset(page, id) {
  * @param {string} field
  * @param {string} value
  */
-const commit = (page, field, value) => commitField(page, { field, value, runs: 'clusterRuns', commit: 'change' });
+const commit = (page, field, value) => e2e.commitField(page, { field, value, runs: 'clusterRuns', commit: 'change' });
 
 /**
  * A table's rows of cell texts (header first).
@@ -79,7 +66,7 @@ const commit = (page, field, value) => commitField(page, { field, value, runs: '
  * @param {string} id
  */
 function rows(page, id) {
-  return tableRows(page, `#${id}`);
+  return e2e.tableRows(page, `#${id}`);
 }
 
 /**
@@ -96,7 +83,7 @@ const shown = (page) => page.evaluate(() => window.playground.cluster.shown?.run
 /** @param {import('playwright-core').Page} page */
 const cfg = (page) => page.evaluate(() => window.playground.cluster.cfg);
 /** @param {import('playwright-core').Page} page */
-const chartPixels = (page) => pixels(page, '#cluster-chart');
+const chartPixels = (page) => e2e.pixels(page, '#cluster-chart');
 
 /**
  * The CLI's `run --json` output ({scenario, result}) for a preset id or a scenario object.
@@ -172,8 +159,8 @@ test('the stampede, naive and fixed: a surge and its absence (screenshots)', asy
     peaks[name] = r.tiers[1].peak_arrival_ratio;
     await page
       .locator('#cluster-chart')
-      .screenshot({ path: path.join(ARTIFACTS, `cluster-stampede-${name}-chart.png`) });
-    await page.screenshot({ path: path.join(ARTIFACTS, `cluster-stampede-${name}.png`), fullPage: true });
+      .screenshot({ path: path.join(e2e.ARTIFACTS, `cluster-stampede-${name}-chart.png`) });
+    await page.screenshot({ path: path.join(e2e.ARTIFACTS, `cluster-stampede-${name}.png`), fullPage: true });
   }
   assert.ok(peaks.naive > 2 * peaks.fixed, JSON.stringify(peaks));
   // The chart is drawn, sharp for the device pixel ratio, and not blank.
@@ -456,7 +443,7 @@ test('A/B: pin naive as A, load fixed as B, see both with correct deltas', async
     `${sign(g)}${Math.abs(g).toFixed(1)}/s`,
     `${sign(g)}${Math.abs((g / a.summary.goodput_per_s) * 100).toFixed(1)}%`,
   ]);
-  await page.locator('#cluster-root').screenshot({ path: path.join(ARTIFACTS, 'cluster-ab.png') });
+  await page.locator('#cluster-root').screenshot({ path: path.join(e2e.ARTIFACTS, 'cluster-ab.png') });
   // The link carries A too (a version-2 state): a fresh page shows the same comparison.
   assert.match(page.url(), /[?&]s=v2\./);
   await page.click('#copy-link');
@@ -485,7 +472,7 @@ test('exports: Markdown, CSV per bucket and tier, PNG, and a scenario file the C
   const page = await openCluster();
   const sum = await summary(page);
   /** @param {string} button */
-  const read = (button) => downloaded(page, button);
+  const read = (button) => e2e.downloaded(page, button);
   const md = (await read('#cluster-export-md')).toString('utf8');
   const result = await shown(page);
   assert.equal(md, await page.evaluate(() => window.playground.cluster.shown?.run.markdown()));
@@ -494,11 +481,11 @@ test('exports: Markdown, CSV per bucket and tier, PNG, and a scenario file the C
   assert.equal(csv.length, 1 + result.buckets.length * result.tiers.length);
   assert.match(csv[0], /^start_ms,tier,first_attempts,retries,/);
   const png = await read('#cluster-export-png');
-  assert.deepEqual([...png.subarray(0, 8)], PNG);
+  assert.deepEqual([...png.subarray(0, 8)], e2e.PNG);
   const file = h.scratch('exported.json');
   fs.writeFileSync(file, await read('#cluster-export-json'));
   const out = JSON.parse(
-    execFileSync(CLI, ['run', '--json', '--scenario', file], { encoding: 'utf8', maxBuffer: 1 << 28 }),
+    execFileSync(e2e.CLI, ['run', '--json', '--scenario', file], { encoding: 'utf8', maxBuffer: 1 << 28 }),
   );
   assert.deepEqual(out.result, result);
   await page.close();
@@ -521,13 +508,13 @@ test('embed mode shows the cluster chart and summary only', async () => {
   assert.ok(href.startsWith(h.url) && !href.includes('embed'), href);
   await embed.setViewportSize({ width: 640, height: 900 });
   await embed.waitForTimeout(300);
-  await embed.screenshot({ path: path.join(ARTIFACTS, 'cluster-embed.png'), fullPage: true });
+  await embed.screenshot({ path: path.join(e2e.ARTIFACTS, 'cluster-embed.png'), fullPage: true });
   assert.deepEqual(embed.errors, []);
   await embed.close();
 });
 
-test('the cluster model works under a sub-path', { skip: !DIST_SUBPATH && 'DIST_SUBPATH not set' }, async () => {
-  const sub = await serve(DIST_SUBPATH, { prefix: SUBPATH });
+test('the cluster model works under a sub-path', { skip: !e2e.DIST_SUBPATH && 'DIST_SUBPATH not set' }, async () => {
+  const sub = await serve(e2e.DIST_SUBPATH, { prefix: e2e.SUBPATH });
   try {
     const page = await open(sub.url);
     await page.click('input[name="model"][value="cluster"]');

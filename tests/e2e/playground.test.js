@@ -4,19 +4,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import {
-  ARTIFACTS,
-  commitField,
-  DIST_SUBPATH,
-  downloaded,
-  Harness,
-  PNG,
-  pixels,
-  runCount,
-  SUBPATH,
-  tableRows,
-  waitRunCount,
-} from './harness.js';
+import * as e2e from './harness.js';
 import { serve } from './static-server.js';
 
 // GOLDEN.md section 1 (seed 4242), as the results table prints it.
@@ -29,13 +17,13 @@ const GOLDEN = [
   ['S6 预算+熔断', '0.94x', '90.0%', '205', '0', '200', '200', '1/[21]/0'],
 ];
 
-const h = new Harness({ width: 1280, height: 900 });
+const h = new e2e.Harness({ width: 1280, height: 900 });
 /** @type {{url: string, server: import('node:http').Server} | null} */
 let subSite = null;
 
 before(async () => {
   await h.start();
-  if (DIST_SUBPATH) subSite = await serve(DIST_SUBPATH, { prefix: SUBPATH });
+  if (e2e.DIST_SUBPATH) subSite = await serve(e2e.DIST_SUBPATH, { prefix: e2e.SUBPATH });
 });
 
 after(async () => {
@@ -54,20 +42,20 @@ async function open(url, { waitRun = true } = {}) {
 }
 
 /** @param {import('playwright-core').Page} page */
-const runs = (page) => runCount(page, 'runs');
+const runs = (page) => e2e.runCount(page, 'runs');
 
 /**
  * @param {import('playwright-core').Page} page
  * @param {number} n
  */
-const waitRuns = (page, n) => waitRunCount(page, 'runs', n);
+const waitRuns = (page, n) => e2e.waitRunCount(page, 'runs', n);
 
 /**
  * The results table as rows of cell texts (header first).
  * @param {import('playwright-core').Page} page
  */
 function table(page) {
-  return tableRows(page, '#results');
+  return e2e.tableRows(page, '#results');
 }
 
 /** @param {string[][]} rows */
@@ -105,7 +93,7 @@ function pageOutput(page) {
 }
 
 /** @param {import('playwright-core').Page} page */
-const chartPixels = (page) => pixels(page, '#chart');
+const chartPixels = (page) => e2e.pixels(page, '#chart');
 
 /** @param {import('playwright-core').Page} page */
 const pageCfg = (page) => page.evaluate(() => window.playground.classic.cfg);
@@ -116,7 +104,7 @@ const pageCfg = (page) => page.evaluate(() => window.playground.classic.cfg);
  * @param {string} field
  * @param {string} value
  */
-const edit = (page, field, value) => commitField(page, { field, value, runs: 'runs', commit: 'Tab' });
+const edit = (page, field, value) => e2e.commitField(page, { field, value, runs: 'runs', commit: 'Tab' });
 
 test('the default page shows the GOLDEN.md table, equal to the CLI', async () => {
   const page = await open(h.url);
@@ -126,7 +114,7 @@ test('the default page shows the GOLDEN.md table, equal to the CLI', async () =>
   const verdicts = await page.$$eval('#verdicts .badge', (b) => b.map((x) => x.textContent));
   assert.deepEqual(verdicts, ['PASS', 'PASS', 'PASS', 'PASS']);
   assert.match(await page.textContent('#timing'), /run [\d.]+ ms · draw [\d.]+ ms/);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'default-page.png'), fullPage: true });
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'default-page.png'), fullPage: true });
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -302,11 +290,11 @@ test('embed mode shows only the chart and/or the table and an "open in playgroun
   assert.ok(href.startsWith(h.url) && !href.includes('embed'), href);
   await page.setViewportSize({ width: 560, height: 700 });
   await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'embed-both.png'), fullPage: true });
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'embed-both.png'), fullPage: true });
   const chartOnly = await open(`${h.url}?embed=chart`);
   assert.ok(await chartOnly.isVisible('#chart'));
   assert.equal(await chartOnly.isVisible('#results'), false);
-  await chartOnly.screenshot({ path: path.join(ARTIFACTS, 'embed-chart.png') });
+  await chartOnly.screenshot({ path: path.join(e2e.ARTIFACTS, 'embed-chart.png') });
   const tableOnly = await open(`${h.url}?embed=table`);
   assert.equal(await tableOnly.isVisible('#chart'), false);
   assert.ok(await tableOnly.isVisible('#results'));
@@ -317,7 +305,7 @@ test('the exports contain what the table shows', async () => {
   const page = await open(h.url);
   const rows = await table(page);
   /** @param {string} button */
-  const read = (button) => downloaded(page, button);
+  const read = (button) => e2e.downloaded(page, button);
   const md = (await read('#export-md')).toString('utf8');
   // Markdown escapes what would be markup (`[`, `|`, `<`…), as the engine's md_cell does.
   /** @param {string} t */
@@ -336,7 +324,7 @@ test('the exports contain what the table shows', async () => {
   // Second 27 of S3 is the article's peak, 1057.
   assert.ok(csv[28].split(',').includes('1057'), csv[28]);
   const png = await read('#export-png');
-  assert.deepEqual([...png.subarray(0, 8)], PNG);
+  assert.deepEqual([...png.subarray(0, 8)], e2e.PNG);
   const json = JSON.parse((await read('#export-json')).toString('utf8'));
   assert.deepEqual(json, await pageCfg(page));
   await page.close();
@@ -407,9 +395,9 @@ test('a clear message when the wasm cannot load', async () => {
   await page.close();
 });
 
-test('the site works under a sub-path', { skip: !DIST_SUBPATH && 'DIST_SUBPATH not set' }, async () => {
+test('the site works under a sub-path', { skip: !e2e.DIST_SUBPATH && 'DIST_SUBPATH not set' }, async () => {
   const page = await open(subSite.url);
-  assert.ok(subSite.url.includes(SUBPATH));
+  assert.ok(subSite.url.includes(e2e.SUBPATH));
   assertGolden(await table(page));
   await edit(page, 'strategies[0].max_retry', '1');
   assert.ok(page.url().startsWith(subSite.url));
