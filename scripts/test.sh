@@ -41,8 +41,8 @@ step "cargo fmt" cargo fmt --all -- --check
 step "clippy native" cargo clippy --workspace --all-targets -- -D warnings
 step "clippy wasm32" cargo clippy -p retrystorm-web --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "cargo doc" env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
-# Biome's config is biome.json; `biome check --write www/js tests/e2e` applies its fixes.
-step "js format and lint" biome ci --colors=off www/js tests/e2e
+# Biome's config is biome.json; `biome check --write www/js www/types tests/e2e` applies its fixes.
+step "js format and lint" biome ci --colors=off www/js www/types tests/e2e
 # The page's run scheduling (newest request wins, restart, cancel), in node with a fake Worker.
 step "js unit tests" node --test "$E2E_DIR/runner.test.js"
 step "engine tests" cargo test

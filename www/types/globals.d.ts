@@ -1,10 +1,11 @@
-// Globals of the page, for the type check (tsconfig.json): what Trunk's loader and the
-// inline script of index.html set, and the handle boot.js leaves for the console and
-// the end-to-end tests.
+// Globals of the page, for the type check (../tsconfig.json): what Trunk's loader and the
+// inline script of index.html set, and the handle boot.js leaves for the console and the
+// end-to-end tests. Outside js/, so the site does not ship it.
+
+import type { ClassicApp } from '../js/classic/app.js';
+import type { ClusterApp } from '../js/cluster/app.js';
+import type { Shell } from '../js/shell.js';
 import type * as Wasm from '../retrystorm-web.js';
-import type { ClassicApp } from './classic/app.js';
-import type { ClusterApp } from './cluster/app.js';
-import type { Shell } from './shell.js';
 
 declare global {
   interface Window {
