@@ -46,19 +46,18 @@ pub fn classic_verdicts(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsValue>
 }
 
 impl HeldRun for Output {
-    type Doc = Output;
-
     fn run(cfg: &JsValue, seed: &JsValue) -> Result<Output, JsValue> {
         let (scenario, seed) = scenario_and_seed(cfg, seed, scenario_from_js, |s| s.seed)?;
         classic::simulate(&scenario, seed).map_err(|e| js_error(&e))
     }
 
-    fn from_doc(doc: Output) -> Result<Output, JsValue> {
-        Ok(doc)
+    fn from_doc(doc: serde_json::Value) -> Result<Output, JsValue> {
+        serde_json::from_value(doc)
+            .map_err(|e| crate::plain_error(format!("not a run of this model: {e}")))
     }
 
-    fn to_doc(&self) -> Output {
-        self.clone()
+    fn to_doc(&self) -> Result<JsValue, JsValue> {
+        to_js(self)
     }
 
     fn draw(

@@ -12,7 +12,6 @@ use crate::{
     js_error, json_from_js, plain_error, problems_js, run_class, scenario_and_seed, to_js, HeldRun,
 };
 use retrystorm::cluster::{self, present, report, RunResult, Scenario, Simulation};
-use retrystorm::scenario::AnyScenario;
 use retrystorm::ValidationError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -54,13 +53,30 @@ pub fn cluster_normalize(cfg: JsValue) -> Result<JsValue, JsValue> {
     to_js(&scenario_unchecked(&cfg).map_err(|e| js_error(&e))?)
 }
 
-/// A run of the cluster model as the CLI's `run --json` prints it.
-#[derive(Serialize, Deserialize)]
-pub struct Output {
-    /// The scenario as run (with its model, and the seed used).
+/// A run of the cluster model as the CLI's `run --json` prints it, read.
+#[derive(Deserialize)]
+struct DocIn {
+    /// The scenario as run (with or without its model).
     scenario: Value,
     /// What the run measured.
     result: RunResult,
+}
+
+/// A run of the cluster model as the CLI's `run --json` prints it, written.
+#[derive(Serialize)]
+struct DocOut<'a> {
+    /// The scenario as run, with the seed used.
+    scenario: Tagged<'a>,
+    /// What the run measured.
+    result: &'a RunResult,
+}
+
+/// A cluster scenario with its `"model": "cluster"`, as a scenario file has it.
+#[derive(Serialize)]
+struct Tagged<'a> {
+    model: &'static str,
+    #[serde(flatten)]
+    scenario: &'a Scenario,
 }
 
 /// A finished cluster run, its scenario with it (the chart needs both).
@@ -79,8 +95,6 @@ impl Run {
 }
 
 impl HeldRun for Run {
-    type Doc = Output;
-
     fn run(cfg: &JsValue, seed: &JsValue) -> Result<Run, JsValue> {
         let (mut scenario, seed) = scenario_and_seed(cfg, seed, scenario_checked, |s| s.seed)?;
         let result = cluster::run(&scenario, seed).map_err(|e| js_error(&e))?;
@@ -88,7 +102,9 @@ impl HeldRun for Run {
         Ok(Run { scenario, result })
     }
 
-    fn from_doc(doc: Output) -> Result<Run, JsValue> {
+    fn from_doc(doc: Value) -> Result<Run, JsValue> {
+        let doc: DocIn = serde_json::from_value(doc)
+            .map_err(|e| plain_error(format!("not a run of this model: {e}")))?;
         let scenario = present::parse_unchecked(doc.scenario).map_err(|e| js_error(&e))?;
         if scenario.tiers.len() != doc.result.tiers.len() {
             return Err(plain_error("the result is not a run of its scenario"));
@@ -107,11 +123,14 @@ impl HeldRun for Run {
         crate::cluster_chart::draw(canvas, run, None, opts)
     }
 
-    fn to_doc(&self) -> Output {
-        Output {
-            scenario: AnyScenario::Cluster(self.scenario.clone()).to_value(),
-            result: self.result.clone(),
-        }
+    fn to_doc(&self) -> Result<JsValue, JsValue> {
+        to_js(&DocOut {
+            scenario: Tagged {
+                model: "cluster",
+                scenario: &self.scenario,
+            },
+            result: &self.result,
+        })
     }
 }
 

@@ -4,7 +4,8 @@
 //! comes back edited.
 
 use crate::{js_error, json_from_js, to_js};
-use retrystorm::cluster::{edit, Load};
+use retrystorm::cluster::edit::{self, NewParts};
+use retrystorm::cluster::{present, Load};
 use retrystorm::ValidationError;
 use wasm_bindgen::prelude::*;
 
@@ -22,13 +23,25 @@ pub fn cluster_load_shape(
     Ok(edit::load_shape(&load, duration_ms, samples as usize))
 }
 
+/// The engine's default tier and client as documents, through the serializer every other
+/// output uses (serde_json's `to_value` would add a second serializer of these types to
+/// the wasm for the same documents).
+fn parts() -> Result<NewParts, JsValue> {
+    let d = present::defaults();
+    let doc = |v: JsValue| json_from_js(&v).map_err(|e| js_error(&e));
+    Ok(NewParts {
+        tier: doc(to_js(&d.tier)?)?,
+        client: doc(to_js(&d.client)?)?,
+    })
+}
+
 /// Applies `f` to the scenario document and returns the edited document.
 fn edited(
     cfg: &JsValue,
-    f: impl FnOnce(&mut serde_json::Value) -> Result<(), ValidationError>,
+    f: impl FnOnce(&mut serde_json::Value, &NewParts) -> Result<(), ValidationError>,
 ) -> Result<JsValue, JsValue> {
     let mut doc = json_from_js(cfg).map_err(|e| js_error(&e))?;
-    f(&mut doc).map_err(|e| js_error(&e))?;
+    f(&mut doc, &parts()?).map_err(|e| js_error(&e))?;
     to_js(&doc)
 }
 
@@ -41,11 +54,11 @@ pub fn cluster_add_tier(cfg: JsValue) -> Result<JsValue, JsValue> {
 /// The scenario with tiers `i` and `j` swapped: hop policies stay in place, faults follow their tier.
 #[wasm_bindgen(js_name = clusterMoveTier)]
 pub fn cluster_move_tier(cfg: JsValue, i: u32, j: u32) -> Result<JsValue, JsValue> {
-    edited(&cfg, |d| edit::move_tier(d, i as usize, j as usize))
+    edited(&cfg, |d, p| edit::move_tier(d, i as usize, j as usize, p))
 }
 
 /// The scenario without tier `i`: its faults go with it, later faults are renumbered.
 #[wasm_bindgen(js_name = clusterRemoveTier)]
 pub fn cluster_remove_tier(cfg: JsValue, i: u32) -> Result<JsValue, JsValue> {
-    edited(&cfg, |d| edit::remove_tier(d, i as usize))
+    edited(&cfg, |d, p| edit::remove_tier(d, i as usize, p))
 }

@@ -143,16 +143,16 @@ pub(crate) fn scenario_and_seed<S>(
 }
 
 /// A model's finished run as its run class holds it, and the document it crosses the
-/// boundary as: the CLI's `run --json`.
+/// boundary as: the CLI's `run --json`. Read through a JSON value and written through
+/// serde-wasm-bindgen, as every other input and output: one deserializer and one
+/// serializer per type in the wasm.
 pub trait HeldRun: Sized {
-    /// The CLI's `run --json` document of the model.
-    type Doc: Serialize + serde::de::DeserializeOwned;
     /// Runs the model's scenario `cfg` with `seed` (see [`seed_or`]).
     fn run(cfg: &JsValue, seed: &JsValue) -> Result<Self, JsValue>;
     /// The run a document describes; an error when it does not describe one.
-    fn from_doc(doc: Self::Doc) -> Result<Self, JsValue>;
-    /// The run's document.
-    fn to_doc(&self) -> Self::Doc;
+    fn from_doc(doc: serde_json::Value) -> Result<Self, JsValue>;
+    /// The run's document as a plain JS object.
+    fn to_doc(&self) -> Result<JsValue, JsValue>;
     /// Draws the model's chart of `run` on `canvas`.
     fn draw(
         run: &std::rc::Rc<Self>,
@@ -196,23 +196,26 @@ macro_rules! run_class {
             /// A run from its JSON text (`jsonText()`, or the CLI's `run --json`).
             #[wasm_bindgen(js_name = fromJSON)]
             pub fn from_json(text: &str) -> Result<$class, JsValue> {
-                let doc = serde_json::from_str(text).map_err(|e| {
-                    $crate::plain_error(format!("not a run of this model: {e}"))
-                })?;
+                let doc = serde_json::from_str(text)
+                    .map_err(|e| $crate::plain_error(format!("not a run of this model: {e}")))?;
                 Ok($class::hold(<$inner as $crate::HeldRun>::from_doc(doc)?))
             }
 
             /// The run as JSON text: what crosses from the worker to the page, once.
             #[wasm_bindgen(js_name = jsonText)]
             pub fn json_text(&self) -> Result<String, JsValue> {
-                serde_json::to_string(&$crate::HeldRun::to_doc(&*self.inner))
-                    .map_err($crate::plain_error)
+                // JS's JSON.stringify of `toJSON()`: one serializer per type in the wasm
+                // (serde-wasm-bindgen's, which every other output uses), not two; numbers
+                // print as shortest round-trip decimals, so the text reads back exactly.
+                js_sys::JSON::stringify(&self.to_json()?)
+                    .map(String::from)
+                    .map_err(|_| $crate::plain_error("the run cannot be written as JSON"))
             }
 
             /// The run as a plain object: the CLI's `run --json`.
             #[wasm_bindgen(js_name = toJSON)]
             pub fn to_json(&self) -> Result<JsValue, JsValue> {
-                $crate::to_js(&$crate::HeldRun::to_doc(&*self.inner))
+                $crate::HeldRun::to_doc(&*self.inner)
             }
 
             /// Draws the model's chart on `canvas` (sized by its CSS box; the cluster

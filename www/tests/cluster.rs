@@ -411,8 +411,19 @@ fn the_editing_rules_are_the_engines() {
     // Tier edits come back as the edited document.
     let moved = retrystorm_web::edit::cluster_move_tier(js(json), 0, 1).unwrap();
     let mut want: serde_json::Value = serde_json::from_str(json).unwrap();
-    cluster::edit::move_tier(&mut want, 0, 1).unwrap();
+    cluster::edit::move_tier(&mut want, 0, 1, &cluster::edit::NewParts::defaults()).unwrap();
     assert_eq!(decode::<serde_json::Value>(&moved), want);
+    // Adding a tier uses the engine's defaults (compared as scenarios: a JS number has
+    // no integer/float distinction).
+    let added = retrystorm_web::edit::cluster_add_tier(js(json)).unwrap();
+    let mut want: serde_json::Value = serde_json::from_str(json).unwrap();
+    cluster::edit::add_tier(&mut want, &cluster::edit::NewParts::defaults()).unwrap();
+    let typed = |v: serde_json::Value| present::parse_unchecked(v).unwrap();
+    let added = typed(decode(&added));
+    assert_eq!(added, typed(want));
+    assert_eq!(added.tiers.len(), 3);
+    assert_eq!(added.tiers[2].name, present::defaults().tier.name);
+    assert_eq!(added.tiers[1].client, Some(present::defaults().client));
     let e = retrystorm_web::edit::cluster_remove_tier(js(json), 5).unwrap_err();
     assert_eq!(get(&e, "field").as_string().as_deref(), Some("tiers"));
 }

@@ -68,18 +68,40 @@ fn check_index(field: &str, i: usize, len: usize) -> Result<(), ValidationError>
     }
 }
 
-/// Gives every tier but the last the hop policy of its position (`hops[k]`, a default
-/// client where there is none), and the last tier none.
-fn set_hops(tiers: &mut [Value], mut hops: Vec<Value>) {
+/// What a tier edit adds, as scenario documents: a new tier, and the hop policy of a tier
+/// that gains a next one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewParts {
+    /// A new tier (its name is made unique when added).
+    pub tier: Value,
+    /// A new hop's client policy.
+    pub client: Value,
+}
+
+impl NewParts {
+    /// The engine's defaults ([`present::defaults`]).
+    pub fn defaults() -> NewParts {
+        let d = present::defaults();
+        // Serializing the engine's own types to JSON cannot fail.
+        let json = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
+        NewParts {
+            tier: json(serde_json::to_value(d.tier)),
+            client: json(serde_json::to_value(d.client)),
+        }
+    }
+}
+
+/// Gives every tier but the last the hop policy of its position (`hops[k]`, a new client
+/// where there is none), and the last tier none.
+fn set_hops(tiers: &mut [Value], mut hops: Vec<Value>, parts: &NewParts) {
     let n = tiers.len();
-    let default = || serde_json::to_value(present::defaults().client).unwrap_or(Value::Null);
     for (k, t) in tiers.iter_mut().enumerate() {
         let client = if k + 1 == n {
             Value::Null
         } else {
             match hops.get_mut(k).map(Value::take) {
                 Some(c) if !c.is_null() => c,
-                _ => default(),
+                _ => parts.client.clone(),
             }
         };
         if let Value::Object(map) = t {
@@ -116,12 +138,11 @@ fn renumber_faults(doc: &mut Value, f: impl Fn(u64) -> Option<u64>) {
     });
 }
 
-/// Appends a default tier (named uniquely) at the end of the chain; the old last tier
-/// now calls it through a default client.
-pub fn add_tier(doc: &mut Value) -> Result<(), ValidationError> {
+/// Appends `parts.tier` (named uniquely) at the end of the chain; the old last tier now
+/// calls it through `parts.client`.
+pub fn add_tier(doc: &mut Value, parts: &NewParts) -> Result<(), ValidationError> {
     let tiers = tiers(doc)?;
-    let mut tier = serde_json::to_value(present::defaults().tier)
-        .map_err(|e| ValidationError::new("tiers", "", e.to_string()))?;
+    let mut tier = parts.tier.clone();
     let base = tier["name"].as_str().unwrap_or("tier").to_string();
     let taken = |name: &str| tiers.iter().any(|t| t["name"].as_str() == Some(name));
     let mut name = base.clone();
@@ -133,18 +154,23 @@ pub fn add_tier(doc: &mut Value) -> Result<(), ValidationError> {
     tier["name"] = name.into();
     let hops = hops(tiers);
     tiers.push(tier);
-    set_hops(tiers, hops);
+    set_hops(tiers, hops, parts);
     Ok(())
 }
 
 /// Swaps tiers `i` and `j`: hop policies stay at their positions, faults follow their tier.
-pub fn move_tier(doc: &mut Value, i: usize, j: usize) -> Result<(), ValidationError> {
+pub fn move_tier(
+    doc: &mut Value,
+    i: usize,
+    j: usize,
+    parts: &NewParts,
+) -> Result<(), ValidationError> {
     let tiers = tiers(doc)?;
     check_index("tiers", i, tiers.len())?;
     check_index("tiers", j, tiers.len())?;
     let hops = hops(tiers);
     tiers.swap(i, j);
-    set_hops(tiers, hops);
+    set_hops(tiers, hops, parts);
     let (i, j) = (i as u64, j as u64);
     renumber_faults(doc, |t| {
         Some(if t == i {
@@ -160,7 +186,7 @@ pub fn move_tier(doc: &mut Value, i: usize, j: usize) -> Result<(), ValidationEr
 
 /// Removes tier `i` (never the only one): the hops close up around it (removing the last
 /// tier drops the policy that called it), its faults go with it and later faults move up.
-pub fn remove_tier(doc: &mut Value, i: usize) -> Result<(), ValidationError> {
+pub fn remove_tier(doc: &mut Value, i: usize, parts: &NewParts) -> Result<(), ValidationError> {
     let tiers = tiers(doc)?;
     check_index("tiers", i, tiers.len())?;
     if tiers.len() == 1 {
@@ -171,7 +197,7 @@ pub fn remove_tier(doc: &mut Value, i: usize) -> Result<(), ValidationError> {
     // Hop k is the call from tier k to tier k + 1: removing tier i removes the hop into
     // it, which is the hop out of it except for the last tier (which had none).
     hops.remove(i.min(hops.len() - 2));
-    set_hops(tiers, hops);
+    set_hops(tiers, hops, parts);
     let i = i as u64;
     renumber_faults(doc, |t| match t.cmp(&i) {
         core::cmp::Ordering::Less => Some(t),
@@ -242,6 +268,10 @@ mod tests {
         assert_eq!(load_shape(&l, 1000.0, 0).len(), 2, "at least one interval");
     }
 
+    fn parts() -> NewParts {
+        NewParts::defaults()
+    }
+
     fn doc() -> Value {
         let mut v = serde_json::to_value(stampede()).unwrap();
         // Three tiers with distinguishable hop policies, a fault on each.
@@ -299,49 +329,49 @@ mod tests {
         let mut v = doc();
         valid(&v);
         assert_eq!(names(&v), ["gateway", "orders", "db"]);
-        move_tier(&mut v, 2, 1).unwrap();
+        move_tier(&mut v, 2, 1, &parts()).unwrap();
         assert_eq!(names(&v), ["gateway", "db", "orders"]);
         assert_eq!(timeouts(&v), [Some(100), Some(111), None]);
         // The fault at 2000 ms was on db (2), now tier 1; the one on orders follows it to 2.
         assert_eq!(faults(&v), [(0, 0), (2, 1000), (1, 2000)]);
         valid(&v);
-        move_tier(&mut v, 0, 2).unwrap();
+        move_tier(&mut v, 0, 2, &parts()).unwrap();
         assert_eq!(names(&v), ["orders", "db", "gateway"]);
         assert_eq!(timeouts(&v), [Some(100), Some(111), None]);
         assert_eq!(faults(&v), [(2, 0), (0, 1000), (1, 2000)]);
-        assert!(move_tier(&mut v, 0, 3).is_err());
+        assert!(move_tier(&mut v, 0, 3, &parts()).is_err());
     }
 
     #[test]
     fn removing_a_tier_closes_the_chain_and_drops_or_renumbers_faults() {
         let mut v = doc();
-        remove_tier(&mut v, 1).unwrap();
+        remove_tier(&mut v, 1, &parts()).unwrap();
         assert_eq!(names(&v), ["gateway", "db"]);
         assert_eq!(timeouts(&v), [Some(100), None]);
         assert_eq!(faults(&v), [(0, 0), (1, 2000)]);
         valid(&v);
         // Removing the last tier drops the hop that called it.
         let mut v = doc();
-        remove_tier(&mut v, 2).unwrap();
+        remove_tier(&mut v, 2, &parts()).unwrap();
         assert_eq!(timeouts(&v), [Some(100), None]);
         assert_eq!(faults(&v), [(0, 0), (1, 1000)]);
         valid(&v);
         // Removing the first tier: the second tier's hop is now the entry's.
         let mut v = doc();
-        remove_tier(&mut v, 0).unwrap();
+        remove_tier(&mut v, 0, &parts()).unwrap();
         assert_eq!(names(&v), ["orders", "db"]);
         assert_eq!(timeouts(&v), [Some(111), None]);
         assert_eq!(faults(&v), [(0, 1000), (1, 2000)]);
-        remove_tier(&mut v, 0).unwrap();
-        let e = remove_tier(&mut v, 0).unwrap_err();
+        remove_tier(&mut v, 0, &parts()).unwrap();
+        let e = remove_tier(&mut v, 0, &parts()).unwrap_err();
         assert_eq!(e.field, "tiers");
     }
 
     #[test]
     fn adding_a_tier_names_it_uniquely_and_gives_the_old_last_tier_a_client() {
         let mut v = doc();
-        add_tier(&mut v).unwrap();
-        add_tier(&mut v).unwrap();
+        add_tier(&mut v, &parts()).unwrap();
+        add_tier(&mut v, &parts()).unwrap();
         let d = present::defaults();
         let base = d.tier.name.clone();
         assert_eq!(names(&v)[3..], [base.as_str(), &format!("{base}-2")]);
@@ -356,9 +386,9 @@ mod tests {
         let mut v = doc();
         v["tiers"][0]["instances"] = "12x".into();
         v["faults"][1]["tier"] = "one".into();
-        move_tier(&mut v, 0, 1).unwrap();
+        move_tier(&mut v, 0, 1, &parts()).unwrap();
         assert_eq!(v["tiers"][1]["instances"], "12x");
         assert_eq!(v["faults"][1]["tier"], "one");
-        assert!(add_tier(&mut json!({"tiers": 3})).is_err());
+        assert!(add_tier(&mut json!({"tiers": 3}), &parts()).is_err());
     }
 }
