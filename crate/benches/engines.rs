@@ -44,9 +44,35 @@ fn classic_tables(c: &mut Criterion) {
     group.finish();
 }
 
+/// The article's table over 1,000 derived seeds (with the four acceptance checks on
+/// each), on one thread and on every core.
+fn ensembles(c: &mut Criterion) {
+    let sc = retrystorm::scenario::AnyScenario::Classic(Scenario::article());
+    let seeds = retrystorm::ensemble::derive_seeds(4242, 1000);
+    let mut group = c.benchmark_group("ensemble_article_1000_seeds");
+    group.sample_size(10);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for threads in [1, cores] {
+        let label = format!("{threads}_threads");
+        group.bench_function(&label, |b| {
+            b.iter(|| retrystorm::ensemble::run(black_box(&sc), &seeds, Some(threads)).unwrap())
+        });
+        let start = std::time::Instant::now();
+        black_box(retrystorm::ensemble::run(&sc, &seeds, Some(threads)).unwrap());
+        println!(
+            "ensemble of 1000 seeds, {threads} thread(s): {:.3} s",
+            start.elapsed().as_secs_f64()
+        );
+        if cores == 1 {
+            break;
+        }
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20).warm_up_time(std::time::Duration::from_millis(500)).measurement_time(std::time::Duration::from_secs(3));
-    targets = classic_tables
+    targets = classic_tables, ensembles
 }
 criterion_main!(benches);

@@ -7,6 +7,8 @@
 //!   [`cluster::Simulation`] (the same run in slices), [`cluster::RunResult`] and its
 //!   parts ([`cluster::metrics`]), [`cluster::present`] and [`cluster::report`]; the
 //!   engine's internals (event queue, backoff, budgets, breakers, faults) are private.
+//! - [`ensemble`]: one scenario over many seeds, every metric as a spread, verdicts counted.
+//! - [`sweep`]: one or two fields varied over a grid, each point an ensemble; trade-offs.
 //! - [`scenario`]: one JSON format for both, told apart by its `model` field.
 //! - [`validate`]: one validation model for both: every problem named by its full path.
 //! - [`report`]: one report layer for both: tables as text, Markdown and CSV.
@@ -14,12 +16,14 @@
 
 pub mod classic;
 pub mod cluster;
+pub mod ensemble;
 pub mod javafmt;
 pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod seed;
 pub mod share;
+pub mod sweep;
 pub mod validate;
 
 pub use validate::ValidationError;

@@ -4,8 +4,10 @@
 
 use retrystorm::classic::{self, report};
 use retrystorm::cluster;
+use retrystorm::ensemble::{self, MAX_SEEDS};
 use retrystorm::scenario::{self, AnyScenario};
 use retrystorm::seed;
+use retrystorm::sweep::{self, Sweep};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -17,6 +19,9 @@ commands:
   herd      attempts per second around the outage and the recovery-window totals (section 3)
   sweep     the multi-seed table, the budget-forced-to-100 check and the four acceptance checks
   breaker   the breaker group table (section 5; defaults to scenarios/breaker-groups.json)
+  ensemble  one scenario over many seeds: every metric's spread and the verdicts counted; any model
+  grid      vary one or two fields over a grid (each point an ensemble), with trade-offs; any model
+  grid-merge FILE...   merge the shard files of a `grid --shard` run into the unsharded result
   scenarios list the bundled scenarios
 
 options:
@@ -24,8 +29,20 @@ options:
   --preset ID             a bundled scenario by id (see `retrystorm scenarios`)
   --seed N                the seed (any 64-bit signed integer; default: the scenario's)
   --seeds A,B,...         seeds for `sweep` (default: 4242,1,7,99,2026,313131)
+  --seeds N               for `ensemble`: N seeds derived from the scenario's seed (1..=10000)
+  --seed-list A,B,...     for `ensemble`: these seeds
+  --threads N             for `ensemble`: threads to use (default: every core)
+  --csv                   `ensemble`: every per-seed value as CSV; `grid`: one row per point
+  --sweep FILE            for `grid`: a sweep definition (JSON; see README)
+  --param PATH=VALUES     for `grid` (up to 2): VALUES is A,B,C or FROM..TO:STEPS[:log]
+  --objective max|min:METRIC          for `grid`: e.g. max:strategies[5].delivery_pct
+  --constraint 'STAT(METRIC)<=X'      for `grid` (repeatable): e.g. 'p95(strategies[5].overload_seconds)<=2'
+  --pareto max:METRIC,min:METRIC      for `grid`: the two metrics of the trade-off
+  --shard K/N             for `grid`: run only shard K of N and write it as JSON Lines
+  --jsonl                 `grid`, `grid-merge`: one JSON line per point
+  --out FILE              write the output to FILE instead of standard output
   --budget-override PCT   force every strategy's budget_pct (0..=100) for `run`
-  --json                  print one JSON object instead of text (`run`)
+  --json                  print one JSON object instead of text (`run`, `ensemble`)
   -h, --help              this text
   -V, --version           the version";
 
@@ -36,7 +53,19 @@ struct Args {
     scenario: Option<String>,
     preset: Option<String>,
     seed: Option<i64>,
-    seeds: Option<Vec<i64>>,
+    seeds: Option<String>,
+    seed_list: Option<Vec<i64>>,
+    threads: Option<usize>,
+    csv: bool,
+    jsonl: bool,
+    sweep: Option<String>,
+    params: Vec<String>,
+    objective: Option<String>,
+    constraints: Vec<String>,
+    pareto: Option<String>,
+    shard: Option<String>,
+    files: Vec<String>,
+    out: Option<String>,
     budget_override: Option<u32>,
     json: bool,
 }
@@ -49,6 +78,18 @@ fn parse_seed(flag: &str, text: &str) -> Result<i64, String> {
     seed::parse(text).ok_or_else(|| {
         format!("{flag} {text:?} is not an integer in -9223372036854775808..=9223372036854775807")
     })
+}
+
+/// A comma-separated list of 1..=`max` seeds.
+fn seed_list(flag: &str, list: &str, max: usize) -> Result<Vec<i64>, String> {
+    let seeds = list
+        .split(',')
+        .map(|s| parse_seed(flag, s))
+        .collect::<Result<Vec<_>, _>>()?;
+    if seeds.is_empty() || seeds.len() > max {
+        return Err(format!("{flag} takes 1..={max} comma-separated seeds"));
+    }
+    Ok(seeds)
 }
 
 fn parse_args(argv: &[String]) -> Result<Args, String> {
@@ -70,17 +111,28 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             "--scenario" => args.scenario = Some(take(&mut it)?),
             "--preset" => args.preset = Some(take(&mut it)?),
             "--seed" => args.seed = Some(parse_seed("--seed", &take(&mut it)?)?),
-            "--seeds" => {
-                let list = take(&mut it)?;
-                let seeds = list
-                    .split(',')
-                    .map(|s| parse_seed("--seeds", s))
-                    .collect::<Result<Vec<_>, _>>()?;
-                if seeds.is_empty() || seeds.len() > 100 {
-                    return Err("--seeds takes 1..=100 comma-separated seeds".into());
-                }
-                args.seeds = Some(seeds);
+            // A list for `sweep`, a count for `ensemble`: read once the command is known.
+            "--seeds" => args.seeds = Some(take(&mut it)?),
+            "--seed-list" => {
+                args.seed_list = Some(seed_list("--seed-list", &take(&mut it)?, MAX_SEEDS)?)
             }
+            "--threads" => {
+                let v = take(&mut it)?;
+                let n: usize = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=1024).contains(n))
+                    .ok_or_else(|| format!("--threads {v:?} is out of range: allowed 1..=1024"))?;
+                args.threads = Some(n);
+            }
+            "--csv" => args.csv = true,
+            "--jsonl" => args.jsonl = true,
+            "--sweep" => args.sweep = Some(take(&mut it)?),
+            "--param" => args.params.push(take(&mut it)?),
+            "--objective" => args.objective = Some(take(&mut it)?),
+            "--constraint" => args.constraints.push(take(&mut it)?),
+            "--pareto" => args.pareto = Some(take(&mut it)?),
+            "--shard" => args.shard = Some(take(&mut it)?),
             "--budget-override" | "--budget" => {
                 let v = take(&mut it)?;
                 let max = classic::scenario::MAX_BUDGET_PCT;
@@ -90,10 +142,12 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
                 args.budget_override = Some(pct);
             }
             "--json" => args.json = true,
+            "--out" => args.out = Some(take(&mut it)?),
             "-h" | "--help" => args.command = "help".into(),
             "-V" | "--version" => args.command = "version".into(),
             f if f.starts_with('-') => return Err(format!("unknown option {f:?} (see --help)")),
             c if args.command.is_empty() => args.command = c.to_string(),
+            file if args.command == "grid-merge" => args.files.push(file.to_string()),
             extra => return Err(format!("unexpected argument {extra:?} (see --help)")),
         }
     }
@@ -186,10 +240,10 @@ fn execute(args: &Args) -> Result<String, String> {
             if let Some(s) = args.seed {
                 sc.seed = s;
             }
-            let seeds = args
-                .seeds
-                .clone()
-                .unwrap_or_else(|| report::ARTICLE_SEEDS.to_vec());
+            let seeds = match &args.seeds {
+                Some(list) => seed_list("--seeds", list, 100)?,
+                None => report::ARTICLE_SEEDS.to_vec(),
+            };
             report::sweep_text(&sc, &seeds).map_err(err)
         }
         "breaker" => {
@@ -197,7 +251,144 @@ fn execute(args: &Args) -> Result<String, String> {
             let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
             Ok(report::breaker_text(&out))
         }
+        "ensemble" => {
+            let sc = load(args, "article")?;
+            let seeds = match (&args.seeds, &args.seed_list) {
+                (Some(_), Some(_)) => {
+                    return Err("give either --seeds N or --seed-list, not both".into())
+                }
+                (None, Some(list)) => list.clone(),
+                (Some(n), None) => {
+                    let count: usize = n.parse().map_err(|_| {
+                        format!("--seeds {n:?} is out of range: allowed 1..={MAX_SEEDS} (a count of seeds)")
+                    })?;
+                    ensemble::check_count("--seeds", count).map_err(err)?;
+                    ensemble::derive_seeds(args.seed.unwrap_or(sc.seed()), count)
+                }
+                (None, None) => {
+                    return Err("`ensemble` needs --seeds N or --seed-list A,B,...".into())
+                }
+            };
+            let result = ensemble::run(&sc, &seeds, args.threads).map_err(err)?;
+            if args.json {
+                json(&result)
+            } else if args.csv {
+                Ok(ensemble::render::csv(&result))
+            } else {
+                Ok(ensemble::render::text(&title(&sc), &result))
+            }
+        }
+        "grid" => {
+            let sc = load(args, "article")?;
+            let plan = sweep_definition(args)?.plan(&sc).map_err(err)?;
+            if let Some(text) = &args.shard {
+                let (k, n) = sweep::parse_shard(text).ok_or_else(|| {
+                    format!("--shard {text:?} is not K/N with 0 <= K < N <= 100000")
+                })?;
+                return sweep::shard_jsonl(&plan, k, n, args.threads).map_err(err);
+            }
+            let result = plan.run(args.threads).map_err(err)?;
+            Ok(grid_output(args, &plan, &result))
+        }
+        "grid-merge" => {
+            if args.files.is_empty() {
+                return Err("`grid-merge` needs the shard files".into());
+            }
+            let texts = args
+                .files
+                .iter()
+                .map(|f| std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}")))
+                .collect::<Result<Vec<_>, _>>()?;
+            let (plan, samples) = sweep::merge(&texts)?;
+            Ok(grid_output(args, &plan, &plan.summarise(&samples)))
+        }
         other => Err(format!("unknown command {other:?} (see --help)")),
+    }
+}
+
+/// The sweep of `grid`: the `--sweep` file, with `--param`, `--seeds`, `--seed-list`,
+/// `--objective`, `--constraint` and `--pareto` added to it or replacing its own.
+fn sweep_definition(args: &Args) -> Result<Sweep, String> {
+    let mut sw = match &args.sweep {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            Sweep::from_json(&text).map_err(|e| format!("{path}: {e}"))?
+        }
+        None => Sweep {
+            params: vec![],
+            seeds: None,
+            seed_list: None,
+            objective: None,
+            constraints: vec![],
+            pareto: None,
+        },
+    };
+    if !args.params.is_empty() {
+        sw.params = args
+            .params
+            .iter()
+            .map(|p| {
+                sweep::param_from_cli(p).ok_or_else(|| {
+                    format!("--param {p:?} is not PATH=A,B,C or PATH=FROM..TO:STEPS[:log]")
+                })
+            })
+            .collect::<Result<_, _>>()?;
+    }
+    if let Some(n) = &args.seeds {
+        sw.seeds = Some(n.parse().map_err(|_| {
+            format!("--seeds {n:?} is out of range: allowed 1..={MAX_SEEDS} (a count of seeds)")
+        })?);
+        sw.seed_list = None;
+    }
+    if let Some(list) = &args.seed_list {
+        sw.seed_list = Some(list.clone());
+        sw.seeds = None;
+    }
+    if let Some(o) = &args.objective {
+        sw.objective = Some(
+            sweep::objective_from_cli(o)
+                .ok_or_else(|| format!("--objective {o:?} is not max:METRIC or min:METRIC"))?,
+        );
+    }
+    for c in &args.constraints {
+        sw.constraints
+            .push(sweep::constraint_from_cli(c).ok_or_else(|| {
+                format!("--constraint {c:?} is not [STAT(]METRIC[)]<=VALUE or >=VALUE")
+            })?);
+    }
+    if let Some(p) = &args.pareto {
+        let axes: Vec<_> = p.split(',').map(sweep::objective_from_cli).collect();
+        match axes.as_slice() {
+            [Some(a), Some(b)] => sw.pareto = Some([a.clone(), b.clone()]),
+            _ => {
+                return Err(format!(
+                    "--pareto {p:?} is not max|min:METRIC,max|min:METRIC"
+                ))
+            }
+        }
+    }
+    Ok(sw)
+}
+
+fn grid_output(args: &Args, plan: &sweep::Plan, r: &sweep::SweepResult) -> String {
+    if args.jsonl {
+        sweep::render::jsonl(r)
+    } else if args.csv {
+        sweep::render::csv(r)
+    } else {
+        sweep::render::text(plan, r)
+    }
+}
+
+/// A scenario's name for a report heading.
+fn title(sc: &AnyScenario) -> String {
+    match sc {
+        AnyScenario::Classic(c) => format!(
+            "{} clients × {} s, capacity {}/s, outage [{}, {}) s",
+            c.clients, c.duration_s, c.capacity, c.outage.from_s, c.outage.to_s
+        ),
+        AnyScenario::Cluster(c) => c.name.clone(),
     }
 }
 
@@ -209,7 +400,16 @@ fn json<T: serde::Serialize>(value: &T) -> Result<String, String> {
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
-    match parse_args(&argv).and_then(|a| execute(&a)) {
+    let result = parse_args(&argv).and_then(|a| {
+        let text = execute(&a)?;
+        match &a.out {
+            Some(path) => std::fs::write(path, &text)
+                .map(|()| String::new())
+                .map_err(|e| format!("cannot write {path}: {e}")),
+            None => Ok(text),
+        }
+    });
+    match result {
         Ok(text) => {
             // A closed pipe (`| head`) is not an error worth a panic.
             let _ = std::io::stdout().lock().write_all(text.as_bytes());

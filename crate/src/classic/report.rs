@@ -6,6 +6,7 @@ use super::engine::{simulate, Output, StrategyResult, RECOVERY_WINDOW_S};
 use super::scenario::Scenario;
 use crate::javafmt::{fixed, java_list, pad};
 use crate::report::csv_field;
+use crate::rng::JavaRandom;
 use crate::validate::ValidationError;
 use core::fmt::Write as _;
 use serde::{Deserialize, Serialize};
@@ -232,17 +233,26 @@ fn same_figures(a: &StrategyResult, b: &StrategyResult) -> bool {
     }
 }
 
+/// The names of the article's four acceptance checks, in the order [`verdicts`] returns them.
+pub const VERDICT_NAMES: [&str; 4] = [
+    "S4 的过载秒远小于 S2 (overload seconds of S4 at most half of S2's)",
+    "S1 的放大倍数低于 S2 和 S3 (S1 amplifies less than S2 and S3)",
+    "恢复后 3 秒到达总量 S4 远小于 S2 与 S3 (S4's recovery window at most half of S2's and S3's)",
+    "预算改成 100 后 S4 逐位等于 S3 (with budget 100, S4 equals S3 in every figure)",
+];
+
 /// The article's four acceptance checks ("判定标准") on strategies 1–4 by position
 /// (S1 retries without backoff, S2 backs off without jitter, S3 adds full jitter, S4 adds
 /// the budget); the fourth re-runs the scenario with every budget forced to 100.
 pub fn verdicts(sc: &Scenario, seed: i64) -> Result<Vec<Verdict>, ValidationError> {
-    let out = simulate(sc, seed)?;
-    let names = [
-        "S4 的过载秒远小于 S2 (overload seconds of S4 at most half of S2's)",
-        "S1 的放大倍数低于 S2 和 S3 (S1 amplifies less than S2 and S3)",
-        "恢复后 3 秒到达总量 S4 远小于 S2 与 S3 (S4's recovery window at most half of S2's and S3's)",
-        "预算改成 100 后 S4 逐位等于 S3 (with budget 100, S4 equals S3 in every figure)",
-    ];
+    verdicts_of(&simulate(sc, seed)?)
+}
+
+/// The four acceptance checks of a run already made (`out`); only the budget-forced
+/// check runs again, and then only S3 and S4.
+pub fn verdicts_of(out: &Output) -> Result<Vec<Verdict>, ValidationError> {
+    let (sc, seed) = (&out.scenario, out.scenario.seed);
+    let names = VERDICT_NAMES;
     if out.results.len() < 4 {
         return Ok(names
             .iter()
@@ -258,8 +268,14 @@ pub fn verdicts(sc: &Scenario, seed: i64) -> Result<Vec<Verdict>, ValidationErro
     }
     let r = &out.results;
     let (s1, s2, s3, s4) = (&r[0], &r[1], &r[2], &r[3]);
-    let forced = simulate(&sc.with_budget(100), seed)?;
-    let (f3, f4) = (&forced.results[2], &forced.results[3]);
+    // Each strategy starts its own PRNG from the seed, so S3 and S4 alone give exactly
+    // the figures a whole forced run would.
+    let forced = sc.with_budget(100);
+    forced.validate()?;
+    let forced_run = |i: usize| {
+        crate::classic::run_strategy(&forced, &forced.strategies[i], &mut JavaRandom::new(seed))
+    };
+    let (f3, f4) = (&forced_run(2), &forced_run(3));
     Ok(vec![
         Verdict {
             name: names[0].to_string(),

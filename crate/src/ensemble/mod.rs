@@ -1,0 +1,463 @@
+//! Ensembles: one scenario run over many seeds, every reported metric summarised as a
+//! spread ([`stats::Spread`]) with its per-seed values, and the models' verdicts counted
+//! ("PASS on 997 of 1000 seeds", "recovered in 12 of 40 seeds").
+//!
+//! # Seeds
+//! An ensemble's seeds are an explicit list, or `N` seeds derived from the scenario's
+//! seed `s` by one stable rule ([`derive_seeds`]): the first is `s` itself (so seed 1 of
+//! an ensemble is the single run a link shows), and seed `i ≥ 2` is the `(i−1)`-th
+//! `nextLong()` of `new java.util.Random(s)`. Any JDK reproduces the list.
+//!
+//! # Determinism
+//! Seeds run independently (natively on every core through rayon; in the browser on a
+//! pool of workers) and are gathered in seed order before anything is summarised, so
+//! the result is byte-identical for any number of threads or workers.
+
+pub mod render;
+pub mod stats;
+
+use crate::classic::{self, report::verdicts_of};
+use crate::cluster;
+use crate::rng::JavaRandom;
+use crate::scenario::AnyScenario;
+use crate::validate::ValidationError;
+use serde::{Deserialize, Serialize};
+pub use stats::Spread;
+
+/// Most seeds one ensemble may run.
+pub const MAX_SEEDS: usize = 10_000;
+
+/// The seeds of an `n`-seed ensemble of a scenario whose seed is `base` (see the module doc).
+pub fn derive_seeds(base: i64, n: usize) -> Vec<i64> {
+    let mut rng = JavaRandom::new(base);
+    let mut out = Vec::with_capacity(n);
+    if n > 0 {
+        out.push(base);
+    }
+    while out.len() < n {
+        out.push(rng.next_long());
+    }
+    out
+}
+
+/// Checks an ensemble's seed count (`field` names it in the message).
+pub fn check_count(field: &str, n: usize) -> Result<(), ValidationError> {
+    crate::validate::in_range(field, n, 1, MAX_SEEDS)
+}
+
+/// Everything one seed contributes: per group, per metric, its value (if the run has it),
+/// and the verdicts of that run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    /// The seed.
+    #[serde(with = "crate::seed")]
+    pub seed: i64,
+    /// Per group (strategy, or the whole run and each tier), the metrics in order.
+    pub groups: Vec<Vec<(String, Option<f64>)>>,
+    /// Per verdict, whether it held on this seed (`None`: not applicable).
+    pub verdicts: Vec<Option<bool>>,
+}
+
+/// One metric of one group over the ensemble.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricSpread {
+    /// Metric name, as in the single run's JSON (nested fields joined by dots).
+    pub metric: String,
+    /// Its spread over the seeds that have a value (`None` when none has).
+    pub spread: Option<Spread>,
+    /// Per seed, in seed order (`null` where the run has no value, e.g. no recovery time).
+    pub values: Vec<Option<f64>>,
+}
+
+/// A strategy (classic) or the whole run or a tier (cluster).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Group {
+    /// Its path, by which metrics are named in sweeps: `strategies[2]`, `run`, `tiers[1]`.
+    pub key: String,
+    /// Its name (strategy or tier name, or "run").
+    pub name: String,
+    /// Every numeric metric the single run reports for it.
+    pub metrics: Vec<MetricSpread>,
+}
+
+/// A verdict counted over the seeds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Count {
+    /// What was judged.
+    pub name: String,
+    /// Seeds on which it held.
+    pub pass: usize,
+    /// Seeds on which it could be judged (0: not applicable to this scenario).
+    pub of: usize,
+    /// Per seed, in seed order.
+    pub per_seed: Vec<Option<bool>>,
+}
+
+/// An ensemble's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ensemble {
+    /// `"classic"` or `"cluster"`.
+    pub model: String,
+    /// The seeds, in order.
+    #[serde(with = "seed_list")]
+    pub seeds: Vec<i64>,
+    /// The groups, in the single run's order.
+    pub groups: Vec<Group>,
+    /// The counted verdicts.
+    pub verdicts: Vec<Count>,
+}
+
+/// Names of the classic model's counted verdicts are the acceptance checks' names; the
+/// cluster model's are these.
+pub const CLUSTER_VERDICTS: [&str; 2] = ["recovered", "metastable"];
+
+/// Runs one seed of `scenario` and extracts its sample.
+pub fn sample(scenario: &AnyScenario, seed: i64) -> Result<Sample, ValidationError> {
+    match scenario {
+        AnyScenario::Classic(sc) => {
+            let out = classic::simulate(sc, seed)?;
+            let verdicts = verdicts_of(&out)?.into_iter().map(|v| v.pass).collect();
+            let groups = out
+                .results
+                .iter()
+                .map(|r| numeric_leaves(r, &["name", "per_sec", "trip_at"]))
+                .collect();
+            Ok(Sample {
+                seed,
+                groups,
+                verdicts,
+            })
+        }
+        AnyScenario::Cluster(sc) => {
+            let r = cluster::run(sc, seed)?;
+            let s = &r.summary;
+            let triggered = s.trigger_end_ms.is_some();
+            let verdicts = vec![
+                triggered.then_some(s.recovery_time_ms.is_some()),
+                triggered.then_some(s.metastable),
+            ];
+            let mut groups = vec![numeric_leaves(&r.summary, &[])];
+            groups.extend(r.tiers.iter().map(|t| numeric_leaves(t, &["name"])));
+            Ok(Sample {
+                seed,
+                groups,
+                verdicts,
+            })
+        }
+    }
+}
+
+/// Every numeric leaf of a result, depth first in the order the single run's JSON
+/// writes its fields, nested names joined by dots; `null` leaves are kept as "no
+/// value" (an optional figure the run lacks); booleans count as 0/1; strings, arrays
+/// and the `skip`ped top-level fields are left out.
+fn numeric_leaves<T: Serialize>(v: &T, skip: &[&str]) -> Vec<(String, Option<f64>)> {
+    let mut out = Vec::new();
+    // Through the JSON text, not `serde_json::Value`, whose maps sort their keys.
+    if let Ok(text) = serde_json::to_string(v) {
+        let mut de = serde_json::Deserializer::from_str(&text);
+        let _ = serde::de::DeserializeSeed::deserialize(
+            leaves::Flatten {
+                prefix: String::new(),
+                skip,
+                out: &mut out,
+            },
+            &mut de,
+        );
+    }
+    out
+}
+
+mod leaves {
+    use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use std::fmt;
+
+    /// Flattens one JSON value under `prefix` into `out`.
+    pub(super) struct Flatten<'a> {
+        pub prefix: String,
+        pub skip: &'a [&'a str],
+        pub out: &'a mut Vec<(String, Option<f64>)>,
+    }
+
+    impl<'de> DeserializeSeed<'de> for Flatten<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl Flatten<'_> {
+        fn push(self, v: Option<f64>) {
+            self.out.push((self.prefix, v));
+        }
+    }
+
+    impl<'de> Visitor<'de> for Flatten<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<(), E> {
+            self.push(Some(v as f64));
+            Ok(())
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+            self.push(Some(v as f64));
+            Ok(())
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+            self.push(Some(v));
+            Ok(())
+        }
+        fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+            self.push(Some(f64::from(u8::from(v))));
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            self.push(None);
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<String>()? {
+                if self.prefix.is_empty() && self.skip.contains(&key.as_str()) {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+                let prefix = if self.prefix.is_empty() {
+                    key
+                } else {
+                    format!("{}.{key}", self.prefix)
+                };
+                map.next_value_seed(Flatten {
+                    prefix,
+                    skip: &[],
+                    out: &mut *self.out,
+                })?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The groups of a scenario as (key, name), in the order of [`Sample::groups`].
+pub fn group_names(scenario: &AnyScenario) -> Vec<(String, String)> {
+    match scenario {
+        AnyScenario::Classic(sc) => sc
+            .strategies
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("strategies[{i}]"), s.name.clone()))
+            .collect(),
+        AnyScenario::Cluster(sc) => std::iter::once(("run".to_string(), "run".to_string()))
+            .chain(
+                sc.tiers
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| (format!("tiers[{i}]"), t.name.clone())),
+            )
+            .collect(),
+    }
+}
+
+/// The verdict names of a scenario, in the order of [`Sample::verdicts`].
+pub fn verdict_names(scenario: &AnyScenario) -> Vec<String> {
+    match scenario {
+        AnyScenario::Classic(_) => classic::report::VERDICT_NAMES
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        AnyScenario::Cluster(_) => CLUSTER_VERDICTS.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// Gathers the samples of an ensemble (in seed order) into its result.
+pub fn summarise(scenario: &AnyScenario, samples: &[Sample]) -> Ensemble {
+    let names = group_names(scenario);
+    let groups = names
+        .into_iter()
+        .enumerate()
+        .map(|(g, (key, name))| {
+            let metric_names: Vec<String> = samples
+                .first()
+                .and_then(|s| s.groups.get(g))
+                .map(|m| m.iter().map(|(n, _)| n.clone()).collect())
+                .unwrap_or_default();
+            let metrics = metric_names
+                .into_iter()
+                .enumerate()
+                .map(|(k, metric)| {
+                    let values: Vec<Option<f64>> = samples
+                        .iter()
+                        .map(|s| s.groups.get(g).and_then(|m| m.get(k)).and_then(|x| x.1))
+                        .collect();
+                    let present: Vec<f64> = values.iter().flatten().copied().collect();
+                    MetricSpread {
+                        metric,
+                        spread: Spread::of(&present),
+                        values,
+                    }
+                })
+                .collect();
+            Group { key, name, metrics }
+        })
+        .collect();
+    let verdicts = verdict_names(scenario)
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let per_seed: Vec<Option<bool>> = samples
+                .iter()
+                .map(|s| s.verdicts.get(i).copied().flatten())
+                .collect();
+            Count {
+                name,
+                pass: per_seed.iter().filter(|v| **v == Some(true)).count(),
+                of: per_seed.iter().filter(|v| v.is_some()).count(),
+                per_seed,
+            }
+        })
+        .collect();
+    Ensemble {
+        model: scenario.model().to_string(),
+        seeds: samples.iter().map(|s| s.seed).collect(),
+        groups,
+        verdicts,
+    }
+}
+
+/// Runs `scenario` over `seeds` on `threads` threads (`None`: every core; ignored on
+/// wasm32, which runs them one after another) and summarises them.
+pub fn run(
+    scenario: &AnyScenario,
+    seeds: &[i64],
+    threads: Option<usize>,
+) -> Result<Ensemble, ValidationError> {
+    check_count("seeds", seeds.len())?;
+    let samples = run_samples(scenario, seeds, threads)?;
+    Ok(summarise(scenario, &samples))
+}
+
+fn run_samples(
+    scenario: &AnyScenario,
+    seeds: &[i64],
+    threads: Option<usize>,
+) -> Result<Vec<Sample>, ValidationError> {
+    map_parallel(seeds, threads, |&s| sample(scenario, s))
+}
+
+/// `f` over `items`, in their order: natively on `threads` threads (`None`: every
+/// core); on wasm32 one after another.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn map_parallel<T, R, F>(
+    items: &[T],
+    threads: Option<usize>,
+    f: F,
+) -> Result<Vec<R>, ValidationError>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T) -> Result<R, ValidationError> + Sync + Send,
+{
+    use rayon::prelude::*;
+    // `collect` on an indexed parallel iterator keeps the items' order.
+    let work = || items.par_iter().map(&f).collect();
+    match threads {
+        None => work(),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| {
+                ValidationError::new("threads", n, format!("a usable thread count ({e})"))
+            })?
+            .install(work),
+    }
+}
+
+/// `f` over `items`, in their order: natively on `threads` threads (`None`: every
+/// core); on wasm32 one after another.
+#[cfg(target_arch = "wasm32")]
+pub fn map_parallel<T, R, F>(
+    items: &[T],
+    _threads: Option<usize>,
+    f: F,
+) -> Result<Vec<R>, ValidationError>
+where
+    F: Fn(&T) -> Result<R, ValidationError>,
+{
+    items.iter().map(f).collect()
+}
+
+/// Seeds in JSON the way single-run seeds are written (a string above 2^53).
+mod seed_list {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct One(#[serde(with = "crate::seed")] i64);
+
+    pub fn serialize<S: Serializer>(seeds: &[i64], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(seeds.iter().map(|&x| One(x)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i64>, D::Error> {
+        Ok(Vec::<One>::deserialize(d)?
+            .into_iter()
+            .map(|o| o.0)
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaves_are_flattened_in_field_order() {
+        #[derive(Serialize)]
+        struct Inner {
+            c: f64,
+            d: Option<u32>,
+        }
+        #[derive(Serialize)]
+        struct Outer {
+            name: &'static str,
+            z: u32,
+            b: Inner,
+            e: bool,
+            f: Vec<u32>,
+        }
+        let v = Outer {
+            name: "x",
+            z: 1,
+            b: Inner { c: 2.5, d: None },
+            e: true,
+            f: vec![1],
+        };
+        // Field order is kept, not sorted: "z" before "b".
+        assert_eq!(
+            numeric_leaves(&v, &["name"]),
+            vec![
+                ("z".to_string(), Some(1.0)),
+                ("b.c".to_string(), Some(2.5)),
+                ("b.d".to_string(), None),
+                ("e".to_string(), Some(1.0)),
+            ]
+        );
+    }
+
+    #[test]
+    fn derived_seeds_start_with_the_base() {
+        assert_eq!(derive_seeds(4242, 0), Vec::<i64>::new());
+        assert_eq!(derive_seeds(4242, 1), vec![4242]);
+        let s = derive_seeds(4242, 5);
+        assert_eq!(s[0], 4242);
+        // A prefix of a longer list: N seeds are the first N of any larger N.
+        assert_eq!(&derive_seeds(4242, 50)[..5], &s[..]);
+    }
+}

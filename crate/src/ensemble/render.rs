@@ -1,0 +1,159 @@
+//! Text and CSV renderings of an [`Ensemble`]: per group a table of every metric's
+//! median, p5–p95 and min–max ranges and mean ± sd, then the counted verdicts.
+
+use super::{Ensemble, Group, MetricSpread};
+use crate::report::csv_field;
+use core::fmt::Write as _;
+
+/// A number as a table shows it: whole numbers without decimals, others with up to
+/// three decimals (trailing zeros dropped), `—` for none.
+pub fn num(v: f64) -> String {
+    if !v.is_finite() {
+        return "—".into();
+    }
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        return format!("{}", v as i64);
+    }
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// `median [p5–p95]`: a cell of an ensemble's results table.
+pub fn cell(m: &MetricSpread) -> String {
+    match &m.spread {
+        None => "—".into(),
+        Some(s) if s.p5 == s.p95 => num(s.median),
+        Some(s) => format!("{} [{}–{}]", num(s.median), num(s.p5), num(s.p95)),
+    }
+}
+
+/// "PASS on 997 of 1000 seeds", or "not applicable".
+pub fn count_text(pass: usize, of: usize) -> String {
+    if of == 0 {
+        "not applicable".into()
+    } else {
+        format!("PASS on {pass} of {of} seeds")
+    }
+}
+
+fn group_text(out: &mut String, g: &Group) {
+    let width = g
+        .metrics
+        .iter()
+        .map(|m| m.metric.chars().count())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let _ = writeln!(out, "== {} ==", g.name);
+    let _ = writeln!(
+        out,
+        "{:<width$}  {:>12}  {:>25}  {:>25}  {:>24}  {:>6}",
+        "metric", "median", "p5 – p95", "min – max", "mean ± sd", "seeds"
+    );
+    for m in &g.metrics {
+        let Some(s) = &m.spread else {
+            let _ = writeln!(out, "{:<width$}  {:>12}", m.metric, "—");
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>12}  {:>25}  {:>25}  {:>24}  {:>6}",
+            m.metric,
+            num(s.median),
+            format!("{} – {}", num(s.p5), num(s.p95)),
+            format!("{} – {}", num(s.min), num(s.max)),
+            format!("{} ± {}", num(s.mean), num(s.sd)),
+            s.n
+        );
+    }
+    out.push('\n');
+}
+
+/// The CLI's text report of an ensemble.
+pub fn text(title: &str, e: &Ensemble) -> String {
+    let mut out = String::new();
+    let n = e.seeds.len();
+    let _ = writeln!(out, "{title} ({} model): ensemble of {n} seeds", e.model);
+    let shown: Vec<String> = e.seeds.iter().take(5).map(|s| s.to_string()).collect();
+    let more = if n > 5 { ", …" } else { "" };
+    let _ = writeln!(out, "seeds: {}{more}", shown.join(", "));
+    out.push('\n');
+    for g in &e.groups {
+        group_text(&mut out, g);
+    }
+    let _ = writeln!(out, "verdicts:");
+    for v in &e.verdicts {
+        let _ = writeln!(out, "  {}: {}", v.name, count_text(v.pass, v.of));
+    }
+    if e.model == "cluster" {
+        if let Some(line) = recovery_line(e) {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    out
+}
+
+/// "recovered in 12 of 40 seeds; recovery time …": the cluster headline.
+pub fn recovery_line(e: &Ensemble) -> Option<String> {
+    let rec = e.verdicts.iter().find(|v| v.name == "recovered")?;
+    if rec.of == 0 {
+        return Some("no trigger in any seed: nothing to recover from".into());
+    }
+    let mut s = format!("recovered in {} of {} seeds", rec.pass, rec.of);
+    let time = e
+        .groups
+        .first()?
+        .metrics
+        .iter()
+        .find(|m| m.metric == "recovery_time_ms")?;
+    if let Some(t) = &time.spread {
+        let _ = write!(
+            s,
+            "; recovery time among those: median {} ms, p5–p95 {}–{} ms, max {} ms",
+            num(t.median),
+            num(t.p5),
+            num(t.p95),
+            num(t.max)
+        );
+    }
+    Some(s)
+}
+
+/// Every per-seed value as CSV (`seed,group,metric,value`; an empty value where a run
+/// has none), then one row per seed and verdict (`seed,verdict,<name>,1|0|`).
+pub fn csv(e: &Ensemble) -> String {
+    let mut out = String::from("seed,group,metric,value\n");
+    for (i, seed) in e.seeds.iter().enumerate() {
+        for g in &e.groups {
+            let group = csv_field(&g.name);
+            for m in &g.metrics {
+                let v = m.values[i].map(|v| v.to_string()).unwrap_or_default();
+                let _ = writeln!(out, "{seed},{group},{},{v}", csv_field(&m.metric));
+            }
+        }
+        for c in &e.verdicts {
+            let v = match c.per_seed[i] {
+                Some(true) => "1",
+                Some(false) => "0",
+                None => "",
+            };
+            let _ = writeln!(out, "{seed},verdict,{},{v}", csv_field(&c.name));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_cells() {
+        assert_eq!(num(3.0), "3");
+        assert_eq!(num(2.5), "2.5");
+        assert_eq!(num(1.23456), "1.235");
+        assert_eq!(num(f64::NAN), "—");
+        assert_eq!(count_text(997, 1000), "PASS on 997 of 1000 seeds");
+        assert_eq!(count_text(0, 0), "not applicable");
+    }
+}

@@ -1,0 +1,259 @@
+//! Trade-offs over the points of a sweep: constraints mark the feasible points, an
+//! objective picks the best feasible one, and two axes give the Pareto front of the
+//! feasible points. A metric is named `<group>.<metric>` (`strategies[5].delivery_pct`,
+//! `run.success_ratio`, `tiers[1].amplification`) and read through one statistic of its
+//! spread over the seeds (`median` by default; `p95` reads "in 95% of seeds").
+
+use crate::ensemble::{Ensemble, Spread};
+use serde::{Deserialize, Serialize};
+
+/// Which figure of a metric's spread over the seeds is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stat {
+    /// Smallest value.
+    Min,
+    /// 5th percentile.
+    P5,
+    /// 25th percentile.
+    P25,
+    /// Median.
+    #[default]
+    Median,
+    /// 75th percentile.
+    P75,
+    /// 95th percentile.
+    P95,
+    /// Largest value.
+    Max,
+    /// Mean.
+    Mean,
+}
+
+impl Stat {
+    /// The figure of `s`.
+    pub fn of(self, s: &Spread) -> f64 {
+        match self {
+            Stat::Min => s.min,
+            Stat::P5 => s.p5,
+            Stat::P25 => s.p25,
+            Stat::Median => s.median,
+            Stat::P75 => s.p75,
+            Stat::P95 => s.p95,
+            Stat::Max => s.max,
+            Stat::Mean => s.mean,
+        }
+    }
+
+    /// Its name as written in sweep definitions.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stat::Min => "min",
+            Stat::P5 => "p5",
+            Stat::P25 => "p25",
+            Stat::Median => "median",
+            Stat::P75 => "p75",
+            Stat::P95 => "p95",
+            Stat::Max => "max",
+            Stat::Mean => "mean",
+        }
+    }
+}
+
+/// Whether more or less is better.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Goal {
+    /// More is better.
+    Max,
+    /// Less is better.
+    Min,
+}
+
+/// A metric read through a statistic: `p95(strategies[5].overload_seconds)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MetricRef {
+    /// `<group>.<metric>`.
+    pub metric: String,
+    /// The statistic over the seeds.
+    #[serde(default)]
+    pub stat: Stat,
+}
+
+/// What to optimise.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Objective {
+    /// The metric.
+    #[serde(flatten)]
+    pub of: MetricRef,
+    /// Maximise or minimise it.
+    pub goal: Goal,
+}
+
+/// A comparison of a constraint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Op {
+    /// At most.
+    #[serde(rename = "<=")]
+    AtMost,
+    /// At least.
+    #[serde(rename = ">=")]
+    AtLeast,
+}
+
+/// A condition every feasible point meets: `p95(strategies[5].overload_seconds) <= 2`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Constraint {
+    /// The metric.
+    #[serde(flatten)]
+    pub of: MetricRef,
+    /// At most or at least.
+    pub op: Op,
+    /// The bound.
+    pub value: f64,
+}
+
+/// The value of `m` in an ensemble; `None` when no group or metric has that name, or no
+/// seed has a value.
+pub fn value(e: &Ensemble, m: &MetricRef) -> Option<f64> {
+    let g = e.groups.iter().find(|g| {
+        m.metric
+            .strip_prefix(g.key.as_str())
+            .is_some_and(|r| r.starts_with('.'))
+    })?;
+    let name = &m.metric[g.key.len() + 1..];
+    let spread = g.metrics.iter().find(|x| x.metric == name)?.spread?;
+    Some(m.stat.of(&spread))
+}
+
+/// True when `e` meets every constraint (a missing value never does).
+pub fn feasible(e: &Ensemble, constraints: &[Constraint]) -> bool {
+    constraints.iter().all(|c| match value(e, &c.of) {
+        Some(v) => match c.op {
+            Op::AtMost => v <= c.value,
+            Op::AtLeast => v >= c.value,
+        },
+        None => false,
+    })
+}
+
+/// The index of the best of `candidates` (pairs of point index and objective value):
+/// highest or lowest value, the earlier point on a tie.
+pub fn best(candidates: &[(usize, f64)], goal: Goal) -> Option<usize> {
+    let mut best: Option<(usize, f64)> = None;
+    for &(i, v) in candidates {
+        let better = match best {
+            None => true,
+            Some((_, b)) => match goal {
+                Goal::Max => v > b,
+                Goal::Min => v < b,
+            },
+        };
+        if better {
+            best = Some((i, v));
+        }
+    }
+    best.map(|b| b.0)
+}
+
+/// The Pareto front of `points` (index, x, y) where each axis has its goal: the points
+/// no other point beats on one axis without losing on the other. Sort by x (best
+/// first, then best y), then keep each point whose y beats every y kept before it.
+/// Equal points are all kept.
+pub fn pareto(points: &[(usize, f64, f64)], gx: Goal, gy: Goal) -> Vec<usize> {
+    // Orient both axes so that larger is better.
+    let o = |g: Goal, v: f64| if g == Goal::Max { v } else { -v };
+    let mut p: Vec<(usize, f64, f64)> = points
+        .iter()
+        .map(|&(i, x, y)| (i, o(gx, x), o(gy, y)))
+        .collect();
+    p.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then(b.2.total_cmp(&a.2))
+            .then(a.0.cmp(&b.0))
+    });
+    let mut front = Vec::new();
+    let mut best_y = f64::NEG_INFINITY;
+    let mut last: Option<(f64, f64)> = None;
+    for &(i, x, y) in &p {
+        // A duplicate of the last kept point is on the front too.
+        if y > best_y || last == Some((x, y)) {
+            front.push(i);
+            best_y = best_y.max(y);
+            last = Some((x, y));
+        }
+    }
+    front.sort_unstable();
+    front
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pairwise definition: dominated when another point is at least as good on both
+    /// axes and better on one.
+    fn brute(points: &[(usize, f64, f64)], gx: Goal, gy: Goal) -> Vec<usize> {
+        let ge = |g: Goal, a: f64, b: f64| if g == Goal::Max { a >= b } else { a <= b };
+        let gt = |g: Goal, a: f64, b: f64| if g == Goal::Max { a > b } else { a < b };
+        let mut out: Vec<usize> = points
+            .iter()
+            .filter(|p| {
+                !points.iter().any(|q| {
+                    ge(gx, q.1, p.1) && ge(gy, q.2, p.2) && (gt(gx, q.1, p.1) || gt(gy, q.2, p.2))
+                })
+            })
+            .map(|p| p.0)
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn hand_computed_front() {
+        // Delivery (max) vs overload seconds (min): A(90, 5) B(95, 8) C(85, 9) D(95, 6) E(99, 20)
+        // C is beaten by A; B is beaten by D; the front is A, D, E.
+        let pts = [
+            (0, 90.0, 5.0),
+            (1, 95.0, 8.0),
+            (2, 85.0, 9.0),
+            (3, 95.0, 6.0),
+            (4, 99.0, 20.0),
+        ];
+        assert_eq!(pareto(&pts, Goal::Max, Goal::Min), vec![0, 3, 4]);
+        assert_eq!(best(&[(0, 90.0), (3, 95.0), (4, 95.0)], Goal::Max), Some(3));
+        assert_eq!(best(&[(0, 90.0), (3, 95.0)], Goal::Min), Some(0));
+        assert_eq!(best(&[], Goal::Min), None);
+    }
+
+    #[test]
+    fn front_equals_the_pairwise_definition() {
+        // A small LCG makes many point clouds, with ties (values on a coarse grid).
+        let mut state = 12345u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % 7) as f64
+        };
+        for round in 0..300 {
+            let n = 1 + round % 12;
+            let pts: Vec<(usize, f64, f64)> = (0..n).map(|i| (i, next(), next())).collect();
+            for (gx, gy) in [
+                (Goal::Max, Goal::Max),
+                (Goal::Max, Goal::Min),
+                (Goal::Min, Goal::Max),
+                (Goal::Min, Goal::Min),
+            ] {
+                assert_eq!(
+                    pareto(&pts, gx, gy),
+                    brute(&pts, gx, gy),
+                    "{pts:?} {gx:?} {gy:?}"
+                );
+            }
+        }
+    }
+}

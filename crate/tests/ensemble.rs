@@ -1,0 +1,178 @@
+//! Ensembles: seed derivation pinned to a JDK, statistics equal to a direct computation
+//! from single runs, counted verdicts equal to per-seed verdicts, and results identical
+//! for any thread count.
+
+use retrystorm::classic::{self, report};
+use retrystorm::cluster;
+use retrystorm::ensemble::{self, derive_seeds, Spread};
+use retrystorm::scenario::{self, AnyScenario};
+
+fn article() -> AnyScenario {
+    AnyScenario::Classic(classic::Scenario::article())
+}
+
+fn preset(id: &str) -> AnyScenario {
+    let b = scenario::bundled()
+        .into_iter()
+        .find(|b| b.id == id)
+        .unwrap();
+    scenario::parse(b.json).unwrap()
+}
+
+#[test]
+fn derived_seeds_match_the_jdk() {
+    // Printed by `new java.util.Random(base)` then four `nextLong()` calls (JDK 17).
+    let cases: [[i64; 5]; 3] = [
+        [
+            4242,
+            2047068418989240485,
+            612568621229944317,
+            8038270475141386939,
+            2186190084587471466,
+        ],
+        [
+            -7,
+            4964420944606563203,
+            -6028743012628894217,
+            -8826958116857042465,
+            -2732364192705608872,
+        ],
+        [
+            i64::MAX,
+            4961115982468162243,
+            226341162490527646,
+            -6233441030884181172,
+            7681931065131779340,
+        ],
+    ];
+    for c in cases {
+        assert_eq!(derive_seeds(c[0], 5), c.to_vec());
+    }
+}
+
+#[test]
+fn classic_spreads_equal_a_direct_computation() {
+    let sc = classic::Scenario::article();
+    let seeds = derive_seeds(sc.seed, 7);
+    let e = ensemble::run(&article(), &seeds, Some(2)).unwrap();
+    assert_eq!(e.seeds, seeds);
+    assert_eq!(e.groups.len(), 6);
+    // S3 (full jitter) varies with the seed: recompute its attempts from single runs.
+    let direct: Vec<f64> = seeds
+        .iter()
+        .map(|&s| classic::run(&sc, s).unwrap()[2].attempts as f64)
+        .collect();
+    let m = e.groups[2]
+        .metrics
+        .iter()
+        .find(|m| m.metric == "attempts")
+        .unwrap();
+    assert_eq!(
+        m.values,
+        direct.iter().map(|&v| Some(v)).collect::<Vec<_>>()
+    );
+    let mut sorted = direct.clone();
+    sorted.sort_by(f64::total_cmp);
+    let s = m.spread.unwrap();
+    // Seven values: the median is the 4th smallest, min/max the ends, p25 at rank 1.5.
+    assert_eq!(s.median, sorted[3]);
+    assert_eq!((s.min, s.max), (sorted[0], sorted[6]));
+    assert_eq!(s.p25, (sorted[1] + sorted[2]) / 2.0);
+    let mean = direct.iter().sum::<f64>() / 7.0;
+    assert!((s.mean - mean).abs() < 1e-9);
+    assert!(
+        s.min < s.max,
+        "full jitter should vary over seeds: {direct:?}"
+    );
+    // S2 has no jitter: the same figures on every seed, so a zero spread.
+    let s2 = e.groups[1]
+        .metrics
+        .iter()
+        .find(|m| m.metric == "overload_seconds")
+        .unwrap()
+        .spread
+        .unwrap();
+    assert_eq!((s2.min, s2.max, s2.sd), (34.0, 34.0, 0.0));
+}
+
+#[test]
+fn verdicts_are_counted_seed_by_seed() {
+    let sc = classic::Scenario::article();
+    let seeds = [4242, 1, 7, 99, 2026, 313131];
+    let e = ensemble::run(&article(), &seeds, Some(1)).unwrap();
+    for (i, count) in e.verdicts.iter().enumerate() {
+        let direct: Vec<Option<bool>> = seeds
+            .iter()
+            .map(|&s| report::verdicts(&sc, s).unwrap()[i].pass)
+            .collect();
+        assert_eq!(count.per_seed, direct, "{}", count.name);
+        assert_eq!(
+            count.pass,
+            direct.iter().filter(|v| **v == Some(true)).count()
+        );
+        assert_eq!(count.of, 6);
+    }
+    // Fewer than four strategies: the checks are not applicable, counted as such.
+    let mut three = sc.clone();
+    three.strategies.truncate(3);
+    let e = ensemble::run(&AnyScenario::Classic(three), &seeds[..2], None).unwrap();
+    assert!(e.verdicts.iter().all(|v| v.of == 0 && v.pass == 0));
+}
+
+#[test]
+fn identical_for_any_thread_count() {
+    let seeds = derive_seeds(9, 24);
+    let one = serde_json::to_string(&ensemble::run(&article(), &seeds, Some(1)).unwrap()).unwrap();
+    for t in [2, 3, 5] {
+        let many =
+            serde_json::to_string(&ensemble::run(&article(), &seeds, Some(t)).unwrap()).unwrap();
+        assert_eq!(one, many, "{t} threads");
+    }
+}
+
+#[test]
+fn cluster_recovery_is_counted_and_its_time_summarised() {
+    let mut sc = match preset("cluster-gc-stampede-fixed") {
+        AnyScenario::Cluster(s) => s,
+        _ => unreachable!(),
+    };
+    // A shorter run keeps the debug-profile test quick; the fault is still in it.
+    sc.duration_ms = sc.duration_ms.min(40_000);
+    let any = AnyScenario::Cluster(sc.clone());
+    let seeds = derive_seeds(sc.seed, 4);
+    let e = ensemble::run(&any, &seeds, None).unwrap();
+    let runs: Vec<_> = seeds
+        .iter()
+        .map(|&s| cluster::run(&sc, s).unwrap())
+        .collect();
+    let recovered: Vec<Option<bool>> = runs
+        .iter()
+        .map(|r| {
+            r.summary
+                .trigger_end_ms
+                .map(|_| r.summary.recovery_time_ms.is_some())
+        })
+        .collect();
+    let count = e.verdicts.iter().find(|v| v.name == "recovered").unwrap();
+    assert_eq!(count.per_seed, recovered);
+    let times: Vec<f64> = runs
+        .iter()
+        .filter_map(|r| r.summary.recovery_time_ms.map(|t| t as f64))
+        .collect();
+    let m = e.groups[0]
+        .metrics
+        .iter()
+        .find(|m| m.metric == "recovery_time_ms")
+        .unwrap();
+    assert_eq!(m.spread, Spread::of(&times));
+    assert_eq!(e.groups.len(), 1 + sc.tiers.len());
+    assert_eq!(e.groups[1].name, sc.tiers[0].name);
+}
+
+#[test]
+fn bad_seed_counts_name_the_field() {
+    let err = ensemble::run(&article(), &[], None).unwrap_err();
+    assert_eq!(err.field, "seeds");
+    let err = ensemble::check_count("seeds", ensemble::MAX_SEEDS + 1).unwrap_err();
+    assert!(err.to_string().contains("1..=10000"), "{err}");
+}
