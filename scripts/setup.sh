@@ -2,8 +2,8 @@
 # Installs everything the playground needs to build, serve and test, and nothing twice:
 # the wasm32 target, wasm-bindgen-cli and Trunk at pinned versions (cargo install only
 # when the installed version differs), Chromium (apt, only when missing) and the npm
-# packages of tests/e2e (playwright-core, binaryen's wasm-opt; `npm ci` only when the
-# lockfile changed). Network: crates.io, npm and Debian only. Safe to re-run.
+# packages of tests/e2e (playwright-core, binaryen's wasm-opt, and the JavaScript gate:
+# Biome and TypeScript; `npm ci` only when the lockfile changed). Network: crates.io, npm and Debian only. Safe to re-run.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -60,4 +60,5 @@ fi
 [ "$(version_of wasm-bindgen)" = "$WASM_BINDGEN_VERSION" ] || { echo "setup: wasm-bindgen $WASM_BINDGEN_VERSION missing" >&2; exit 1; }
 [ "$(version_of trunk)" = "$TRUNK_VERSION" ] || { echo "setup: trunk $TRUNK_VERSION missing" >&2; exit 1; }
 wasm-opt --version | grep -q 'version 132' || { echo "setup: wasm-opt 132 is not first on PATH" >&2; exit 1; }
+[ -x "$E2E_DIR/node_modules/.bin/biome" ] && [ -x "$E2E_DIR/node_modules/.bin/tsc" ] || { echo "setup: biome or tsc missing in tests/e2e" >&2; exit 1; }
 echo "setup: ok (wasm-bindgen $WASM_BINDGEN_VERSION, trunk $TRUNK_VERSION, $(wasm-opt --version), $(chromium --version 2>/dev/null | head -1))"

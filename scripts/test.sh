@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every check, in the order CI runs them (.ci/run calls this):
-#   fmt, clippy (native and wasm32), engine tests, the wasm-bindgen tests of the exports
-#   (headless Chromium), the native CLI, the release site (at / and under a sub-path),
-#   and the end-to-end tests of the built site in headless Chromium.
+#   Rust: fmt, clippy (native and wasm32), the docs (warnings denied); JavaScript: Biome
+#   (format and lint) and the runner's unit tests; the engine tests, the wasm-bindgen tests of the exports (headless
+#   Chromium), the native CLI, the release site (at / and under a sub-path), the type
+#   check of the page's JavaScript against the site's generated .d.ts (tsc, strict), and
+#   the end-to-end tests of the built site in headless Chromium.
 # Every step runs even after a failure, so one run shows every problem; the exit status
 # is non-zero when any step failed. Screenshots land in tests/artifacts/.
 set -uo pipefail
@@ -38,10 +40,18 @@ export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 step "cargo fmt" cargo fmt --all -- --check
 step "clippy native" cargo clippy --workspace --all-targets -- -D warnings
 step "clippy wasm32" cargo clippy -p retrystorm-web --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "cargo doc" env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
+# Biome's config is biome.json; `biome check --write www/js www/types tests/e2e` applies its fixes.
+step "js format and lint" biome ci --colors=off www/js www/types tests/e2e
+# The page's run scheduling (newest request wins, restart, cancel), in node with a fake Worker.
+step "js unit tests" node --test "$E2E_DIR/runner.test.js"
 step "engine tests" cargo test
 step "wasm-bindgen tests" cargo test -p retrystorm-web --target wasm32-unknown-unknown
 step "CLI build" cargo build --release
 step "trunk build" trunk build --release --offline
+# The wasm exports' types come from dist/retrystorm-web.d.ts, written by the build above.
+step "js types (page)" tsc -p www
+step "js types (tests)" tsc -p tests/e2e
 SUBPATH=/nested/retry-storm/
 step "trunk build (sub-path)" trunk build --release --offline --public-url "$SUBPATH" --dist "$ROOT/target/dist-subpath"
 mkdir -p "$ROOT/tests/artifacts"

@@ -1,116 +1,103 @@
-// End-to-end tests of the cluster model in the built playground, in headless Chromium
-// (Debian's /usr/bin/chromium, driven by playwright-core), against the site served on
-// 127.0.0.1 and the native CLI (`retrystorm run --json`).
-//
-// Environment (scripts/test.sh sets all of it): DIST, DIST_SUBPATH, SUBPATH,
-// RETRYSTORM_BIN, ARTIFACTS, as in playground.test.js.
+// End-to-end tests of the cluster model in the built playground, in headless Chromium,
+// against the site served on 127.0.0.1 and the native CLI (see harness.js).
 
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import * as e2e from './harness.js';
 import { serve } from './static-server.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const DIST = process.env.DIST || path.join(root, 'dist');
-const CLI = process.env.RETRYSTORM_BIN || path.join(root, 'target/release/retrystorm');
-const ARTIFACTS = process.env.ARTIFACTS || path.join(root, 'tests/artifacts');
-const DIST_SUBPATH = process.env.DIST_SUBPATH || '';
-const SUBPATH = process.env.SUBPATH || '/nested/retry-storm/';
+const h = new e2e.Harness({ width: 1400, height: 1000 });
+before(() => h.start());
+after(() => h.stop());
 
-let site;
-let context;
-let profile;
-
-before(async () => {
-  assert.ok(fs.existsSync(path.join(DIST, 'index.html')), `no built site in ${DIST}: run trunk build --release`);
-  assert.ok(fs.existsSync(CLI), `no CLI at ${CLI}: run cargo build --release`);
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  site = await serve(DIST);
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'retrystorm-e2e-cluster-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1400, height: 1000 },
-    acceptDownloads: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  await context?.close();
-  site?.server.close();
-  if (profile) fs.rmSync(profile, { recursive: true, force: true });
-});
-
-/** Opens a page, collecting its errors; waits for the first classic or cluster run. */
+/**
+ * Opens a page, collecting its errors; waits for the first classic or cluster run.
+ * @param {string} url
+ */
 async function open(url, { cluster = false } = {}) {
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(url);
+  const page = await h.page(url);
   if (cluster) await waitClusterRuns(page, 1);
   else await page.waitForFunction(() => Number(document.body.dataset.runs || 0) >= 1, null, { timeout: 30_000 });
   return page;
 }
 
-async function clusterRuns(page) {
-  return page.evaluate(() => Number(document.body.dataset.clusterRuns || 0));
-}
+/** @param {import('playwright-core').Page} page */
+const clusterRuns = (page) => e2e.runCount(page, 'clusterRuns');
 
-async function waitClusterRuns(page, n) {
-  await page.waitForFunction((k) => Number(document.body.dataset.clusterRuns || 0) >= k, n, { timeout: 60_000 });
-}
+/**
+ * @param {import('playwright-core').Page} page
+ * @param {number} n
+ */
+const waitClusterRuns = (page, n) => e2e.waitRunCount(page, 'clusterRuns', n);
 
 /** Opens the playground and switches to the cluster model (the first cluster preset). */
 async function openCluster() {
-  const page = await open(site.url);
+  const page = await open(h.url);
   await page.click('input[name="model"][value="cluster"]');
   await waitClusterRuns(page, 1);
   return page;
 }
 
 /** Clicks a cluster preset and waits for its run. */
+/**
+ * @param {import('playwright-core').Page} page
+ * @param {string} id
+ */
 async function preset(page, id) {
   const n = await clusterRuns(page);
   await page.click(`[data-cluster-preset="${id}"]`);
   await waitClusterRuns(page, n + 1);
 }
 
-/** A table's rows of cell texts (header first). */
-async function rows(page, id) {
-  return page.$$eval(`#${id} tr`, (trs) => trs.map((r) => [...r.children].map((c) => c.textContent)));
+/**
+ * Sets a cluster field and commits it (a change event), then waits for the run.
+ * @param {import('playwright-core').Page} page
+ * @param {string} field
+ * @param {string} value
+ */
+const commit = (page, field, value) => e2e.commitField(page, { field, value, runs: 'clusterRuns', commit: 'change' });
+
+/**
+ * A table's rows of cell texts (header first).
+ * @param {import('playwright-core').Page} page
+ * @param {string} id
+ */
+function rows(page, id) {
+  return e2e.tableRows(page, `#${id}`);
 }
 
-/** The summary as {metric: value}. */
+/**
+ * The summary as {metric: value}.
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<Record<string, string>>}
+ */
 async function summary(page) {
   return Object.fromEntries((await rows(page, 'cluster-summary')).slice(1));
 }
 
-const shown = (page) => page.evaluate(() => window.playground.cluster.shown.result);
+/** @param {import('playwright-core').Page} page */
+const shown = (page) => page.evaluate(() => window.playground.cluster.shown?.run.toJSON().result);
+/** @param {import('playwright-core').Page} page */
 const cfg = (page) => page.evaluate(() => window.playground.cluster.cfg);
-const chartPixels = (page) => page.$eval('#cluster-chart', (c) => c.toDataURL('image/png'));
+/** @param {import('playwright-core').Page} page */
+const chartPixels = (page) => e2e.pixels(page, '#cluster-chart');
 
-/** The CLI's `run --json` output ({scenario, result}) for a preset id or a scenario object. */
+/**
+ * The CLI's `run --json` output ({scenario, result}) for a preset id or a scenario object.
+ * @param {string | object} what
+ */
 function cli(what) {
-  const args = ['run', '--json'];
-  if (typeof what === 'string') {
-    args.push('--preset', what);
-  } else {
-    const file = path.join(profile, `cluster-${process.hrtime.bigint()}.json`);
-    fs.writeFileSync(file, JSON.stringify({ model: 'cluster', ...what }));
-    args.push('--scenario', file);
-  }
-  return JSON.parse(execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }));
+  return h.cli(typeof what === 'string' ? what : { model: 'cluster', ...what });
 }
 
 /** Checks the page's summary cells against the CLI's numbers, formatted independently. */
+/**
+ * @param {Record<string, string>} sum
+ * @param {any} result
+ */
 function assertSummaryMatches(sum, result) {
   const s = result.summary;
   assert.equal(sum.requests, String(s.requests));
@@ -121,13 +108,18 @@ function assertSummaryMatches(sum, result) {
   assert.equal(sum['amplification end to end'], `${s.amplification.toFixed(2)}x`);
   assert.equal(sum['peak arrivals vs steady state'], `${s.peak_arrival_ratio.toFixed(2)}x`);
   assert.equal(sum['overload duration'], `${(s.overload_duration_ms / 1000).toFixed(1)} s`);
-  const recovery = s.recovery_time_ms !== null ? `${(s.recovery_time_ms / 1000).toFixed(1)} s`
-    : s.metastable ? 'metastable: did not recover' : 'no trigger';
+  const recovery =
+    s.recovery_time_ms !== null
+      ? `${(s.recovery_time_ms / 1000).toFixed(1)} s`
+      : s.metastable
+        ? 'metastable: did not recover'
+        : 'no trigger';
   assert.equal(sum['recovery time'], recovery);
   for (const t of result.tiers) {
     assert.equal(sum[`${t.name}: amplification`], `${t.amplification.toFixed(2)}x`);
   }
-  const total = (k) => result.tiers.reduce((a, t) => a + t.totals[k], 0);
+  /** @param {string} k */
+  const total = (k) => result.tiers.reduce((/** @type {number} */ a, /** @type {any} */ t) => a + t.totals[k], 0);
   assert.equal(sum['timeouts (all hops)'], String(total('timeouts')));
   assert.equal(sum['breaker-rejected'], String(total('breaker_rejected')));
 }
@@ -142,7 +134,10 @@ test('every cluster preset shows the CLI summary, with its description', async (
     assert.deepEqual(await shown(page), want.result, `${id}: the page's run equals the CLI's`);
     assertSummaryMatches(await summary(page), want.result);
     // And the table is exactly the engine's formatting of the CLI's result.
-    const table = await page.evaluate((r) => window.wasmBindings.clusterSummaryTable(r), want.result);
+    const table = await page.evaluate(
+      (text) => window.wasmBindings.ClusterRun.fromJSON(text).table(),
+      JSON.stringify(want),
+    );
     assert.deepEqual(await rows(page, 'cluster-summary'), [table.columns, ...table.rows]);
     assert.equal(await page.textContent('#cluster-preset-desc'), want.scenario.description);
     assert.match(await page.textContent('#cluster-timing'), /worker run \d+ ms · [\d,]+ events · draw \d+ ms/);
@@ -153,20 +148,27 @@ test('every cluster preset shows the CLI summary, with its description', async (
 
 test('the stampede, naive and fixed: a surge and its absence (screenshots)', async () => {
   const page = await openCluster();
+  /** @type {Record<string, number>} */
   const peaks = {};
-  for (const [id, name] of [['cluster-gc-stampede-naive', 'naive'], ['cluster-gc-stampede-fixed', 'fixed']]) {
+  for (const [id, name] of [
+    ['cluster-gc-stampede-naive', 'naive'],
+    ['cluster-gc-stampede-fixed', 'fixed'],
+  ]) {
     await preset(page, id);
     const r = await shown(page);
     peaks[name] = r.tiers[1].peak_arrival_ratio;
-    await page.locator('#cluster-chart').screenshot({ path: path.join(ARTIFACTS, `cluster-stampede-${name}-chart.png`) });
-    await page.screenshot({ path: path.join(ARTIFACTS, `cluster-stampede-${name}.png`), fullPage: true });
+    await page
+      .locator('#cluster-chart')
+      .screenshot({ path: path.join(e2e.ARTIFACTS, `cluster-stampede-${name}-chart.png`) });
+    await page.screenshot({ path: path.join(e2e.ARTIFACTS, `cluster-stampede-${name}.png`), fullPage: true });
   }
   assert.ok(peaks.naive > 2 * peaks.fixed, JSON.stringify(peaks));
   // The chart is drawn, sharp for the device pixel ratio, and not blank.
-  const stats = await page.$eval('#cluster-chart', (c) => {
+  const stats = await page.$eval('#cluster-chart', (/** @type {any} */ c) => {
     const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     let nonWhite = 0;
-    for (let i = 0; i < data.length; i += 4 * 5) if (data[i] < 235 || data[i + 1] < 235 || data[i + 2] < 235) nonWhite++;
+    for (let i = 0; i < data.length; i += 4 * 5)
+      if (data[i] < 235 || data[i + 1] < 235 || data[i + 2] < 235) nonWhite++;
     return { nonWhite, w: c.width, cssW: c.clientWidth, dpr: devicePixelRatio };
   });
   assert.ok(stats.nonWhite > 5000, `only ${stats.nonWhite} drawn pixels`);
@@ -204,7 +206,10 @@ test('editing a tier changes the URL, the chart and the numbers, equal to the CL
   // An invalid value is marked at its field with the engine's message; the results stay.
   await input.fill('0');
   await page.waitForSelector('#cluster-root .field-msg');
-  assert.match(await page.textContent('#cluster-root .field-msg'), /tiers\[1\]\.instances = 0 is out of range: allowed 1\.\.=10000/);
+  assert.match(
+    await page.textContent('#cluster-root .field-msg'),
+    /tiers\[1\]\.instances = 0 is out of range: allowed 1\.\.=10000/,
+  );
   assert.ok(await page.isVisible('#cluster-stale'));
   assert.deepEqual(await summary(page), sum);
   await input.fill('12');
@@ -213,8 +218,8 @@ test('editing a tier changes the URL, the chart and the numbers, equal to the CL
 
   // The link, opened in a fresh page, gives the same summary and the same chart.
   await page.click('#copy-link');
-  const link = await page.inputValue('#export-text');
-  assert.ok(link.startsWith(site.url) && link.includes('s=v1.'), link);
+  const link = await page.inputValue('#cluster-export-text');
+  assert.ok(link.startsWith(h.url) && link.includes('s=v1.'), link);
   const fresh = await open(link, { cluster: true });
   assert.ok(await fresh.isChecked('input[name="model"][value="cluster"]'));
   assert.deepEqual(await summary(fresh), sum);
@@ -234,7 +239,7 @@ test('a tier name with markup renders as text everywhere, typed or from a link',
   await input.dispatchEvent('change');
   await waitClusterRuns(page, n + 1);
   await page.click('#copy-link');
-  const fresh = await open(await page.inputValue('#export-text'), { cluster: true });
+  const fresh = await open(await page.inputValue('#cluster-export-text'), { cluster: true });
   for (const p of [page, fresh]) {
     assert.equal(await p.$$eval('img', (i) => i.length), 0, 'no <img> element was created');
     assert.equal(await p.evaluate(() => window.__xss), undefined, 'no script ran');
@@ -261,8 +266,14 @@ test('the topology editor adds, moves and removes tiers, and hides fields of oth
   await page.selectOption(`[data-field="${budget}.kind"]`, 'windowed');
   await waitClusterRuns(page, ++n);
   assert.equal(await page.$(`[data-field="${budget}.max_tokens"]`), null);
-  const defaults = await page.evaluate(() => window.wasmBindings.clusterDefaults().budget.find((b) => b.kind === 'windowed'));
-  assert.equal(await page.inputValue(`[data-field="${budget}.ttl_ms"]`), String(defaults.ttl_ms), 'defaults from the engine');
+  const defaults = await page.evaluate(() =>
+    window.wasmBindings.clusterDefaults().budget.find((/** @type {any} */ b) => b.kind === 'windowed'),
+  );
+  assert.equal(
+    await page.inputValue(`[data-field="${budget}.ttl_ms"]`),
+    String(defaults.ttl_ms),
+    'defaults from the engine',
+  );
   // Add a tier at the end: the old last tier now calls it through a default client.
   await page.click('button[data-act="tier-add"]');
   await waitClusterRuns(page, ++n);
@@ -274,13 +285,19 @@ test('the topology editor adds, moves and removes tiers, and hides fields of oth
   await page.click('button[data-act="tier-up"][data-index="2"]');
   await waitClusterRuns(page, ++n);
   c = await cfg(page);
-  assert.deepEqual(c.tiers.map((t) => t.name), ['gateway', 'service', 'orders']);
+  assert.deepEqual(
+    c.tiers.map((/** @type {any} */ t) => t.name),
+    ['gateway', 'service', 'orders'],
+  );
   assert.equal(c.faults[0].tier, 2, 'the pause stays on orders');
   assert.deepEqual(await shown(page), cli(c).result);
   await page.click('button[data-act="tier-del"][data-index="1"]');
   await waitClusterRuns(page, ++n);
   c = await cfg(page);
-  assert.deepEqual(c.tiers.map((t) => t.name), ['gateway', 'orders']);
+  assert.deepEqual(
+    c.tiers.map((/** @type {any} */ t) => t.name),
+    ['gateway', 'orders'],
+  );
   assert.equal(c.faults[0].tier, 1);
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -300,7 +317,10 @@ test('dragging a fault bar moves the fault and re-runs', async () => {
   await page.mouse.up();
   await waitClusterRuns(page, n + 1);
   const after = await cfg(page);
-  assert.ok(after.faults[0].start_ms > before.faults[0].start_ms + 5000, `${before.faults[0].start_ms} → ${after.faults[0].start_ms}`);
+  assert.ok(
+    after.faults[0].start_ms > before.faults[0].start_ms + 5000,
+    `${before.faults[0].start_ms} → ${after.faults[0].start_ms}`,
+  );
   assert.equal(after.faults[0].duration_ms, before.faults[0].duration_ms, 'a move keeps the length');
   assert.equal(after.faults[0].start_ms % 100, 0, 'snapped to 100 ms');
   assert.notDeepEqual(await summary(page), sumBefore);
@@ -346,7 +366,13 @@ test('a long run shows progress, can be cancelled, and the page keeps responding
   const input = page.locator('[data-field="duration_ms"]');
   await input.fill('86400000');
   await page.waitForSelector('#cluster-progress-box:not([hidden])', { timeout: 10_000 });
-  await page.waitForFunction(() => Number(document.getElementById('cluster-progress').value) > 0, null, { timeout: 10_000 });
+  await page.waitForFunction(
+    () => Number(/** @type {HTMLProgressElement} */ (document.getElementById('cluster-progress')).value) > 0,
+    null,
+    {
+      timeout: 10_000,
+    },
+  );
   // The main thread answers while the worker computes, and input still works.
   const t0 = Date.now();
   assert.equal(await page.evaluate(() => 1 + 1), 2);
@@ -376,8 +402,10 @@ test('a run past its event bound gets the engine message, not a frozen tab', asy
   await input.fill('100000');
   await input.dispatchEvent('change');
   await page.waitForSelector('#cluster-run-error:not([hidden])', { timeout: 30_000 });
-  assert.match(await page.textContent('#cluster-run-error'),
-    /^The run stopped: the run needs more than max_events = 100000 events \(stopped at \d+ ms of 90000 ms\); raise max_events/);
+  assert.match(
+    await page.textContent('#cluster-run-error'),
+    /^The run stopped: the run needs more than max_events = 100000 events \(stopped at \d+ ms of 90000 ms\); raise max_events/,
+  );
   await page.close();
 });
 
@@ -386,33 +414,50 @@ test('A/B: pin naive as A, load fixed as B, see both with correct deltas', async
   await preset(page, 'cluster-gc-stampede-naive');
   const pixelsA = await chartPixels(page);
   await page.click('#cluster-pin');
-  await page.waitForFunction(() => !document.getElementById('cluster-unpin').disabled);
+  await page.waitForFunction(
+    () => !(/** @type {HTMLButtonElement} */ (document.getElementById('cluster-unpin')).disabled),
+  );
   await preset(page, 'cluster-gc-stampede-fixed');
   assert.ok(await page.isVisible('#cluster-compare'));
   const a = cli('cluster-gc-stampede-naive').result;
   const b = cli('cluster-gc-stampede-fixed').result;
   const table = await rows(page, 'cluster-compare');
   assert.deepEqual(table[0], ['metric', 'A (pinned)', 'B (current)', 'Δ (B − A)', 'Δ %']);
+  /** @param {string} label */
   const row = (label) => table.find((r) => r[0] === label);
+  /** @param {number} d */
   const sign = (d) => (d > 0 ? '+' : d < 0 ? '−' : '±');
   const dReq = b.summary.requests - a.summary.requests;
-  assert.deepEqual(row('requests'), ['requests', String(a.summary.requests), String(b.summary.requests),
-    `${sign(dReq)}${Math.abs(dReq)}`, `${sign(dReq)}${Math.abs(dReq / a.summary.requests * 100).toFixed(1)}%`]);
+  assert.deepEqual(row('requests'), [
+    'requests',
+    String(a.summary.requests),
+    String(b.summary.requests),
+    `${sign(dReq)}${Math.abs(dReq)}`,
+    `${sign(dReq)}${Math.abs((dReq / a.summary.requests) * 100).toFixed(1)}%`,
+  ]);
   const g = b.summary.goodput_per_s - a.summary.goodput_per_s;
-  assert.deepEqual(row('goodput'), ['goodput', `${a.summary.goodput_per_s.toFixed(1)}/s`, `${b.summary.goodput_per_s.toFixed(1)}/s`,
-    `${sign(g)}${Math.abs(g).toFixed(1)}/s`, `${sign(g)}${Math.abs(g / a.summary.goodput_per_s * 100).toFixed(1)}%`]);
-  await page.locator('#cluster-root').screenshot({ path: path.join(ARTIFACTS, 'cluster-ab.png') });
+  assert.deepEqual(row('goodput'), [
+    'goodput',
+    `${a.summary.goodput_per_s.toFixed(1)}/s`,
+    `${b.summary.goodput_per_s.toFixed(1)}/s`,
+    `${sign(g)}${Math.abs(g).toFixed(1)}/s`,
+    `${sign(g)}${Math.abs((g / a.summary.goodput_per_s) * 100).toFixed(1)}%`,
+  ]);
+  await page.locator('#cluster-root').screenshot({ path: path.join(e2e.ARTIFACTS, 'cluster-ab.png') });
   // The link carries A too (a version-2 state): a fresh page shows the same comparison.
   assert.match(page.url(), /[?&]s=v2\./);
   await page.click('#copy-link');
-  const fresh = await open(await page.inputValue('#export-text'), { cluster: true });
+  const fresh = await open(await page.inputValue('#cluster-export-text'), { cluster: true });
   await fresh.locator('#cluster-compare-block:not([hidden])').waitFor();
   assert.deepEqual(await rows(fresh, 'cluster-compare'), table);
   assert.equal(await chartPixels(fresh), await chartPixels(page), 'A over B, pixel for pixel');
   assert.deepEqual(fresh.errors, []);
   await fresh.close();
   const r = row('recovery time');
-  assert.equal(r[1], a.summary.metastable ? 'metastable: did not recover' : `${(a.summary.recovery_time_ms / 1000).toFixed(1)} s`);
+  assert.equal(
+    r[1],
+    a.summary.metastable ? 'metastable: did not recover' : `${(a.summary.recovery_time_ms / 1000).toFixed(1)} s`,
+  );
   // Both runs on one chart: B's bars and A's line; unpinning removes A's line.
   const withA = await chartPixels(page);
   await page.click('#cluster-unpin');
@@ -426,22 +471,22 @@ test('A/B: pin naive as A, load fixed as B, see both with correct deltas', async
 test('exports: Markdown, CSV per bucket and tier, PNG, and a scenario file the CLI runs', async () => {
   const page = await openCluster();
   const sum = await summary(page);
-  const read = async (button) => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
-    return fs.readFileSync(await download.path());
-  };
+  /** @param {string} button */
+  const read = (button) => e2e.downloaded(page, button);
   const md = (await read('#cluster-export-md')).toString('utf8');
   const result = await shown(page);
-  assert.equal(md, await page.evaluate((r) => window.wasmBindings.clusterMarkdown(r), result));
+  assert.equal(md, await page.evaluate(() => window.playground.cluster.shown?.run.markdown()));
   assert.ok(md.includes(sum.goodput.replace('/s', '')) && md.includes(sum.requests), md);
   const csv = (await read('#cluster-export-csv')).toString('utf8').trim().split('\n');
   assert.equal(csv.length, 1 + result.buckets.length * result.tiers.length);
   assert.match(csv[0], /^start_ms,tier,first_attempts,retries,/);
   const png = await read('#cluster-export-png');
-  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  const file = path.join(profile, 'exported.json');
+  assert.deepEqual([...png.subarray(0, 8)], e2e.PNG);
+  const file = h.scratch('exported.json');
   fs.writeFileSync(file, await read('#cluster-export-json'));
-  const out = JSON.parse(execFileSync(CLI, ['run', '--json', '--scenario', file], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  const out = JSON.parse(
+    execFileSync(e2e.CLI, ['run', '--json', '--scenario', file], { encoding: 'utf8', maxBuffer: 1 << 28 }),
+  );
   assert.deepEqual(out.result, result);
   await page.close();
 });
@@ -450,7 +495,7 @@ test('embed mode shows the cluster chart and summary only', async () => {
   const page = await openCluster();
   const sum = await summary(page);
   await page.click('#copy-embed');
-  const snippet = await page.inputValue('#export-text');
+  const snippet = await page.inputValue('#cluster-export-text');
   const src = /src="([^"]+)"/.exec(snippet)[1].replaceAll('&amp;', '&');
   await page.close();
   const embed = await open(src, { cluster: true });
@@ -460,16 +505,16 @@ test('embed mode shows the cluster chart and summary only', async () => {
   assert.ok(await embed.isVisible('#cluster-chart'));
   assert.deepEqual(await summary(embed), sum);
   const href = await embed.getAttribute('#cluster-open', 'href');
-  assert.ok(href.startsWith(site.url) && !href.includes('embed'), href);
+  assert.ok(href.startsWith(h.url) && !href.includes('embed'), href);
   await embed.setViewportSize({ width: 640, height: 900 });
   await embed.waitForTimeout(300);
-  await embed.screenshot({ path: path.join(ARTIFACTS, 'cluster-embed.png'), fullPage: true });
+  await embed.screenshot({ path: path.join(e2e.ARTIFACTS, 'cluster-embed.png'), fullPage: true });
   assert.deepEqual(embed.errors, []);
   await embed.close();
 });
 
-test('the cluster model works under a sub-path', { skip: !DIST_SUBPATH && 'DIST_SUBPATH not set' }, async () => {
-  const sub = await serve(DIST_SUBPATH, { prefix: SUBPATH });
+test('the cluster model works under a sub-path', { skip: !e2e.DIST_SUBPATH && 'DIST_SUBPATH not set' }, async () => {
+  const sub = await serve(e2e.DIST_SUBPATH, { prefix: e2e.SUBPATH });
   try {
     const page = await open(sub.url);
     await page.click('input[name="model"][value="cluster"]');
@@ -477,7 +522,7 @@ test('the cluster model works under a sub-path', { skip: !DIST_SUBPATH && 'DIST_
     assert.ok(page.url().startsWith(sub.url), page.url());
     assert.deepEqual(await shown(page), cli('cluster-gc-stampede-naive').result);
     await page.click('#copy-link');
-    const fresh = await open(await page.inputValue('#export-text'), { cluster: true });
+    const fresh = await open(await page.inputValue('#cluster-export-text'), { cluster: true });
     assert.deepEqual(await summary(fresh), await summary(page));
     assert.deepEqual([...page.errors, ...fresh.errors], []);
     await fresh.close();
@@ -488,18 +533,14 @@ test('the cluster model works under a sub-path', { skip: !DIST_SUBPATH && 'DIST_
 });
 
 test('each model keeps its state; classic links without a cluster scenario still open classic', async () => {
-  const page = await open(site.url);
+  const page = await open(h.url);
   const classicLink = page.url();
   const cap = page.locator('[data-field="capacity"]');
   await cap.fill('300');
   await cap.dispatchEvent('change');
   await page.click('input[name="model"][value="cluster"]');
   await waitClusterRuns(page, 1);
-  const rate = page.locator('[data-field="load.rate_per_s"]');
-  const n = await clusterRuns(page);
-  await rate.fill('2500');
-  await rate.dispatchEvent('change');
-  await waitClusterRuns(page, n + 1);
+  await commit(page, 'load.rate_per_s', '2500');
   await page.click('input[name="model"][value="classic"]');
   assert.equal(await page.inputValue('[data-field="capacity"]'), '300');
   assert.ok(await page.isVisible('#results'));
@@ -517,12 +558,18 @@ test('each model keeps its state; classic links without a cluster scenario still
   assert.ok(await page.isChecked('input[name="model"][value="cluster"]'));
   assert.equal((await cfg(page)).name, 'GC-pause stampede (fixed)');
   // A classic-only link (as written before the cluster page existed) opens classic.
-  const state = await page.evaluate(() => window.wasmBindings.encodeState({ model: 'classic', classic: window.wasmBindings.defaultScenario(), view: { hidden: [] } }));
-  const old = await open(`${site.url}?s=${state}`);
+  const state = await page.evaluate(() =>
+    window.wasmBindings.encodeState({
+      model: 'classic',
+      classic: window.wasmBindings.classicDefaults().scenario,
+      view: { hidden: [] },
+    }),
+  );
+  const old = await open(`${h.url}?s=${state}`);
   assert.ok(await old.isChecked('input[name="model"][value="classic"]'));
   assert.ok(await old.isVisible('#results'));
   assert.equal(await old.isVisible('#banner'), false);
-  assert.ok(classicLink.startsWith(site.url));
+  assert.ok(classicLink.startsWith(h.url));
   await old.close();
   // A link with an invalid cluster scenario names the problem and shows the defaults.
   const bad = await page.evaluate(() => {
@@ -530,8 +577,51 @@ test('each model keeps its state; classic links without a cluster scenario still
     c.tiers[0].instances = 0;
     return window.wasmBindings.encodeState({ model: 'cluster', cluster: c, view: { hidden: [] } });
   });
-  const broken = await open(`${site.url}?s=${bad}`);
+  const broken = await open(`${h.url}?s=${bad}`);
   assert.match(await broken.textContent('#banner'), /link\.cluster\.tiers\[0\]\.instances = 0/);
   await broken.close();
+  await page.close();
+});
+
+test('copy link and copy embed code show the current text in the cluster export box, from the first click', async () => {
+  const page = await openCluster();
+  await page.click('#copy-link');
+  const link = await page.inputValue('#cluster-export-text');
+  assert.equal(link, page.url(), 'the link to what is on screen, not the previous copy');
+  assert.ok(link.startsWith(h.url) && link.includes('s=v1.'), link);
+  assert.match(await page.textContent('#cluster-copied'), /^Link (copied|is selected)/);
+  // After an edit, the next copy is the new state.
+  await commit(page, 'tiers[1].instances', '11');
+  await page.click('#copy-embed');
+  const snippet = await page.inputValue('#cluster-export-text');
+  const src = /src="([^"]+)"/.exec(snippet)?.[1].replaceAll('&amp;', '&');
+  assert.equal(src, `${page.url()}&embed=both`);
+  await page.close();
+});
+
+test("the classic editor's problem display leaves the cluster editor's field messages alone, and back", async () => {
+  const page = await openCluster();
+  const tier = page.locator('[data-field="tiers[1].instances"]');
+  await tier.fill('0');
+  await page.waitForSelector('#cluster-root .field-msg');
+  const clusterMsg = /tiers\[1\]\.instances = 0 is out of range/;
+  // The classic editor validates after an edit there: with a valid value (no problems)…
+  await page.click('input[name="model"][value="classic"]');
+  const n = await page.evaluate(() => Number(document.body.dataset.runs || 0));
+  const cap = page.locator('[data-field="capacity"]');
+  await cap.fill('300');
+  await cap.press('Tab');
+  await page.waitForFunction((k) => Number(document.body.dataset.runs || 0) > k, n);
+  // …and with an invalid one, marked at its own field.
+  await cap.fill('100000001');
+  await page.waitForSelector('#classic-root .field-msg');
+  await page.click('input[name="model"][value="cluster"]');
+  assert.match(await page.textContent('#cluster-root .field-msg'), clusterMsg);
+  assert.equal(await tier.getAttribute('aria-invalid'), 'true');
+  // The cluster editor's own validation leaves the classic marks alone too.
+  await commit(page, 'tiers[1].instances', '12');
+  assert.equal(await page.$('#cluster-root .field-msg'), null);
+  await page.click('input[name="model"][value="classic"]');
+  assert.match(await page.textContent('#classic-root .field-msg'), /capacity = 100000001 is out of range/);
   await page.close();
 });

@@ -1,30 +1,11 @@
-// End-to-end tests of the built playground in headless Chromium (Debian's /usr/bin/chromium,
-// driven by playwright-core), against the site served on 127.0.0.1 and the native CLI.
-//
-// Environment (scripts/test.sh sets all of it):
-//   DIST            the built site (trunk build --release)           default ../../dist
-//   DIST_SUBPATH    the same site built with --public-url SUBPATH    optional
-//   SUBPATH         that public URL, e.g. /nested/retry-storm/
-//   RETRYSTORM_BIN  the native CLI                                   default ../../target/release/retrystorm
-//   ARTIFACTS       where screenshots go                             default ../artifacts
+// End-to-end tests of the classic model in the built playground, in headless Chromium,
+// against the site served on 127.0.0.1 and the native CLI (see harness.js).
 
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { after, before, test } from 'node:test';
+import * as e2e from './harness.js';
 import { serve } from './static-server.js';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const DIST = process.env.DIST || path.join(root, 'dist');
-const DIST_SUBPATH = process.env.DIST_SUBPATH || '';
-const SUBPATH = process.env.SUBPATH || '/nested/retry-storm/';
-const CLI = process.env.RETRYSTORM_BIN || path.join(root, 'target/release/retrystorm');
-const ARTIFACTS = process.env.ARTIFACTS || path.join(root, 'tests/artifacts');
 
 // GOLDEN.md section 1 (seed 4242), as the results table prints it.
 const GOLDEN = [
@@ -36,109 +17,111 @@ const GOLDEN = [
   ['S6 预算+熔断', '0.94x', '90.0%', '205', '0', '200', '200', '1/[21]/0'],
 ];
 
-let site;
-let subSite;
-let context;
-let profile;
+const h = new e2e.Harness({ width: 1280, height: 900 });
+/** @type {{url: string, server: import('node:http').Server} | null} */
+let subSite = null;
 
 before(async () => {
-  assert.ok(fs.existsSync(path.join(DIST, 'index.html')), `no built site in ${DIST}: run trunk build --release`);
-  assert.ok(fs.existsSync(CLI), `no CLI at ${CLI}: run cargo build --release`);
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  site = await serve(DIST);
-  if (DIST_SUBPATH) subSite = await serve(DIST_SUBPATH, { prefix: SUBPATH });
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'retrystorm-e2e-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    acceptDownloads: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  await h.start();
+  if (e2e.DIST_SUBPATH) subSite = await serve(e2e.DIST_SUBPATH, { prefix: e2e.SUBPATH });
 });
 
 after(async () => {
-  await context?.close();
-  site?.server.close();
+  await h.stop();
   subSite?.server.close();
-  if (profile) fs.rmSync(profile, { recursive: true, force: true });
 });
 
-/** Opens a page and collects its errors; waits for the first run unless told not to. */
+/**
+ * Opens a page and waits for its first run unless told not to.
+ * @param {string} url
+ */
 async function open(url, { waitRun = true } = {}) {
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(url);
+  const page = await h.page(url);
   if (waitRun) await waitRuns(page, 1);
   return page;
 }
 
-async function runs(page) {
-  return page.evaluate(() => Number(document.body.dataset.runs || 0));
+/** @param {import('playwright-core').Page} page */
+const runs = (page) => e2e.runCount(page, 'runs');
+
+/**
+ * @param {import('playwright-core').Page} page
+ * @param {number} n
+ */
+const waitRuns = (page, n) => e2e.waitRunCount(page, 'runs', n);
+
+/**
+ * The results table as rows of cell texts (header first).
+ * @param {import('playwright-core').Page} page
+ */
+function table(page) {
+  return e2e.tableRows(page, '#results');
 }
 
-async function waitRuns(page, n) {
-  await page.waitForFunction((k) => Number(document.body.dataset.runs || 0) >= k, n, { timeout: 30_000 });
-}
-
-/** The results table as rows of cell texts (header first). */
-async function table(page) {
-  return page.$$eval('#results tr', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
-}
-
+/** @param {string[][]} rows */
 function assertGolden(rows) {
-  assert.deepEqual(rows[0], ['strategy', 'amplification', 'delivery', 'peak QPS', 'overload s', 'p50 ms', 'p99 ms',
-    'breaker trips/trip s/harmful', 'recovery window']);
+  assert.deepEqual(rows[0], [
+    'strategy',
+    'amplification',
+    'delivery',
+    'peak QPS',
+    'overload s',
+    'p50 ms',
+    'p99 ms',
+    'breaker trips/trip s/harmful',
+    'recovery window',
+  ]);
   assert.equal(rows.length, 7);
-  GOLDEN.forEach((want, i) => assert.deepEqual(rows[i + 1].slice(0, want.length), want, `row ${i + 1}`));
+  GOLDEN.forEach((want, i) => {
+    assert.deepEqual(rows[i + 1].slice(0, want.length), want, `row ${i + 1}`);
+  });
 }
 
-/** The CLI's `run --json` for a scenario object and seed. */
-function cli(scenario, seed) {
-  const file = path.join(profile, `scenario-${process.hrtime.bigint()}.json`);
-  fs.writeFileSync(file, JSON.stringify(scenario));
-  const args = ['run', '--json', '--scenario', file];
-  if (seed !== undefined) args.push('--seed', String(seed));
-  return JSON.parse(execFileSync(CLI, args, { encoding: 'utf8' }));
+/**
+ * The CLI's `run --json` for a scenario object and seed.
+ * @param {object} scenario
+ * @param {number | string} [seed]
+ */
+const cli = (scenario, seed) => h.cli(scenario, seed);
+
+/**
+ * The run on the page, as the CLI's `run --json` prints it.
+ * @param {import('playwright-core').Page} page
+ */
+function pageOutput(page) {
+  return page.evaluate(() => window.playground.classic.run?.toJSON());
 }
 
-async function pageOutput(page) {
-  return page.evaluate(() => window.playground.output);
-}
+/** @param {import('playwright-core').Page} page */
+const chartPixels = (page) => e2e.pixels(page, '#chart');
 
-async function chartPixels(page) {
-  return page.$eval('#chart', (c) => c.toDataURL('image/png'));
-}
+/** @param {import('playwright-core').Page} page */
+const pageCfg = (page) => page.evaluate(() => window.playground.classic.cfg);
 
-/** Edits one input the way a user does: type, then commit (change). */
-async function edit(page, field, value) {
-  const before = await runs(page);
-  const input = page.locator(`[data-field="${field}"]`);
-  await input.fill(value);
-  // A real key press: it commits the value (change) with user activation, as a person does;
-  // Chromium skips history entries made without one when going back.
-  await input.press('Tab');
-  await waitRuns(page, before + 1);
-}
+/**
+ * Edits one input the way a user does: type, then commit (change).
+ * @param {import('playwright-core').Page} page
+ * @param {string} field
+ * @param {string} value
+ */
+const edit = (page, field, value) => e2e.commitField(page, { field, value, runs: 'runs', commit: 'Tab' });
 
 test('the default page shows the GOLDEN.md table, equal to the CLI', async () => {
-  const page = await open(site.url);
+  const page = await open(h.url);
   assertGolden(await table(page));
-  const scenario = await page.evaluate(() => window.wasmBindings.defaultScenario());
+  const scenario = await page.evaluate(() => window.wasmBindings.classicDefaults().scenario);
   assert.deepEqual(await pageOutput(page), cli(scenario, 4242));
   const verdicts = await page.$$eval('#verdicts .badge', (b) => b.map((x) => x.textContent));
   assert.deepEqual(verdicts, ['PASS', 'PASS', 'PASS', 'PASS']);
   assert.match(await page.textContent('#timing'), /run [\d.]+ ms · draw [\d.]+ ms/);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'default-page.png'), fullPage: true });
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'default-page.png'), fullPage: true });
   assert.deepEqual(page.errors, []);
   await page.close();
 });
 
 test('the canvas is drawn, sharp for the device pixel ratio, and not blank', async () => {
-  const page = await open(site.url);
-  const stats = await page.$eval('#chart', (c) => {
+  const page = await open(h.url);
+  const stats = await page.$eval('#chart', (/** @type {any} */ c) => {
     const ctx = c.getContext('2d');
     const data = ctx.getImageData(0, 0, c.width, c.height).data;
     const colours = new Set();
@@ -161,7 +144,7 @@ test('the canvas is drawn, sharp for the device pixel ratio, and not blank', asy
 });
 
 test('editing a strategy changes the table, the chart and the URL, and matches the CLI', async () => {
-  const page = await open(site.url);
+  const page = await open(h.url);
   const chartBefore = await chartPixels(page);
   const urlBefore = page.url();
   await edit(page, 'strategies[1].max_retry', '2');
@@ -171,7 +154,7 @@ test('editing a strategy changes the table, the chart and the URL, and matches t
   assert.notEqual(await chartPixels(page), chartBefore, 'the chart was redrawn with other pixels');
   assert.notEqual(page.url(), urlBefore);
   assert.match(page.url(), /[?&]s=v1\.[A-Za-z0-9_-]+/);
-  const scenario = await page.evaluate(() => window.playground.cfg);
+  const scenario = await pageCfg(page);
   assert.equal(scenario.strategies[1].max_retry, 2);
   assert.deepEqual(await pageOutput(page), cli(scenario, 4242));
 
@@ -205,7 +188,7 @@ test('editing a strategy changes the table, the chart and the URL, and matches t
 });
 
 test('strategy rows can be added, duplicated, moved, deleted and reset', async () => {
-  const page = await open(site.url);
+  const page = await open(h.url);
   const count = () => page.$$eval('#strategies tbody tr', (r) => r.length);
   let n = await runs(page);
   await page.click('#add-strategy');
@@ -227,13 +210,13 @@ test('strategy rows can be added, duplicated, moved, deleted and reset', async (
 });
 
 test('the copied link opens in a new page with the same table', async () => {
-  const page = await open(site.url);
+  const page = await open(h.url);
   await edit(page, 'capacity', '300');
   await edit(page, 'strategies[0].name', 'mine');
   const want = await table(page);
   await page.click('#copy-link');
   const link = await page.inputValue('#export-text');
-  assert.ok(link.startsWith(site.url) && link.includes('s=v1.'), link);
+  assert.ok(link.startsWith(h.url) && link.includes('s=v1.'), link);
   const fresh = await open(link);
   assert.deepEqual(await table(fresh), want);
   assert.equal(await fresh.inputValue('[data-field="capacity"]'), '300');
@@ -243,15 +226,16 @@ test('the copied link opens in a new page with the same table', async () => {
 });
 
 test('a corrupt, crafted or oversized link shows a message naming the problem and the defaults', async () => {
+  /** @type {[string, RegExp][]} */
   const cases = [
     ['v1.%%%not-base64', /link\.payload/],
     ['v7.e30', /link\.version = v7.*newer playground/],
     ['garbage', /v1\.<base64url>/],
   ];
   // A run far above the engine's bound must give the engine's message, not a frozen tab.
-  const page0 = await open(site.url);
+  const page0 = await open(h.url);
   const huge = await page0.evaluate(() => {
-    const cfg = window.wasmBindings.defaultScenario();
+    const cfg = window.wasmBindings.classicDefaults().scenario;
     cfg.clients = 1000000;
     cfg.duration_s = 3600;
     return window.wasmBindings.encodeState({ model: 'classic', classic: cfg, view: { hidden: [] } });
@@ -259,7 +243,7 @@ test('a corrupt, crafted or oversized link shows a message naming the problem an
   await page0.close();
   cases.push([huge, /link\.classic\.clients.*clients × duration_s ≤ 20000000/]);
   for (const [text, message] of cases) {
-    const page = await open(`${site.url}?s=${encodeURIComponent(text)}`);
+    const page = await open(`${h.url}?s=${encodeURIComponent(text)}`);
     assert.ok(await page.isVisible('#banner'), text);
     const banner = await page.textContent('#banner');
     assert.match(banner, message);
@@ -272,7 +256,7 @@ test('a corrupt, crafted or oversized link shows a message naming the problem an
 
 test('a name with markup renders as text and runs no script, typed or from a link', async () => {
   const evil = '<img src=x onerror="window.__xss=1">';
-  const page = await open(site.url);
+  const page = await open(h.url);
   await edit(page, 'strategies[0].name', evil);
   assert.equal((await table(page))[1][0], evil);
   await page.click('#copy-link');
@@ -290,12 +274,12 @@ test('a name with markup renders as text and runs no script, typed or from a lin
 });
 
 test('embed mode shows only the chart and/or the table and an "open in playground" link', async () => {
-  const page0 = await open(site.url);
+  const page0 = await open(h.url);
   await page0.click('#copy-embed');
   const snippet = await page0.inputValue('#export-text');
   assert.match(snippet, /^<iframe src="[^"]*embed=both"[^>]*><\/iframe>$/);
   await page0.close();
-  const page = await open(`${site.url}?embed=both`);
+  const page = await open(`${h.url}?embed=both`);
   for (const hidden of ['#scenario-block', '#strategies-block', '#presets-block', '#copy-link', '#export-block']) {
     assert.equal(await page.isVisible(hidden), false, `${hidden} is hidden`);
   }
@@ -303,31 +287,34 @@ test('embed mode shows only the chart and/or the table and an "open in playgroun
   assert.ok(await page.isVisible('#results'));
   assertGolden(await table(page));
   const href = await page.getAttribute('#open-playground', 'href');
-  assert.ok(href.startsWith(site.url) && !href.includes('embed'), href);
+  assert.ok(href.startsWith(h.url) && !href.includes('embed'), href);
   await page.setViewportSize({ width: 560, height: 700 });
   await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'embed-both.png'), fullPage: true });
-  const chartOnly = await open(`${site.url}?embed=chart`);
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'embed-both.png'), fullPage: true });
+  const chartOnly = await open(`${h.url}?embed=chart`);
   assert.ok(await chartOnly.isVisible('#chart'));
   assert.equal(await chartOnly.isVisible('#results'), false);
-  await chartOnly.screenshot({ path: path.join(ARTIFACTS, 'embed-chart.png') });
-  const tableOnly = await open(`${site.url}?embed=table`);
+  await chartOnly.screenshot({ path: path.join(e2e.ARTIFACTS, 'embed-chart.png') });
+  const tableOnly = await open(`${h.url}?embed=table`);
   assert.equal(await tableOnly.isVisible('#chart'), false);
   assert.ok(await tableOnly.isVisible('#results'));
   for (const p of [page, chartOnly, tableOnly]) await p.close();
 });
 
 test('the exports contain what the table shows', async () => {
-  const page = await open(site.url);
+  const page = await open(h.url);
   const rows = await table(page);
-  const read = async (button) => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
-    return fs.readFileSync(await download.path());
-  };
+  /** @param {string} button */
+  const read = (button) => e2e.downloaded(page, button);
   const md = (await read('#export-md')).toString('utf8');
   // Markdown escapes what would be markup (`[`, `|`, `<`…), as the engine's md_cell does.
-  const mdCell = (t) => t.replace(/[\\|`*_[\]]/g, '\\$&').replaceAll('&', '&amp;').replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;');
+  /** @param {string} t */
+  const mdCell = (t) =>
+    t
+      .replace(/[\\|`*_[\]]/g, '\\$&')
+      .replaceAll('&', '&amp;')
+      .replaceAll('<', '&lt;')
+      .replaceAll('>', '&gt;');
   for (const row of rows.slice(1)) {
     assert.ok(md.includes(`| ${row.map(mdCell).join(' | ')} |`), `markdown has the row ${row.join(' | ')}`);
   }
@@ -337,17 +324,17 @@ test('the exports contain what the table shows', async () => {
   // Second 27 of S3 is the article's peak, 1057.
   assert.ok(csv[28].split(',').includes('1057'), csv[28]);
   const png = await read('#export-png');
-  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.deepEqual([...png.subarray(0, 8)], e2e.PNG);
   const json = JSON.parse((await read('#export-json')).toString('utf8'));
-  assert.deepEqual(json, await page.evaluate(() => window.playground.cfg));
+  assert.deepEqual(json, await pageCfg(page));
   await page.close();
 });
 
 test('a seed above 2^53 gives the CLI table', async () => {
-  const page = await open(site.url);
+  const page = await open(h.url);
   for (const seed of ['9223372036854775807', '-9007199254740993']) {
     await edit(page, 'seed', seed);
-    const scenario = await page.evaluate(() => window.playground.cfg);
+    const scenario = await pageCfg(page);
     assert.equal(scenario.seed, seed, 'kept as a string, never a rounded number');
     const got = await pageOutput(page);
     assert.equal(got.scenario.seed, seed);
@@ -357,7 +344,7 @@ test('a seed above 2^53 gives the CLI table', async () => {
 });
 
 test('presets load the bundled scenarios', async () => {
-  const page = await open(site.url);
+  const page = await open(h.url);
   const ids = await page.$$eval('#presets button:not([disabled])', (b) => b.map((x) => x.dataset.preset));
   assert.ok(ids.includes('breaker-groups') && ids.includes('budget-100'), ids.join());
   const n = await runs(page);
@@ -365,13 +352,16 @@ test('presets load the bundled scenarios', async () => {
   await waitRuns(page, n + 1);
   const rows = await table(page);
   // Group G: threshold 100, trips at 20 and 25, 801 harmful rejections (GOLDEN.md section 5).
-  assert.ok(rows.some((r) => r.includes('2/[20, 25]/801')), JSON.stringify(rows));
-  assert.deepEqual(await pageOutput(page), cli(await page.evaluate(() => window.playground.cfg)));
+  assert.ok(
+    rows.some((r) => r.includes('2/[20, 25]/801')),
+    JSON.stringify(rows),
+  );
+  assert.deepEqual(await pageOutput(page), cli(await pageCfg(page)));
   await page.close();
 });
 
 test('a large run stays off the main thread and can be cancelled', async () => {
-  const page = await open(site.url);
+  const page = await open(h.url);
   const input = page.locator('[data-field="clients"]');
   // 600000 × 30 s = 18M business requests, six strategies: seconds of work, under the engine's bound.
   await page.fill('[data-field="duration_s"]', '30');
@@ -397,17 +387,17 @@ test('a large run stays off the main thread and can be cancelled', async () => {
 });
 
 test('a clear message when the wasm cannot load', async () => {
-  const page = await context.newPage();
+  const page = await h.page('about:blank');
   await page.route('**/*.wasm', (route) => route.abort());
-  await page.goto(site.url);
+  await page.goto(h.url);
   await page.waitForSelector('#banner:not([hidden])', { timeout: 30_000 });
   assert.match(await page.textContent('#banner'), /could not be loaded/);
   await page.close();
 });
 
-test('the site works under a sub-path', { skip: !DIST_SUBPATH && 'DIST_SUBPATH not set' }, async () => {
+test('the site works under a sub-path', { skip: !e2e.DIST_SUBPATH && 'DIST_SUBPATH not set' }, async () => {
   const page = await open(subSite.url);
-  assert.ok(subSite.url.includes(SUBPATH));
+  assert.ok(subSite.url.includes(e2e.SUBPATH));
   assertGolden(await table(page));
   await edit(page, 'strategies[0].max_retry', '1');
   assert.ok(page.url().startsWith(subSite.url));

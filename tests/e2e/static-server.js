@@ -3,11 +3,12 @@
 // Used by the end-to-end tests and by scripts/serve.sh:
 //   node tests/e2e/static-server.js <dir> [port] [prefix]
 
-import http from 'node:http';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** @type {Record<string, string>} */
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -20,7 +21,11 @@ const TYPES = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Starts a server for `root` under `prefix`; resolves to {server, url}. Port 0 picks a free one. */
+/**
+ * Starts a server for `root` under `prefix`; resolves to {server, url}. Port 0 picks a free one.
+ * @param {string} root
+ * @returns {Promise<{server: http.Server, url: string}>}
+ */
 export function serve(root, { port = 0, host = '127.0.0.1', prefix = '/' } = {}) {
   const base = path.resolve(root);
   if (!prefix.startsWith('/')) prefix = `/${prefix}`;
@@ -70,7 +75,7 @@ export function serve(root, { port = 0, host = '127.0.0.1', prefix = '/' } = {})
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
-      const { port: actual } = server.address();
+      const { port: actual } = /** @type {import('node:net').AddressInfo} */ (server.address());
       resolve({ server, url: `http://${host}:${actual}${prefix}` });
     });
   });
@@ -78,11 +83,14 @@ export function serve(root, { port = 0, host = '127.0.0.1', prefix = '/' } = {})
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [dir = 'dist', port = '8080', prefix = '/'] = process.argv.slice(2);
-  serve(dir, { port: Number(port), prefix }).then(({ url }) => {
-    console.log(`Retry Storm Playground: open ${url}`);
-    console.log('(Ctrl+C to stop)');
-  }, (e) => {
-    console.error(`cannot serve ${dir} on 127.0.0.1:${port}: ${e.message}`);
-    process.exit(1);
-  });
+  serve(dir, { port: Number(port), prefix }).then(
+    ({ url }) => {
+      console.log(`Retry Storm Playground: open ${url}`);
+      console.log('(Ctrl+C to stop)');
+    },
+    (e) => {
+      console.error(`cannot serve ${dir} on 127.0.0.1:${port}: ${e.message}`);
+      process.exit(1);
+    },
+  );
 }

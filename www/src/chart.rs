@@ -1,22 +1,22 @@
-//! The recovery-window chart: attempts per second for every strategy against the
-//! upstream's capacity, with the outage window shaded, drawn with plotters-canvas on a
-//! canvas element the page passes in.
+//! What both models' charts share: the palette, the canvas sized in device pixels, the
+//! look of legends and legend keys, and the handle a drawn chart returns for the hover
+//! readout.
 //!
-//! Each second is a bucket, so every series is drawn as a step line over `[s, s+1)`;
-//! that way the shaded outage `[from_s, to_s)` lines up exactly with the buckets it
-//! covers. The canvas is sized in device pixels (CSS size × `devicePixelRatio`) and all
-//! fonts and strokes are scaled by the same ratio, so the chart is sharp on high-DPI
-//! screens; [`ChartHandle::readout`] maps a CSS-pixel mouse position back to a second.
+//! The canvas is sized in device pixels (CSS size × `devicePixelRatio`) and all fonts
+//! and strokes are scaled by the same ratio, so a chart is sharp on high-DPI screens;
+//! [`ChartHandle::readout`] maps a CSS-pixel mouse position back to the data.
 
-use crate::{output_from_js, plain_error, to_js};
+use crate::{plain_error, to_js};
+use plotters::chart::MeshStyle;
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use retrystorm::classic::Output;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-/// One colour per strategy, in order; colour-blind friendly (Okabe–Ito, then Tableau).
+/// One colour per series, in order; colour-blind friendly (Okabe–Ito, then Tableau).
 pub const PALETTE: [(u8, u8, u8); 12] = [
     (0, 114, 178),
     (213, 94, 0),
@@ -32,255 +32,226 @@ pub const PALETTE: [(u8, u8, u8); 12] = [
     (0, 0, 0),
 ];
 
-/// The colour of strategy `i` as a CSS colour, so the page's legend matches the chart.
+/// The colour of series `i`.
+pub fn color(i: usize) -> RGBColor {
+    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    RGBColor(r, g, b)
+}
+
+/// The colour of series `i` as a CSS colour, so the page's legends match the chart.
 pub fn css_color(i: usize) -> String {
     let (r, g, b) = PALETTE[i % PALETTE.len()];
     format!("rgb({r},{g},{b})")
-}
-
-/// What the chart needs from the page besides the run's output.
-#[derive(serde::Deserialize, Default)]
-#[serde(default, deny_unknown_fields)]
-struct ChartOptions {
-    /// Strategy indices not to draw.
-    hidden: Vec<u32>,
-    /// Device pixel ratio to draw at; the window's when absent (tests pass 1 or 2).
-    dpr: Option<f64>,
-}
-
-/// A drawn chart: maps mouse positions back to seconds and values for the hover readout.
-#[wasm_bindgen]
-pub struct ChartHandle {
-    to_data: CoordTrans,
-    dpr: f64,
-    names: Vec<String>,
-    per_sec: Vec<Vec<u32>>,
-    capacity: u32,
-    hidden: Vec<u32>,
-}
-
-/// The hover readout for one second.
-#[derive(Serialize)]
-struct Readout {
-    second: u32,
-    capacity: u32,
-    values: Vec<ReadoutValue>,
-}
-
-/// One strategy's value in the readout.
-#[derive(Serialize)]
-struct ReadoutValue {
-    index: usize,
-    name: String,
-    color: String,
-    attempts: u32,
-    hidden: bool,
-}
-
-#[wasm_bindgen]
-impl ChartHandle {
-    /// The second and every strategy's attempts under a mouse position given in CSS
-    /// pixels relative to the canvas; `null` outside the plotting area.
-    pub fn readout(&self, css_x: f64, css_y: f64) -> Result<JsValue, JsValue> {
-        let px = (
-            (css_x * self.dpr).round() as i32,
-            (css_y * self.dpr).round() as i32,
-        );
-        let Some((x, _)) = (self.to_data)(px) else {
-            return Ok(JsValue::NULL);
-        };
-        let len = self.per_sec.first().map_or(0, Vec::len);
-        if x < 0.0 || len == 0 {
-            return Ok(JsValue::NULL);
-        }
-        let second = (x.floor() as usize).min(len - 1);
-        let values = self
-            .names
-            .iter()
-            .enumerate()
-            .map(|(i, name)| ReadoutValue {
-                index: i,
-                name: name.clone(),
-                color: css_color(i),
-                attempts: self.per_sec[i][second],
-                hidden: self.hidden.contains(&(i as u32)),
-            })
-            .collect();
-        to_js(&Readout {
-            second: second as u32,
-            capacity: self.capacity,
-            values,
-        })
-    }
-
-    /// The CSS colour of every strategy, in order, for legends drawn in HTML.
-    pub fn colors(&self) -> Vec<String> {
-        (0..self.names.len()).map(css_color).collect()
-    }
-}
-
-/// Draws the chart of `output` on `canvas` (sized by its CSS box) and returns its handle.
-#[wasm_bindgen(js_name = drawChart)]
-pub fn draw_chart(
-    canvas: HtmlCanvasElement,
-    output: JsValue,
-    options: JsValue,
-) -> Result<ChartHandle, JsValue> {
-    let out = output_from_js(output)?;
-    let opts: ChartOptions = if options.is_undefined() || options.is_null() {
-        ChartOptions::default()
-    } else {
-        serde_wasm_bindgen::from_value(options).map_err(plain_error)?
-    };
-    let dpr = opts
-        .dpr
-        .or_else(|| web_sys::window().map(|w| w.device_pixel_ratio()))
-        .filter(|d| d.is_finite() && *d > 0.0)
-        .unwrap_or(1.0)
-        .clamp(1.0, 4.0);
-    // Size the backing store in device pixels; the CSS box keeps the layout size.
-    let css_w = f64::from(canvas.client_width().max(200));
-    let css_h = f64::from(canvas.client_height().max(150));
-    canvas.set_width((css_w * dpr).round() as u32);
-    canvas.set_height((css_h * dpr).round() as u32);
-    let to_data = draw(&canvas, &out, &opts.hidden, dpr).map_err(plain_error)?;
-    Ok(ChartHandle {
-        to_data,
-        dpr,
-        names: out.results.iter().map(|r| r.name.clone()).collect(),
-        per_sec: out.results.iter().map(|r| r.per_sec.clone()).collect(),
-        capacity: out.scenario.capacity,
-        hidden: opts.hidden,
-    })
-}
-
-/// Maps a device pixel back to (second, attempts).
-type CoordTrans = Box<dyn Fn((i32, i32)) -> Option<(f64, f64)>>;
-
-fn draw(
-    canvas: &HtmlCanvasElement,
-    out: &Output,
-    hidden: &[u32],
-    dpr: f64,
-) -> Result<CoordTrans, String> {
-    let backend =
-        CanvasBackend::with_canvas_object(canvas.clone()).ok_or("the canvas has no 2d context")?;
-    let root = backend.into_drawing_area();
-    let err = |e: DrawingAreaErrorKind<_>| format!("drawing the chart failed: {e:?}");
-    root.fill(&WHITE).map_err(err)?;
-
-    let s = |v: f64| (v * dpr).round() as u32;
-    let sc = &out.scenario;
-    let duration = f64::from(sc.duration_s.max(1));
-    let capacity = f64::from(sc.capacity);
-    let peak = out
-        .results
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !hidden.contains(&(*i as u32)))
-        .map(|(_, r)| r.peak)
-        .max()
-        .unwrap_or(0);
-    let y_max = (f64::from(peak).max(capacity) * 1.12).max(1.0);
-
-    let font = |px: f64| ("sans-serif", px * dpr).into_font();
-    let mut chart = ChartBuilder::on(&root)
-        .margin(s(10.0))
-        .x_label_area_size(s(34.0))
-        .y_label_area_size(s(56.0))
-        .build_cartesian_2d(0.0..duration, 0.0..y_max)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        // One light line between labelled ones: a denser grid costs a canvas stroke per
-        // line on every redraw and adds nothing a reader uses.
-        .max_light_lines(1)
-        .light_line_style(RGBColor(238, 238, 238))
-        .bold_line_style(RGBColor(220, 220, 220))
-        .axis_style(RGBColor(120, 120, 120))
-        .x_desc("second")
-        .y_desc("attempts per second")
-        .x_labels(12)
-        .y_labels(8)
-        .x_label_formatter(&|v| format!("{}", v.round() as i64))
-        .y_label_formatter(&|v| format!("{}", v.round() as i64))
-        .label_style(font(12.0))
-        .axis_desc_style(font(12.0))
-        .draw()
-        .map_err(err)?;
-
-    // Overload zone above capacity, then the outage window: background first.
-    if y_max > capacity {
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [(0.0, capacity), (duration, y_max)],
-                RGBColor(255, 140, 0).mix(0.06).filled(),
-            )))
-            .map_err(err)?;
-    }
-    let (from, to) = (
-        f64::from(sc.outage.from_s),
-        f64::from(sc.outage.to_s).min(duration),
-    );
-    if to > from {
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [(from, 0.0), (to, y_max)],
-                RGBColor(220, 50, 47).mix(0.14).filled(),
-            )))
-            .map_err(err)?
-            .label(format!("outage [{}, {})", sc.outage.from_s, sc.outage.to_s))
-            .legend(move |(x, y)| {
-                Rectangle::new(
-                    [
-                        (x, y - s(5.0) as i32),
-                        (x + s(16.0) as i32, y + s(5.0) as i32),
-                    ],
-                    RGBColor(220, 50, 47).mix(0.3).filled(),
-                )
-            });
-    }
-    let cap_style = ShapeStyle::from(&RGBColor(40, 40, 40)).stroke_width(s(1.5));
-    chart
-        .draw_series(std::iter::once(PathElement::new(
-            vec![(0.0, capacity), (duration, capacity)],
-            cap_style,
-        )))
-        .map_err(err)?
-        .label(format!("capacity {}", sc.capacity))
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + s(16.0) as i32, y)], cap_style));
-
-    for (i, r) in out.results.iter().enumerate() {
-        if hidden.contains(&(i as u32)) {
-            continue;
-        }
-        let (cr, cg, cb) = PALETTE[i % PALETTE.len()];
-        let style = ShapeStyle::from(&RGBColor(cr, cg, cb)).stroke_width(s(2.0));
-        let steps = r.per_sec.iter().enumerate().flat_map(|(sec, &v)| {
-            let (x, y) = (sec as f64, f64::from(v));
-            [(x, y), (x + 1.0, y)]
-        });
-        chart
-            .draw_series(LineSeries::new(steps, style))
-            .map_err(err)?
-            .label(r.name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + s(16.0) as i32, y)], style));
-    }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .label_font(font(12.0))
-        .margin(s(8.0))
-        .draw()
-        .map_err(err)?;
-    root.present().map_err(err)?;
-    Ok(Box::new(chart.into_coord_trans()))
 }
 
 /// Colours for a legend drawn in HTML before any chart exists.
 #[wasm_bindgen(js_name = seriesColors)]
 pub fn series_colors(n: usize) -> Vec<String> {
     (0..n).map(css_color).collect()
+}
+
+/// What a chart needs from the page besides the run.
+#[derive(Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct ChartOptions {
+    /// Series indices not to draw (the classic strategies).
+    pub hidden: Vec<u32>,
+    /// Device pixel ratio to draw at; the window's when absent (tests pass 1 or 2).
+    pub dpr: Option<f64>,
+}
+
+impl ChartOptions {
+    /// Reads the options object (`undefined` or `null` for none).
+    pub fn from_js(v: JsValue) -> Result<ChartOptions, JsValue> {
+        if v.is_undefined() || v.is_null() {
+            return Ok(ChartOptions::default());
+        }
+        serde_wasm_bindgen::from_value(v).map_err(plain_error)
+    }
+
+    /// The ratio to draw at: the option, else the window's, within 1..=4.
+    pub fn ratio(&self) -> f64 {
+        self.dpr
+            .or_else(|| web_sys::window().map(|w| w.device_pixel_ratio()))
+            .filter(|d| d.is_finite() && *d > 0.0)
+            .unwrap_or(1.0)
+            .clamp(1.0, 4.0)
+    }
+}
+
+/// Sizes the canvas's backing store in device pixels for a CSS box of `css_w × css_h`
+/// and returns the drawing area over it (filled white).
+pub fn area(
+    canvas: &HtmlCanvasElement,
+    (css_w, css_h): (f64, f64),
+    dpr: f64,
+) -> Result<DrawingArea<CanvasBackend, plotters::coord::Shift>, String> {
+    canvas.set_width((css_w * dpr).round() as u32);
+    canvas.set_height((css_h * dpr).round() as u32);
+    let backend =
+        CanvasBackend::with_canvas_object(canvas.clone()).ok_or("the canvas has no 2d context")?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE).map_err(draw_error)?;
+    Ok(root)
+}
+
+/// The message of a failed drawing call.
+pub fn draw_error<E: std::fmt::Debug>(e: E) -> String {
+    format!("drawing the chart failed: {e:?}")
+}
+
+/// A sans-serif font of `px` CSS pixels.
+pub fn font(px: f64, dpr: f64) -> FontDesc<'static> {
+    ("sans-serif", px * dpr).into_font()
+}
+
+/// A legend key: a short line in `style`, `w` CSS pixels long.
+pub fn line_key(
+    style: ShapeStyle,
+    w: f64,
+    dpr: f64,
+) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    let w = (w * dpr).round() as i32;
+    move |(x, y)| PathElement::new(vec![(x, y), (x + w, y)], style)
+}
+
+/// A legend key: a filled box `w` CSS pixels wide.
+pub fn box_key(
+    style: ShapeStyle,
+    w: f64,
+    dpr: f64,
+) -> impl Fn((i32, i32)) -> Rectangle<(i32, i32)> {
+    let (w, h) = ((w * dpr).round() as i32, (5.0 * dpr).round() as i32);
+    move |(x, y)| Rectangle::new([(x, y - h), (x + w, y + h)], style)
+}
+
+/// Draws the series legend in the upper right, in the shared look.
+pub fn legend<CT: CoordTranslate>(
+    chart: &mut ChartContext<'_, CanvasBackend, CT>,
+    font_px: f64,
+    margin_px: f64,
+    dpr: f64,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .label_font(font(font_px, dpr))
+        .margin((margin_px * dpr).round() as u32)
+        .draw()
+        .map_err(draw_error)
+}
+
+/// The grid and axes of every time chart, in the shared look: light and bold grid lines,
+/// grey axes, `x_labels` ticks on the time axis and `y_labels` on the value axis, whole
+/// numbers on the value axis.
+pub fn time_mesh<'a, 'b>(
+    chart: &'b mut TimeChart<'a>,
+    (x_labels, y_labels): (usize, usize),
+) -> MeshStyle<'a, 'b, RangedCoordf64, RangedCoordf64, CanvasBackend> {
+    let mut mesh = chart.configure_mesh();
+    mesh.light_line_style(RGBColor(238, 238, 238))
+        .bold_line_style(RGBColor(220, 220, 220))
+        .axis_style(RGBColor(120, 120, 120))
+        .x_labels(x_labels)
+        .y_labels(y_labels)
+        .y_label_formatter(&|v| format!("{}", v.round() as i64));
+    mesh
+}
+
+/// A chart over seconds (x) and a value (y).
+pub type TimeChart<'a> =
+    ChartContext<'a, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Draws a capacity line at `y` across the chart's `0..duration` seconds, with a legend
+/// entry `label` (a key `key_w` CSS pixels long).
+pub fn capacity_line(
+    chart: &mut TimeChart<'_>,
+    (duration, y): (f64, f64),
+    label: String,
+    key_w: f64,
+    dpr: f64,
+) -> Result<(), String> {
+    let style = ShapeStyle::from(&RGBColor(40, 40, 40)).stroke_width((1.5 * dpr).round() as u32);
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(0.0, y), (duration, y)],
+            style,
+        )))
+        .map_err(draw_error)?
+        .label(label)
+        .legend(line_key(style, key_w, dpr));
+    Ok(())
+}
+
+/// The hover readout at one bucket (a second of the classic model): a title and
+/// labelled, formatted values.
+#[derive(Serialize)]
+pub struct Readout {
+    /// The bucket's index.
+    pub bucket: usize,
+    /// What the readout is about (the second, the time span).
+    pub title: String,
+    /// One line per value.
+    pub rows: Vec<ReadoutRow>,
+}
+
+/// One line of the readout.
+#[derive(Serialize)]
+pub struct ReadoutRow {
+    /// What the value is.
+    pub label: String,
+    /// The value, formatted.
+    pub value: String,
+    /// The series colour (CSS).
+    pub color: String,
+    /// Whether the value is alarming (over capacity, failures).
+    pub alarm: bool,
+}
+
+/// The readout at a position along the time axis, 0..=1 of the plotting width.
+pub type ReadoutAt = Box<dyn Fn(f64) -> Option<Readout>>;
+
+/// A drawn chart: maps mouse positions back to the data under them.
+#[wasm_bindgen]
+pub struct ChartHandle {
+    dpr: f64,
+    x_px: (i32, i32),
+    y_px: (i32, i32),
+    at: ReadoutAt,
+}
+
+impl ChartHandle {
+    /// A handle for a chart whose time axis spans device pixels `x_px`, and whose panels
+    /// span `y_px` vertically.
+    pub fn new(dpr: f64, x_px: (i32, i32), y_px: (i32, i32), at: ReadoutAt) -> ChartHandle {
+        ChartHandle {
+            dpr,
+            x_px,
+            y_px,
+            at,
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl ChartHandle {
+    /// The readout `{bucket, title, rows: [{label, value, color, alarm}]}` under a mouse
+    /// position in CSS pixels relative to the canvas; `null` outside the plotting area.
+    #[wasm_bindgen(unchecked_return_type = "Readout | null")]
+    pub fn readout(&self, css_x: f64, css_y: f64) -> Result<JsValue, JsValue> {
+        let (x, y) = (
+            (css_x * self.dpr).round() as i32,
+            (css_y * self.dpr).round() as i32,
+        );
+        let ((x0, x1), (y0, y1)) = (self.x_px, self.y_px);
+        if x < x0 || x > x1 || y < y0 || y > y1 || x1 <= x0 {
+            return Ok(JsValue::NULL);
+        }
+        match (self.at)(f64::from(x - x0) / f64::from(x1 - x0)) {
+            Some(r) => to_js(&r),
+            None => Ok(JsValue::NULL),
+        }
+    }
 }

@@ -1,32 +1,26 @@
 //! Exports of the cluster model: defaults, validation (every problem, by field path),
-//! runs (whole, or in slices for a worker with progress and cancel), and the summary,
-//! per-tier, A/B, Markdown and CSV renderings, all formatted by the engine.
+//! normalization, [`ClusterSimulation`] (a run in slices, for a worker with progress and
+//! cancel) and [`ClusterRun`], a finished run held on the Rust side with its renderings
+//! (summary, per-tier and A/B tables, Markdown, CSV, chart), all formatted by the engine.
 //!
 //! Scenarios cross the boundary as JSON text (JS's own `JSON.stringify`), so unknown
 //! fields are rejected by name exactly as in a scenario file; a `"model": "cluster"`
-//! key is accepted and dropped. Results are plain JS objects with the fields of the
-//! CLI's `run --json` `result`.
+//! key is accepted and dropped.
 
-use crate::{js_error, plain_error, seed_or, to_js, ProblemJs};
+use crate::chart::{ChartHandle, ChartOptions};
+use crate::{
+    js_error, json_from_js, plain_error, problems_js, run_class, scenario_and_seed, to_js, HeldRun,
+};
 use retrystorm::cluster::{self, present, report, RunResult, Scenario, Simulation};
 use retrystorm::ValidationError;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-
-/// A JS value as a JSON value, through JS's `JSON.stringify` (a string is taken as JSON text).
-fn json_from_js(v: &JsValue) -> Result<Value, ValidationError> {
-    let text = match v.as_string() {
-        Some(text) => text,
-        None => js_sys::JSON::stringify(v)
-            .ok()
-            .and_then(|t| t.as_string())
-            .ok_or_else(|| ValidationError::document("the scenario is not a JSON object"))?,
-    };
-    serde_json::from_str(&text).map_err(|e| retrystorm::validate::from_json_error(&e))
-}
+use web_sys::HtmlCanvasElement;
 
 /// Reads a cluster scenario without validating it.
-fn scenario_unchecked(cfg: &JsValue) -> Result<Scenario, ValidationError> {
+pub fn scenario_unchecked(cfg: &JsValue) -> Result<Scenario, ValidationError> {
     present::parse_unchecked(json_from_js(cfg)?)
 }
 
@@ -35,12 +29,6 @@ fn scenario_checked(cfg: &JsValue) -> Result<Scenario, ValidationError> {
     let s = scenario_unchecked(cfg)?;
     s.validate()?;
     Ok(s)
-}
-
-/// Reads a run result the page holds (from a run or from the CLI's JSON).
-fn result_from_js(v: &JsValue) -> Result<RunResult, JsValue> {
-    let value = json_from_js(v).map_err(|e| js_error(&e))?;
-    serde_json::from_value(value).map_err(plain_error)
 }
 
 /// Default objects for a new scenario, tier, client, fault, and one per kind of
@@ -53,16 +41,9 @@ pub fn cluster_defaults() -> Result<JsValue, JsValue> {
 
 /// Every problem of a cluster scenario, `[{field, value, allowed, message}]` (empty when
 /// valid); a field is a full path such as `tiers[1].client.budget.percent`.
-#[wasm_bindgen(js_name = clusterValidate)]
+#[wasm_bindgen(js_name = clusterValidate, unchecked_return_type = "Problem[]")]
 pub fn cluster_validate(cfg: JsValue) -> Result<JsValue, JsValue> {
-    let problems: Vec<ProblemJs> = match scenario_unchecked(&cfg) {
-        Ok(s) => present::problems(&s)
-            .into_iter()
-            .map(ProblemJs::from)
-            .collect(),
-        Err(e) => vec![e.into()],
-    };
-    to_js(&problems)
+    problems_js(scenario_unchecked(&cfg), present::problems)
 }
 
 /// The scenario with every defaulted field written out (and no `model` key), so an
@@ -72,35 +53,113 @@ pub fn cluster_normalize(cfg: JsValue) -> Result<JsValue, JsValue> {
     to_js(&scenario_unchecked(&cfg).map_err(|e| js_error(&e))?)
 }
 
-/// Runs a cluster scenario to the end: the `result` of the CLI's `run --json`.
-#[wasm_bindgen(js_name = clusterRun)]
-pub fn cluster_run(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsValue> {
-    let s = scenario_checked(&cfg).map_err(|e| js_error(&e))?;
-    let seed = seed_or(&seed, s.seed).map_err(|e| js_error(&e))?;
-    to_js(&cluster::run(&s, seed).map_err(|e| js_error(&e))?)
+/// A run of the cluster model as the CLI's `run --json` prints it, read.
+#[derive(Deserialize)]
+struct DocIn {
+    /// The scenario as run (with or without its model).
+    scenario: Value,
+    /// What the run measured.
+    result: RunResult,
+}
+
+/// A run of the cluster model as the CLI's `run --json` prints it, written.
+#[derive(Serialize)]
+struct DocOut<'a> {
+    /// The scenario as run, with the seed used.
+    scenario: Tagged<'a>,
+    /// What the run measured.
+    result: &'a RunResult,
+}
+
+/// A cluster scenario with its `"model": "cluster"`, as a scenario file has it.
+#[derive(Serialize)]
+struct Tagged<'a> {
+    model: &'static str,
+    #[serde(flatten)]
+    scenario: &'a Scenario,
+}
+
+/// A finished cluster run, its scenario with it (the chart needs both).
+pub struct Run {
+    /// The scenario as run, with the seed used.
+    pub scenario: Scenario,
+    /// What the run measured.
+    pub result: RunResult,
+}
+
+impl Run {
+    fn wrap(mut scenario: Scenario, result: RunResult) -> ClusterRun {
+        scenario.seed = result.seed;
+        ClusterRun::hold(Run { scenario, result })
+    }
+}
+
+impl HeldRun for Run {
+    fn run(cfg: &JsValue, seed: &JsValue) -> Result<Run, JsValue> {
+        let (mut scenario, seed) = scenario_and_seed(cfg, seed, scenario_checked, |s| s.seed)?;
+        let result = cluster::run(&scenario, seed).map_err(|e| js_error(&e))?;
+        scenario.seed = seed;
+        Ok(Run { scenario, result })
+    }
+
+    fn from_doc(doc: Value) -> Result<Run, JsValue> {
+        let doc: DocIn = serde_json::from_value(doc)
+            .map_err(|e| plain_error(format!("not a run of this model: {e}")))?;
+        let scenario = present::parse_unchecked(doc.scenario).map_err(|e| js_error(&e))?;
+        if scenario.tiers.len() != doc.result.tiers.len() {
+            return Err(plain_error("the result is not a run of its scenario"));
+        }
+        Ok(Run {
+            scenario,
+            result: doc.result,
+        })
+    }
+
+    fn draw(
+        run: &Rc<Run>,
+        canvas: &HtmlCanvasElement,
+        opts: &ChartOptions,
+    ) -> Result<ChartHandle, String> {
+        crate::cluster_chart::draw(canvas, run, None, opts)
+    }
+
+    fn to_doc(&self) -> Result<JsValue, JsValue> {
+        to_js(&DocOut {
+            scenario: Tagged {
+                model: "cluster",
+                scenario: &self.scenario,
+            },
+            result: &self.result,
+        })
+    }
 }
 
 /// A cluster run advanced in slices, so a worker can report progress between them.
 #[wasm_bindgen]
-pub struct ClusterRun {
-    sim: Option<Simulation>,
+pub struct ClusterSimulation {
+    sim: Option<(Scenario, Simulation)>,
 }
 
 #[wasm_bindgen]
-impl ClusterRun {
-    /// Validates the scenario and sets up the run (`seed` as in `clusterRun`).
+impl ClusterSimulation {
+    /// Validates the scenario and sets up the run (`seed` as in `ClusterRun.run`).
     #[wasm_bindgen(constructor)]
-    pub fn new(cfg: JsValue, seed: JsValue) -> Result<ClusterRun, JsValue> {
-        let s = scenario_checked(&cfg).map_err(|e| js_error(&e))?;
-        let seed = seed_or(&seed, s.seed).map_err(|e| js_error(&e))?;
+    pub fn new(cfg: JsValue, seed: JsValue) -> Result<ClusterSimulation, JsValue> {
+        let (s, seed) = scenario_and_seed(&cfg, &seed, scenario_checked, |s| s.seed)?;
         let sim = Simulation::new(&s, seed).map_err(|e| js_error(&e))?;
-        Ok(ClusterRun { sim: Some(sim) })
+        Ok(ClusterSimulation {
+            sim: Some((s, sim)),
+        })
+    }
+
+    fn sim(&self) -> Option<&Simulation> {
+        self.sim.as_ref().map(|(_, sim)| sim)
     }
 
     /// Processes up to `max_events` more events; true once the run is finished. Passing
     /// the scenario's `max_events` throws the engine's `Error`.
     pub fn advance(&mut self, max_events: u32) -> Result<bool, JsValue> {
-        let sim = self
+        let (_, sim) = self
             .sim
             .as_mut()
             .ok_or_else(|| plain_error("run finished"))?;
@@ -109,60 +168,73 @@ impl ClusterRun {
 
     /// Fraction of simulated time done, 0..=1.
     pub fn progress(&self) -> f64 {
-        self.sim.as_ref().map_or(1.0, Simulation::progress)
+        self.sim().map_or(1.0, Simulation::progress)
     }
 
     /// Events processed so far.
     pub fn events(&self) -> f64 {
-        self.sim.as_ref().map_or(0.0, |s| s.events() as f64)
+        self.sim().map_or(0.0, |s| s.events() as f64)
     }
 
-    /// The run's result (call once `advance` returned true).
-    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
-        let sim = self.sim.take().ok_or_else(|| plain_error("run finished"))?;
-        to_js(&sim.finish())
+    /// The finished run (call once `advance` returned true).
+    pub fn finish(&mut self) -> Result<ClusterRun, JsValue> {
+        let (s, sim) = self.sim.take().ok_or_else(|| plain_error("run finished"))?;
+        Ok(Run::wrap(s, sim.finish()))
     }
 }
 
-/// The summary `{columns: [metric, value], rows}`, every cell formatted by the engine.
-#[wasm_bindgen(js_name = clusterSummaryTable)]
-pub fn cluster_summary_table(result: JsValue) -> Result<JsValue, JsValue> {
-    to_js(&present::summary_table(&result_from_js(&result)?))
-}
+run_class!(
+    /// A cluster run (scenario and result), held on the Rust side.
+    ClusterRun holds Run
+);
 
-/// Per-tier totals `{columns, rows}`: attempts, outcomes by kind, amplification, peak.
-#[wasm_bindgen(js_name = clusterTierTable)]
-pub fn cluster_tier_table(result: JsValue) -> Result<JsValue, JsValue> {
-    to_js(&present::tier_table(&result_from_js(&result)?))
-}
+#[wasm_bindgen]
+impl ClusterRun {
+    /// The summary `{columns: [metric, value], rows}`, every cell formatted by the engine.
+    #[wasm_bindgen(unchecked_return_type = "Table")]
+    pub fn table(&self) -> Result<JsValue, JsValue> {
+        to_js(&present::summary_table(&self.inner.result))
+    }
 
-/// The A/B table `{columns: [metric, A, B, Δ, Δ %], rows}`.
-#[wasm_bindgen(js_name = clusterCompare)]
-pub fn cluster_compare(a: JsValue, b: JsValue) -> Result<JsValue, JsValue> {
-    to_js(&present::compare(
-        &result_from_js(&a)?,
-        &result_from_js(&b)?,
-    ))
-}
+    /// Per-tier totals `{columns, rows}`: attempts, outcomes by kind, amplification, peak.
+    #[wasm_bindgen(js_name = tierTable, unchecked_return_type = "Table")]
+    pub fn tier_table(&self) -> Result<JsValue, JsValue> {
+        to_js(&present::tier_table(&self.inner.result))
+    }
 
-/// The summary as a Markdown table, ready to paste into a post.
-#[wasm_bindgen(js_name = clusterMarkdown)]
-pub fn cluster_markdown(result: JsValue) -> Result<String, JsValue> {
-    Ok(report::markdown_summary(&result_from_js(&result)?))
-}
+    /// The A/B table `{columns: [metric, A, B, Δ, Δ %], rows}` with `pinned` as A and this run as B.
+    #[wasm_bindgen(unchecked_return_type = "Table")]
+    pub fn compare(&self, pinned: &ClusterRun) -> Result<JsValue, JsValue> {
+        to_js(&present::compare(&pinned.inner.result, &self.inner.result))
+    }
 
-/// One CSV row per bucket and tier.
-#[wasm_bindgen(js_name = clusterCsv)]
-pub fn cluster_csv(result: JsValue) -> Result<String, JsValue> {
-    Ok(report::csv_buckets(&result_from_js(&result)?))
-}
+    /// The summary as a Markdown table, ready to paste into a post.
+    pub fn markdown(&self) -> String {
+        report::markdown_summary(&self.inner.result)
+    }
 
-/// Reads a result for the chart module.
-pub(crate) fn result_of(v: &JsValue) -> Result<RunResult, JsValue> {
-    result_from_js(v)
-}
+    /// One CSV row per bucket and tier.
+    pub fn csv(&self) -> String {
+        report::csv_buckets(&self.inner.result)
+    }
 
-/// Reads a scenario for the chart module.
-pub(crate) fn scenario_of(v: &JsValue) -> Result<Scenario, JsValue> {
-    scenario_unchecked(v).map_err(|e| js_error(&e))
+    /// The CSS height the chart needs, pixels (the page sets it on the canvas).
+    #[wasm_bindgen(js_name = chartHeight)]
+    pub fn chart_height(&self) -> f64 {
+        crate::cluster_chart::height(&self.inner.scenario)
+    }
+
+    /// Draws the charts with `pinned`, the run A of an A/B comparison, as a line over
+    /// this run's bars (each run at its own bucket width, on this run's time axis).
+    #[wasm_bindgen(js_name = drawWithPinned)]
+    pub fn draw_with_pinned(
+        &self,
+        canvas: HtmlCanvasElement,
+        pinned: &ClusterRun,
+        options: JsValue,
+    ) -> Result<ChartHandle, JsValue> {
+        let opts = ChartOptions::from_js(options)?;
+        let a = Some(Rc::clone(&pinned.inner));
+        crate::cluster_chart::draw(&canvas, &self.inner, a, &opts).map_err(plain_error)
+    }
 }

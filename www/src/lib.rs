@@ -1,23 +1,52 @@
 //! Thin wasm-bindgen glue between the `retrystorm` engine and the browser playground.
 //!
 //! Every number, default, range, message and formatted cell comes from the engine
-//! crate; this crate only converts values at the boundary:
-//! - inputs are read with `serde_wasm_bindgen::from_value` (so `deny_unknown_fields`
-//!   and the engine's own types apply to what the page sends);
-//! - outputs are plain JS objects (`Serializer::json_compatible()`, never `Map`s) with
-//!   exactly the fields of the CLI's JSON; a seed above 2^53 comes back as a string;
-//! - every error is a real JS `Error` whose message is the engine's, with the
-//!   offending `field`, `value` and `allowed` attached when there are any.
+//! crate; this crate only converts values at the boundary. The two models export the
+//! same shape:
+//! - `classicDefaults` / `clusterDefaults`, `classicValidate` / `clusterValidate`;
+//! - a run result is a Rust object held by JS, [`classic::ClassicRun`] /
+//!   [`cluster::ClusterRun`], with the same methods (`table`, `markdown`, `csv`, `draw`,
+//!   `toJSON`, `jsonText`, `fromJSON`). A run made in a Web Worker crosses to the page
+//!   once, as the JSON text of the CLI's `run --json`, and is parsed once there;
+//!   nothing is converted back and forth per table or per draw.
+//!
+//! Inputs (scenarios) are read through JSON text and the engine's own types (so
+//! `deny_unknown_fields` applies to what the page sends); outputs are plain JS objects
+//! (`Serializer::json_compatible()`, never `Map`s); a seed above 2^53 travels as a
+//! string; every error is a real JS `Error` whose message is the engine's, with the
+//! offending `field`, `value` and `allowed` attached when there are any.
 
 pub mod chart;
+pub mod classic;
+pub mod classic_chart;
 pub mod cluster;
 pub mod cluster_chart;
+pub mod edit;
 
-use retrystorm::classic::{self, report, Output, Scenario};
 use retrystorm::share::{self, ShareState};
 use retrystorm::ValidationError;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+
+/// TypeScript types of the plain objects the exports return (wasm-bindgen's `.d.ts`
+/// would say `any`); the page's type check (`tsc -p www`) reads them.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
+/** A table formatted by the engine: every cell is a string. */
+export interface Table { columns: string[]; rows: string[][] }
+/** One validation problem, at a field path such as `tiers[1].client.budget.percent`. */
+export interface Problem { field: string; value: string; allowed: string; message: string }
+/** A chart's hover readout at one bucket. */
+export interface Readout {
+  bucket: number;
+  title: string;
+  rows: { label: string; value: string; color: string; alarm: boolean }[];
+}
+/** One of the article's acceptance checks; `pass` is null when it does not apply. */
+export interface Verdict { name: string; pass: boolean | null; detail: string }
+/** A bundled scenario. */
+export interface Preset { id: string; title: string; description: string; model: "classic" | "cluster"; scenario: any }
+"#;
 
 /// The JS `Error` thrown by every export: the message, plus the fields of a validation error.
 pub fn js_error(err: &ValidationError) -> JsValue {
@@ -39,28 +68,25 @@ pub fn plain_error(message: impl core::fmt::Display) -> JsValue {
 }
 
 /// Converts any serializable value to a plain JS value (objects, arrays, numbers, strings).
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(plain_error)
 }
 
-/// Reads a classic scenario from a JS object (or from JSON text) exactly as the CLI reads
-/// a scenario file: through JSON text and the engine's own types. (serde-wasm-bindgen's
-/// `from_value` skips unknown fields even under `deny_unknown_fields`, so a typo in a
-/// field name would silently fall back to nothing; the JSON path rejects it by name.)
-fn scenario_from_js(cfg: JsValue) -> Result<Scenario, ValidationError> {
-    let text = match cfg.as_string() {
+/// A JS value as a JSON value, through JS's own `JSON.stringify` (a string is taken as
+/// JSON text). serde-wasm-bindgen's `from_value` would skip unknown fields even under
+/// `deny_unknown_fields`, so a typo in a field name would silently fall back to nothing;
+/// the JSON path rejects it by name, exactly as a scenario file.
+pub fn json_from_js(v: &JsValue) -> Result<serde_json::Value, ValidationError> {
+    let text = match v.as_string() {
         Some(text) => text,
-        None => js_sys::JSON::stringify(&cfg)
+        None => js_sys::JSON::stringify(v)
             .ok()
             .and_then(|t| t.as_string())
             .ok_or_else(|| ValidationError::document("the scenario is not a JSON object"))?,
     };
-    // Parse only: validation is the caller's (simulate checks, validate() lists every problem).
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| retrystorm::validate::from_json_error(&e))?;
-    retrystorm::scenario::read_classic(&value)
+    serde_json::from_str(&text).map_err(|e| retrystorm::validate::from_json_error(&e))
 }
 
 /// Reads a seed given as a JS number (an exact integer), a decimal string or a BigInt,
@@ -103,20 +129,116 @@ pub fn seed_or(seed: &JsValue, default: i64) -> Result<i64, ValidationError> {
     })
 }
 
-fn output_from_js(output: JsValue) -> Result<Output, JsValue> {
-    serde_wasm_bindgen::from_value::<Output>(output).map_err(plain_error)
+/// A model's scenario, read (and checked) by `read`, and the seed to run it with: `seed`
+/// as the page gives it, else the scenario's own (`own_seed`).
+pub(crate) fn scenario_and_seed<S>(
+    cfg: &JsValue,
+    seed: &JsValue,
+    read: impl FnOnce(&JsValue) -> Result<S, ValidationError>,
+    own_seed: impl FnOnce(&S) -> i64,
+) -> Result<(S, i64), JsValue> {
+    let s = read(cfg).map_err(|e| js_error(&e))?;
+    let seed = seed_or(seed, own_seed(&s)).map_err(|e| js_error(&e))?;
+    Ok((s, seed))
 }
+
+/// A model's finished run as its run class holds it, and the document it crosses the
+/// boundary as: the CLI's `run --json`. Read through a JSON value and written through
+/// serde-wasm-bindgen, as every other input and output: one deserializer and one
+/// serializer per type in the wasm.
+pub trait HeldRun: Sized {
+    /// Runs the model's scenario `cfg` with `seed` (see [`seed_or`]).
+    fn run(cfg: &JsValue, seed: &JsValue) -> Result<Self, JsValue>;
+    /// The run a document describes; an error when it does not describe one.
+    fn from_doc(doc: serde_json::Value) -> Result<Self, JsValue>;
+    /// The run's document as a plain JS object.
+    fn to_doc(&self) -> Result<JsValue, JsValue>;
+    /// Draws the model's chart of `run` on `canvas`.
+    fn draw(
+        run: &std::rc::Rc<Self>,
+        canvas: &web_sys::HtmlCanvasElement,
+        opts: &chart::ChartOptions,
+    ) -> Result<chart::ChartHandle, String>;
+}
+
+/// Declares a model's run class (`ClassicRun`, `ClusterRun`): a run held on the Rust side
+/// (`Rc`, so a chart handle can keep it), with what both models' classes share: `get()`
+/// in Rust, and `fromJSON`, `jsonText` and `toJSON` in JS.
+macro_rules! run_class {
+    ($(#[$meta:meta])* $class:ident holds $inner:ty) => {
+        $(#[$meta])*
+        #[wasm_bindgen]
+        pub struct $class {
+            inner: std::rc::Rc<$inner>,
+        }
+
+        impl $class {
+            /// The run.
+            pub fn get(&self) -> &$inner {
+                &self.inner
+            }
+
+            fn hold(inner: $inner) -> $class {
+                $class {
+                    inner: std::rc::Rc::new(inner),
+                }
+            }
+        }
+
+        #[wasm_bindgen]
+        impl $class {
+            /// Runs the scenario (a JS object or JSON text) with `seed` (a number, a
+            /// decimal string or a BigInt; `undefined` for the scenario's own).
+            pub fn run(cfg: JsValue, seed: JsValue) -> Result<$class, JsValue> {
+                Ok($class::hold(<$inner as $crate::HeldRun>::run(&cfg, &seed)?))
+            }
+
+            /// A run from its JSON text (`jsonText()`, or the CLI's `run --json`).
+            #[wasm_bindgen(js_name = fromJSON)]
+            pub fn from_json(text: &str) -> Result<$class, JsValue> {
+                let doc = serde_json::from_str(text)
+                    .map_err(|e| $crate::plain_error(format!("not a run of this model: {e}")))?;
+                Ok($class::hold(<$inner as $crate::HeldRun>::from_doc(doc)?))
+            }
+
+            /// The run as JSON text: what crosses from the worker to the page, once.
+            #[wasm_bindgen(js_name = jsonText)]
+            pub fn json_text(&self) -> Result<String, JsValue> {
+                // JS's JSON.stringify of `toJSON()`: one serializer per type in the wasm
+                // (serde-wasm-bindgen's, which every other output uses), not two; numbers
+                // print as shortest round-trip decimals, so the text reads back exactly.
+                js_sys::JSON::stringify(&self.to_json()?)
+                    .map(String::from)
+                    .map_err(|_| $crate::plain_error("the run cannot be written as JSON"))
+            }
+
+            /// The run as a plain object: the CLI's `run --json`.
+            #[wasm_bindgen(js_name = toJSON)]
+            pub fn to_json(&self) -> Result<JsValue, JsValue> {
+                $crate::HeldRun::to_doc(&*self.inner)
+            }
+
+            /// Draws the model's chart on `canvas` (sized by its CSS box; the cluster
+            /// chart's height is `chartHeight()`); options `{dpr}`, and `{hidden:
+            /// [strategy index]}` for the classic chart.
+            pub fn draw(
+                &self,
+                canvas: web_sys::HtmlCanvasElement,
+                options: JsValue,
+            ) -> Result<$crate::chart::ChartHandle, JsValue> {
+                let opts = $crate::chart::ChartOptions::from_js(options)?;
+                <$inner as $crate::HeldRun>::draw(&self.inner, &canvas, &opts)
+                    .map_err($crate::plain_error)
+            }
+        }
+    };
+}
+pub(crate) use run_class;
 
 /// The engine's version, for the page footer and bug reports.
 #[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
-}
-
-/// The article's scenario: the page's defaults, declared only in the engine.
-#[wasm_bindgen(js_name = defaultScenario)]
-pub fn default_scenario() -> Result<JsValue, JsValue> {
-    to_js(&Scenario::article())
 }
 
 /// One bundled scenario as the page lists it.
@@ -130,7 +252,7 @@ struct BundledJs<'a> {
 }
 
 /// The bundled scenarios (presets): `[{id, title, description, model, scenario}]`.
-#[wasm_bindgen(js_name = bundledScenarios)]
+#[wasm_bindgen(js_name = bundledScenarios, unchecked_return_type = "Preset[]")]
 pub fn bundled_scenarios() -> Result<JsValue, JsValue> {
     let list: Vec<BundledJs> = retrystorm::scenario::bundled()
         .into_iter()
@@ -150,7 +272,7 @@ pub fn bundled_scenarios() -> Result<JsValue, JsValue> {
 
 /// One validation problem as the page shows it next to a field.
 #[derive(Serialize)]
-struct ProblemJs {
+pub(crate) struct ProblemJs {
     field: String,
     value: String,
     allowed: String,
@@ -168,53 +290,20 @@ impl From<ValidationError> for ProblemJs {
     }
 }
 
-/// Every problem of a classic scenario (`[{field, value, allowed, message}]`, empty if fine).
-#[wasm_bindgen]
-pub fn validate(cfg: JsValue) -> Result<JsValue, JsValue> {
-    let problems: Vec<ProblemJs> = match scenario_from_js(cfg) {
-        Ok(s) => s.problems().into_iter().map(ProblemJs::from).collect(),
+/// `[{field, value, allowed, message}]` of a model's scenario: every problem of a document
+/// that parses, else the one parse error (never a throw: the page shows it at a field).
+pub(crate) fn problems_js<S>(
+    parsed: Result<S, ValidationError>,
+    problems: impl FnOnce(&S) -> Vec<ValidationError>,
+) -> Result<JsValue, JsValue> {
+    let list: Vec<ProblemJs> = match parsed {
+        Ok(s) => problems(&s).into_iter().map(ProblemJs::from).collect(),
         Err(e) => vec![e.into()],
     };
-    to_js(&problems)
+    to_js(&list)
 }
 
-/// Runs the classic engine: the same `{scenario, results}` the CLI prints with `--json`.
-#[wasm_bindgen]
-pub fn run(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsValue> {
-    let scenario = scenario_from_js(cfg).map_err(|e| js_error(&e))?;
-    let seed = seed_or(&seed, scenario.seed).map_err(|e| js_error(&e))?;
-    let out = classic::simulate(&scenario, seed).map_err(|e| js_error(&e))?;
-    to_js(&out)
-}
-
-/// The results table exactly as the CLI formats it: `{columns, rows}` of strings.
-#[wasm_bindgen(js_name = resultsTable)]
-pub fn results_table(output: JsValue) -> Result<JsValue, JsValue> {
-    to_js(&report::table(&output_from_js(output)?))
-}
-
-/// The results as a Markdown table, ready to paste into a post.
-#[wasm_bindgen(js_name = markdownTable)]
-pub fn markdown_table(output: JsValue) -> Result<String, JsValue> {
-    Ok(report::markdown_table(&output_from_js(output)?))
-}
-
-/// Attempts per second for every strategy, as CSV.
-#[wasm_bindgen(js_name = csvPerSecond)]
-pub fn csv_per_second(output: JsValue) -> Result<String, JsValue> {
-    Ok(report::csv_per_sec(&output_from_js(output)?))
-}
-
-/// The article's four acceptance checks on this scenario: `[{name, pass, detail}]`,
-/// `pass` being `null` when a check does not apply.
-#[wasm_bindgen]
-pub fn verdicts(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsValue> {
-    let scenario = scenario_from_js(cfg).map_err(|e| js_error(&e))?;
-    let seed = seed_or(&seed, scenario.seed).map_err(|e| js_error(&e))?;
-    to_js(&report::verdicts(&scenario, seed).map_err(|e| js_error(&e))?)
-}
-
-/// Encodes the page state (`{model, classic, cluster, view}`) as a share-link string.
+/// Encodes the page state (`{model, classic, cluster, cluster_a, view}`) as a share-link string.
 #[wasm_bindgen(js_name = encodeState)]
 pub fn encode_state(state: JsValue) -> Result<String, JsValue> {
     let state: ShareState = serde_wasm_bindgen::from_value(state).map_err(plain_error)?;

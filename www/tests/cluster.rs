@@ -4,39 +4,25 @@
 //! called directly (the native code path, compiled to wasm).
 #![cfg(target_arch = "wasm32")]
 
+mod common;
+
+use common::{canvas, decode, get, js, js_of, message, rows, text};
+use retrystorm::classic::report::Table;
 use retrystorm::cluster::{self, present, RunResult, Scenario};
 use retrystorm::scenario::{bundled, parse, AnyScenario};
-use retrystorm_web::{cluster as web, cluster_chart};
+use retrystorm_web::cluster::{self as web, ClusterRun, ClusterSimulation};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn js(text: &str) -> JsValue {
-    js_sys::JSON::parse(text).expect("valid JSON")
+/// The run's result as the page sees it: through `toJSON()` and JS's `JSON.stringify`.
+fn result_of(r: &ClusterRun) -> RunResult {
+    decode(&get(&r.to_json().unwrap(), "result"))
 }
 
-fn text(v: &JsValue) -> String {
-    js_sys::JSON::stringify(v)
-        .expect("stringify")
-        .as_string()
-        .expect("string")
-}
-
-fn get(v: &JsValue, key: &str) -> JsValue {
-    js_sys::Reflect::get(v, &JsValue::from_str(key)).unwrap()
-}
-
-fn result_of(v: &JsValue) -> RunResult {
-    serde_json::from_str(&text(v)).expect("the result decodes as the engine's RunResult")
-}
-
-fn message(e: &JsValue) -> String {
-    assert!(
-        e.is_instance_of::<js_sys::Error>(),
-        "a real JS Error, not {e:?}"
-    );
-    e.unchecked_ref::<js_sys::Error>().message().into()
+fn run(s: &Scenario, seed: i64) -> ClusterRun {
+    ClusterRun::run(js_of(s), JsValue::from_f64(seed as f64)).unwrap()
 }
 
 /// The bundled cluster scenarios: (id, file JSON text, parsed scenario).
@@ -65,29 +51,28 @@ fn every_bundled_cluster_scenario_equals_the_native_engine() {
     assert!(all.len() >= 2, "the stampede pair at least");
     for (id, json, s) in all {
         // The file's own JSON, with its "model" key, as the page holds a preset.
-        let got = web::cluster_run(js(json), JsValue::UNDEFINED).unwrap();
-        assert!(!got.is_instance_of::<js_sys::Map>(), "plain objects");
+        let got = ClusterRun::run(js(json), JsValue::UNDEFINED).unwrap();
+        assert!(
+            !got.to_json().unwrap().is_instance_of::<js_sys::Map>(),
+            "plain objects"
+        );
         let want = cluster::run(&s, s.seed).unwrap();
         assert_eq!(result_of(&got), want, "{id}");
+        assert_eq!(got.get().result, want, "{id}");
         // The formatted tables are the engine's, cell for cell.
-        let table: retrystorm::classic::report::Table =
-            serde_json::from_str(&text(&web::cluster_summary_table(got.clone()).unwrap())).unwrap();
+        let table: Table = decode(&got.table().unwrap());
         assert_eq!(table, present::summary_table(&want), "{id}");
-        assert_eq!(
-            web::cluster_csv(got.clone()).unwrap(),
-            cluster::report::csv_buckets(&want)
-        );
-        assert_eq!(
-            web::cluster_markdown(got).unwrap(),
-            cluster::report::markdown_summary(&want)
-        );
+        let tiers: Table = decode(&got.tier_table().unwrap());
+        assert_eq!(tiers, present::tier_table(&want), "{id}");
+        assert_eq!(got.csv(), cluster::report::csv_buckets(&want));
+        assert_eq!(got.markdown(), cluster::report::markdown_summary(&want));
     }
 }
 
 #[wasm_bindgen_test]
 fn a_sliced_run_equals_a_whole_run_and_reports_progress() {
     let (json, s) = stampede();
-    let mut run = web::ClusterRun::new(js(json), JsValue::from_f64(7.0)).unwrap();
+    let mut run = ClusterSimulation::new(js(json), JsValue::from_f64(7.0)).unwrap();
     let mut last = 0.0;
     let mut slices = 0;
     while !run.advance(50_000).unwrap() {
@@ -98,9 +83,25 @@ fn a_sliced_run_equals_a_whole_run_and_reports_progress() {
     }
     assert!(slices > 5, "{slices} slices");
     assert_eq!(run.progress(), 1.0);
-    let sliced = result_of(&run.finish().unwrap());
-    assert_eq!(sliced, cluster::run(&s, 7).unwrap());
-    assert!(message(&run.finish().unwrap_err()).contains("finished"));
+    let sliced = run.finish().unwrap();
+    assert_eq!(result_of(&sliced), cluster::run(&s, 7).unwrap());
+    assert!(message(&run.finish().err().unwrap()).contains("finished"));
+    // It crosses to the page as JSON text, the CLI's `run --json` with the seed used.
+    let back = ClusterRun::from_json(&sliced.json_text().unwrap()).unwrap();
+    assert_eq!(back.get().result, sliced.get().result);
+    assert_eq!(
+        back.get().scenario,
+        Scenario {
+            seed: 7,
+            ..s.clone()
+        }
+    );
+    let doc = sliced.to_json().unwrap();
+    assert_eq!(result_of(&sliced), sliced.get().result);
+    match retrystorm::scenario::from_value(decode(&get(&doc, "scenario"))) {
+        Ok(AnyScenario::Cluster(scenario)) => assert_eq!(scenario, Scenario { seed: 7, ..s }),
+        other => panic!("the scenario with its model: {other:?}"),
+    }
 }
 
 #[wasm_bindgen_test]
@@ -113,14 +114,18 @@ fn seeds_above_2_pow_53_survive_as_strings_and_bigints() {
         JsValue::from_str("9223372036854775807"),
         JsValue::from(js_sys::BigInt::from(i64::MAX)),
     ] {
-        let got = web::cluster_run(cfg.clone(), seed).unwrap();
+        let got = ClusterRun::run(cfg.clone(), seed).unwrap();
         assert_eq!(
-            get(&got, "seed").as_string().as_deref(),
+            get(&get(&got.to_json().unwrap(), "result"), "seed")
+                .as_string()
+                .as_deref(),
             Some("9223372036854775807")
         );
         assert_eq!(result_of(&got), want);
     }
-    let e = web::cluster_run(js(json), JsValue::from_f64(2f64.powi(60))).unwrap_err();
+    let e = ClusterRun::run(js(json), JsValue::from_f64(2f64.powi(60)))
+        .err()
+        .unwrap();
     assert!(message(&e).contains("BigInt"), "{}", message(&e));
 }
 
@@ -129,7 +134,9 @@ fn errors_arrive_as_js_errors_naming_the_field() {
     let (_, s) = stampede();
     let mut v = serde_json::to_value(&s).unwrap();
     v["tiers"][1]["concurrency"] = 0.into();
-    let e = web::cluster_run(js(&v.to_string()), JsValue::UNDEFINED).unwrap_err();
+    let e = ClusterRun::run(js(&v.to_string()), JsValue::UNDEFINED)
+        .err()
+        .unwrap();
     assert_eq!(
         message(&e),
         "tiers[1].concurrency = 0 is out of range: allowed 1..=100000"
@@ -141,7 +148,7 @@ fn errors_arrive_as_js_errors_naming_the_field() {
     // Unknown fields are rejected by name, as in a scenario file.
     let mut v = serde_json::to_value(&s).unwrap();
     v["colour"] = "red".into();
-    let e = web::ClusterRun::new(js(&v.to_string()), JsValue::UNDEFINED)
+    let e = ClusterSimulation::new(js(&v.to_string()), JsValue::UNDEFINED)
         .err()
         .unwrap();
     assert!(
@@ -155,11 +162,7 @@ fn errors_arrive_as_js_errors_naming_the_field() {
     // The bounded event count is a clear Error from advance, not a frozen tab.
     let mut small = s.clone();
     small.max_events = 10_000;
-    let mut run = web::ClusterRun::new(
-        js(&serde_json::to_string(&small).unwrap()),
-        JsValue::UNDEFINED,
-    )
-    .unwrap();
+    let mut run = ClusterSimulation::new(js_of(&small), JsValue::UNDEFINED).unwrap();
     let e = loop {
         match run.advance(1000) {
             Ok(false) => {}
@@ -246,11 +249,8 @@ fn compare_shows_deltas_and_percentages() {
     short.duration_ms = 30_000;
     let a = cluster::run(&short, 1).unwrap();
     let b = cluster::run(&short, 2).unwrap();
-    let ja = js(&serde_json::to_string(&a).unwrap());
-    let jb = js(&serde_json::to_string(&b).unwrap());
-    let table: retrystorm::classic::report::Table =
-        serde_json::from_str(&text(&web::cluster_compare(ja, jb).unwrap())).unwrap();
-    assert_eq!(table, present::compare(&a, &b));
+    let table: Table = decode(&run(&short, 2).compare(&run(&short, 1)).unwrap());
+    assert_eq!(table, present::compare(&a, &b), "the pinned run is A");
     assert_eq!(table.columns.len(), 5);
     let req = table.rows.iter().find(|r| r[0] == "requests").unwrap();
     let d = b.summary.requests as i64 - a.summary.requests as i64;
@@ -302,36 +302,22 @@ fn share_links_carry_the_cluster_scenario_and_check_it() {
 #[wasm_bindgen_test]
 fn the_chart_draws_every_panel_and_reads_the_mouse_back() {
     let (json, s) = stampede();
-    let result = web::cluster_run(js(json), JsValue::UNDEFINED).unwrap();
-    let doc = web_sys::window().unwrap().document().unwrap();
-    let canvas: web_sys::HtmlCanvasElement =
-        doc.create_element("canvas").unwrap().dyn_into().unwrap();
-    let style = format!(
-        "width: 900px; height: {}px",
-        cluster_chart::cluster_chart_height(js(json)).unwrap()
-    );
-    canvas.set_attribute("style", &style).unwrap();
-    doc.body().unwrap().append_child(&canvas).unwrap();
-    let options = js(r#"{"dpr": 2}"#);
-    let handle = cluster_chart::draw_cluster_chart(
-        canvas.clone(),
-        js(json),
-        result.clone(),
-        result,
-        options,
-    )
-    .unwrap();
-    assert_eq!(canvas.width(), 1800, "sized in device pixels");
-    assert_eq!(handle.buckets(), 90);
-    // Mid-canvas, 21 s into 90 s lands in the surge after the pause.
-    let r = handle
-        .readout(60.0 + (900.0 - 80.0) * 0.235, 100.0)
+    let r = ClusterRun::run(js(json), JsValue::UNDEFINED).unwrap();
+    let canvas = canvas(900, r.chart_height());
+    let handle = r
+        .draw_with_pinned(canvas.clone(), &r, js(r#"{"dpr": 2}"#))
         .unwrap();
-    let title = get(&r, "title").as_string().unwrap();
-    assert!(title.starts_with("t = "), "{title}");
-    let rows = js_sys::Array::from(&get(&r, "rows"));
+    assert_eq!(canvas.width(), 1800, "sized in device pixels");
+    // About 21 s into 90 s lands near the pause (20 s) and the surge after it.
+    let readout = handle
+        .readout(74.0 + (900.0 - 94.0) * 0.235, 100.0)
+        .unwrap();
+    let b = get(&readout, "bucket").as_f64().unwrap();
+    assert!((18.0..=24.0).contains(&b), "bucket {b}");
+    let title = get(&readout, "title").as_string().unwrap();
+    assert_eq!(title, format!("t = {b}.0–{}.0 s", b + 1.0));
     assert!(
-        rows.length() >= 7,
+        rows(&readout).len() >= 7,
         "every tier's rows plus the entry latency"
     );
     assert!(
@@ -342,4 +328,102 @@ fn the_chart_draws_every_panel_and_reads_the_mouse_back() {
     assert!(url.starts_with("data:image/png;base64,"));
     assert_eq!(s.tiers.len(), 2);
     canvas.remove();
+}
+
+/// The value of the readout row `label`.
+fn row(readout: &JsValue, label: &str) -> String {
+    rows(readout)
+        .into_iter()
+        .find(|(l, _)| l == label)
+        .unwrap_or_else(|| panic!("no row {label}"))
+        .1
+}
+
+/// The pinned run A is read out at its own bucket width and at the same time as B,
+/// whatever the two runs' `bucket_ms` and durations (the defect was: A read at B's
+/// bucket index and scaled by B's width, off by the ratio of the widths).
+#[wasm_bindgen_test]
+fn a_pinned_run_with_another_bucket_width_is_read_at_its_own_width_and_time() {
+    let (_, s) = stampede();
+    let mut a = s.clone();
+    a.duration_ms = 60_000;
+    a.bucket_ms = 250;
+    let mut b = s.clone();
+    b.duration_ms = 30_000;
+    b.bucket_ms = 2000;
+    let (ra, rb) = (run(&a, 3), run(&b, 3));
+    let canvas = canvas(900, rb.chart_height());
+    let handle = rb
+        .draw_with_pinned(canvas.clone(), &ra, js(r#"{"dpr": 1}"#))
+        .unwrap();
+    let (ar, br) = (&ra.get().result, &rb.get().result);
+    // Sweep the axis: at every B bucket, A's figure is A's own bucket at that time.
+    let mut checked = 0;
+    for x in (80..880).step_by(37) {
+        let readout = handle.readout(f64::from(x), 50.0).unwrap();
+        if readout.is_null() {
+            continue;
+        }
+        let bb = get(&readout, "bucket").as_f64().unwrap() as usize;
+        let title = get(&readout, "title").as_string().unwrap();
+        // The time under the mouse lies in B's bucket bb, which holds 8 of A's buckets:
+        // A's figure must be one of theirs, per second at A's width.
+        let t0 = br.buckets[bb].start_ms;
+        assert!(
+            title.starts_with(&format!("t = {:.1}", t0 as f64 / 1000.0)),
+            "{title}"
+        );
+        let value = row(&readout, "orders attempts");
+        let a_rate: f64 = value
+            .split(" · A ")
+            .nth(1)
+            .and_then(|v| v.strip_suffix("/s"))
+            .unwrap_or_else(|| panic!("no A value in {value}"))
+            .parse()
+            .unwrap();
+        let candidates: Vec<f64> = (0..8)
+            .map(|i| {
+                let ab = ((t0 + i * 250) / 250) as usize;
+                ar.buckets[ab].tiers[1].attempts() as f64 * 1000.0 / 250.0
+            })
+            .collect();
+        assert!(
+            candidates.iter().any(|c| (c.round() - a_rate).abs() < 0.5),
+            "at {title}: A {a_rate}/s is none of A's buckets there {candidates:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 15, "{checked} positions");
+    canvas.remove();
+}
+
+#[wasm_bindgen_test]
+fn the_editing_rules_are_the_engines() {
+    let (json, s) = stampede();
+    // The load line is the engine's rate at every sample.
+    let load = get(&js(json), "load");
+    let shape = retrystorm_web::edit::cluster_load_shape(load, 90_000.0, 90).unwrap();
+    assert_eq!(shape, cluster::edit::load_shape(&s.load, 90_000.0, 90));
+    let e =
+        retrystorm_web::edit::cluster_load_shape(js(r#"{"rate_per_s": "x"}"#), 1.0, 1).unwrap_err();
+    assert!(message(&e).starts_with("load"), "{}", message(&e));
+    assert_eq!(get(&e, "field").as_string().as_deref(), Some("load"));
+    // Tier edits come back as the edited document.
+    let moved = retrystorm_web::edit::cluster_move_tier(js(json), 0, 1).unwrap();
+    let mut want: serde_json::Value = serde_json::from_str(json).unwrap();
+    cluster::edit::move_tier(&mut want, 0, 1, &cluster::edit::NewParts::defaults()).unwrap();
+    assert_eq!(decode::<serde_json::Value>(&moved), want);
+    // Adding a tier uses the engine's defaults (compared as scenarios: a JS number has
+    // no integer/float distinction).
+    let added = retrystorm_web::edit::cluster_add_tier(js(json)).unwrap();
+    let mut want: serde_json::Value = serde_json::from_str(json).unwrap();
+    cluster::edit::add_tier(&mut want, &cluster::edit::NewParts::defaults()).unwrap();
+    let typed = |v: serde_json::Value| present::parse_unchecked(v).unwrap();
+    let added = typed(decode(&added));
+    assert_eq!(added, typed(want));
+    assert_eq!(added.tiers.len(), 3);
+    assert_eq!(added.tiers[2].name, present::defaults().tier.name);
+    assert_eq!(added.tiers[1].client, Some(present::defaults().client));
+    let e = retrystorm_web::edit::cluster_remove_tier(js(json), 5).unwrap_err();
+    assert_eq!(get(&e, "field").as_string().as_deref(), Some("tiers"));
 }

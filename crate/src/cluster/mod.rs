@@ -23,6 +23,7 @@ pub(crate) mod queue;
 pub(crate) mod sim;
 pub(crate) mod window;
 
+pub mod edit;
 pub mod metrics;
 pub mod present;
 pub mod report;

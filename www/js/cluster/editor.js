@@ -6,78 +6,120 @@
 // (data-field="tiers[1].client.budget.percent"), which is also the path the engine
 // names in its validation messages, so each message lands at its field.
 
-import { el } from '../dom.js';
-import { getPath, setPath } from '../forms.js';
+import { el } from '../lib/dom.js';
+import { getPath, markProblems, parseInteger, parseNumber, randomSeed, setPath } from '../lib/fields.js';
 
-/** Text to the value the engine reads: numbers as numbers, anything else as the text (the engine names it). */
-export function parseNum(text) {
-  const t = String(text).trim();
-  if (/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return Number(t);
-  return t;
-}
+/** @typedef {import('../lib/fields.js').Problem} Problem */
 
-/** A seed: an exact integer as a number, a larger one kept as its decimal text. */
-function parseSeed(text) {
-  const t = String(text).trim();
-  if (/^-?\d+$/.test(t) && Number.isSafeInteger(Number(t))) return Number(t);
-  return t;
-}
-
+/** @param {string} key */
 const label = (key) => key.replace(/_/g, ' ');
+/**
+ * @template T
+ * @param {T} v
+ * @returns {T}
+ */
 const clone = (v) => structuredClone(v);
 
 // Keys rendered by their own widgets, never as plain scalar fields.
-const SPECIAL = new Set(['kind', 'client', 'service', 'think', 'backoff', 'jitter', 'budget', 'breaker', 'bulkhead',
-  'closed_loop', 'schedule', 'effect', 'retry_on', 'tiers', 'faults', 'load', 'steady', 'description']);
+const SPECIAL = new Set([
+  'kind',
+  'client',
+  'service',
+  'think',
+  'backoff',
+  'jitter',
+  'budget',
+  'breaker',
+  'bulkhead',
+  'closed_loop',
+  'schedule',
+  'effect',
+  'retry_on',
+  'tiers',
+  'faults',
+  'load',
+  'steady',
+  'description',
+]);
 
 export class ClusterEditor {
   /**
-   * @param {object} app the cluster app: `cfg`, `defaults`, `changed({commit, structural})`
+   * @param {import('./app.js').ClusterApp} app the cluster app: `cfg`, `defaults`, `changed({commit, structural})`
    * @param {HTMLElement} root where the editor renders
    */
   constructor(app, root) {
     this.app = app;
     this.root = root;
+    /** @type {Set<string>} */
     this.badText = new Set();
-    const onEdit = (commit) => (event) => {
-      const input = event.target.closest('[data-field]');
+    /** @param {boolean} commit */
+    const onEdit = (commit) => (/** @type {Event} */ event) => {
+      const input = /** @type {Element} */ (event.target).closest('[data-field]');
       if (!input || !this.root.contains(input)) return;
-      this.read(input, commit);
+      this.read(/** @type {HTMLInputElement} */ (input), commit);
     };
     root.addEventListener('input', onEdit(false));
     root.addEventListener('change', onEdit(true));
     root.addEventListener('click', (event) => {
-      const b = event.target.closest('button[data-act]');
-      if (b) this.act(b.dataset.act, b.dataset);
+      const b = /** @type {HTMLButtonElement | null} */ (
+        /** @type {Element} */ (event.target).closest('button[data-act]')
+      );
+      if (b) this.act(String(b.dataset.act), b.dataset);
     });
   }
 
-  get d() { return this.app.defaults; }
-  get cfg() { return this.app.cfg; }
+  get d() {
+    return this.app.defaults;
+  }
+  get cfg() {
+    return this.app.cfg;
+  }
 
-  /** Moves one input's value into the scenario. */
+  /**
+   * Moves one input's value into the scenario.
+   * @param {HTMLInputElement} input (or a select: the same properties are read)
+   * @param {boolean} commit
+   */
   read(input, commit) {
-    const path = input.dataset.field;
+    const path = String(input.dataset.field);
     const kind = input.dataset.kind;
     let value;
     let structural = false;
     switch (kind) {
-      case 'bool': value = input.checked; break;
-      case 'enum': case 'text': value = input.value; break;
-      case 'opt': value = input.value.trim() === '' ? null : parseNum(input.value); break;
-      case 'seed': value = parseSeed(input.value); break;
-      case 'list': value = input.value.split(/[\s,;]+/).filter(Boolean).map(parseNum); break;
+      case 'bool':
+        value = input.checked;
+        break;
+      case 'enum':
+      case 'text':
+        value = input.value;
+        break;
+      case 'opt':
+        value = input.value.trim() === '' ? null : parseNumber(input.value);
+        break;
+      case 'seed':
+        value = parseInteger(input.value);
+        break;
+      case 'list':
+        value = input.value
+          .split(/[\s,;]+/)
+          .filter(Boolean)
+          .map(parseNumber);
+        break;
       case 'retry': {
-        const boxes = [...this.root.querySelectorAll(`input[data-kind="retry"][data-field="${CSS.escape(path)}"]`)];
+        /** @type {HTMLInputElement[]} */
+        const boxes = [...this.root.querySelectorAll(`input[data-kind="retry"][data-field="${CSS.escape(path)}"]`)].map(
+          (b) => /** @type {HTMLInputElement} */ (b),
+        );
         value = boxes.filter((b) => b.checked).map((b) => b.dataset.value);
         break;
       }
       case 'kind': {
         // Replace the object with the chosen kind's defaults, keeping its scope.
         const parent = path.replace(/\.kind$/, '');
-        const list = this.d[input.dataset.list];
+        /** @type {any[]} */
+        const list = this.d[String(input.dataset.list)];
         const old = getPath(this.cfg, parent) || {};
-        const next = clone(list.find((x) => x.kind === input.value));
+        const next = clone(list.find((/** @type {any} */ x) => x.kind === input.value));
         if ('scope' in next && old.scope) next.scope = old.scope;
         setPath(this.cfg, parent, next);
         this.badText.clear();
@@ -86,89 +128,65 @@ export class ClusterEditor {
         return;
       }
       case 'toggle': {
-        setPath(this.cfg, path, input.checked ? clone(this.d[input.dataset.default]) : null);
+        setPath(this.cfg, path, input.checked ? clone(this.d[String(input.dataset.default)]) : null);
         this.render();
         this.app.changed({ commit: true, structural: true });
         return;
       }
-      default: value = parseNum(input.value);
+      default:
+        value = parseNumber(input.value);
     }
     if (kind === 'num' || kind === 'opt' || kind === 'list') {
       const bad = Array.isArray(value) ? value.some((v) => typeof v === 'string') : typeof value === 'string';
-      if (bad) this.badText.add(path); else this.badText.delete(path);
+      if (bad) this.badText.add(path);
+      else this.badText.delete(path);
     }
     setPath(this.cfg, path, value);
     if (path.endsWith('.name') && commit) structural = true; // names appear in the timeline
     this.app.changed({ commit, structural });
   }
 
-  /** Buttons: tiers (add, remove, move), schedule segments, a new seed. */
+  /**
+   * Buttons: tiers (add, remove, move: the engine's rules, which keep each hop's policy
+   * in place and renumber the faults), schedule segments, a new seed.
+   * @param {string} act
+   * @param {DOMStringMap} data
+   */
   act(act, data) {
     const cfg = this.cfg;
+    const wasm = this.app.wasm;
     const i = Number(data.index);
-    if (act === 'tier-add') this.addTier();
-    else if (act === 'tier-del') this.removeTier(i);
-    else if (act === 'tier-up') this.moveTier(i, i - 1);
-    else if (act === 'tier-down') this.moveTier(i, i + 1);
-    else if (act === 'seg-add') cfg.load.schedule.push(clone(this.d.segment));
-    else if (act === 'seg-del') cfg.load.schedule.splice(i, 1);
-    else if (act === 'seed') {
-      const words = crypto.getRandomValues(new Uint32Array(2));
-      cfg.seed = (words[0] & 0xffff) * 2 ** 32 + words[1];
-    } else return;
+    try {
+      if (act === 'tier-add') this.app.cfg = wasm.clusterAddTier(cfg);
+      else if (act === 'tier-del') this.app.cfg = wasm.clusterRemoveTier(cfg, i);
+      else if (act === 'tier-up') this.app.cfg = wasm.clusterMoveTier(cfg, i, i - 1);
+      else if (act === 'tier-down') this.app.cfg = wasm.clusterMoveTier(cfg, i, i + 1);
+      else if (act === 'seg-add') cfg.load.schedule.push(clone(this.d.segment));
+      else if (act === 'seg-del') cfg.load.schedule.splice(i, 1);
+      else if (act === 'seed') cfg.seed = randomSeed();
+      else return;
+    } catch (e) {
+      // The buttons only offer edits the engine accepts (a tier that exists, never the
+      // last one); anything else leaves the scenario as it is.
+      console.warn(e);
+      return;
+    }
     this.badText.clear();
     this.render();
     this.app.changed({ commit: true, structural: true });
   }
 
-  /** Client policies belong to hops (positions), so they stay in place when tiers move. */
-  fixClients(hops) {
-    const tiers = this.cfg.tiers;
-    tiers.forEach((t, k) => {
-      const last = k === tiers.length - 1;
-      t.client = last ? null : (hops[k] || clone(this.d.client));
-    });
-  }
-
-  hops() { return this.cfg.tiers.map((t) => t.client); }
-
-  addTier() {
-    const tiers = this.cfg.tiers;
-    const hops = this.hops();
-    const names = new Set(tiers.map((t) => t.name));
-    const t = clone(this.d.tier);
-    let name = t.name;
-    for (let n = 2; names.has(name); n++) name = `${t.name}-${n}`;
-    t.name = name;
-    tiers.push(t);
-    this.fixClients(hops);
-  }
-
-  removeTier(i) {
-    const tiers = this.cfg.tiers;
-    if (tiers.length <= 1) return;
-    const hops = this.hops();
-    tiers.splice(i, 1);
-    hops.splice(Math.min(i, hops.length - 1), 1);
-    this.fixClients(hops);
-    this.cfg.faults = this.cfg.faults.filter((f) => f.tier !== i).map((f) => (f.tier > i ? { ...f, tier: f.tier - 1 } : f));
-  }
-
-  moveTier(i, j) {
-    const tiers = this.cfg.tiers;
-    if (j < 0 || j >= tiers.length) return;
-    const hops = this.hops();
-    [tiers[i], tiers[j]] = [tiers[j], tiers[i]];
-    this.fixClients(hops);
-    for (const f of this.cfg.faults) {
-      if (f.tier === i) f.tier = j;
-      else if (f.tier === j) f.tier = i;
-    }
-  }
-
   // ---- widgets ----
 
-  input(path, value, kind, text = label(path.split('.').pop())) {
+  /**
+   * A labelled text input for the value at `path`.
+   * @param {string} path
+   * @param {unknown} value
+   * @param {string} kind how read() parses it: num, opt, list, text, seed
+   * @param {string} [text] the label
+   */
+  input(path, value, kind, text = label(String(path.split('.').pop()))) {
+    /** @type {Record<string, string>} */
     const attrs = { 'data-field': path, 'data-kind': kind, spellcheck: 'false', autocomplete: 'off' };
     if (kind !== 'text') attrs.inputmode = 'decimal';
     const input = el('input', attrs);
@@ -177,13 +195,36 @@ export class ClusterEditor {
     return el('label', { class: 'cf' }, el('span', { text }), input);
   }
 
-  check(path, value, text = label(path.split('.').pop())) {
+  /**
+   * A labelled checkbox.
+   * @param {string} path
+   * @param {unknown} value
+   * @param {string} [text]
+   */
+  check(path, value, text = label(String(path.split('.').pop()))) {
     const box = el('input', { type: 'checkbox', 'data-field': path, 'data-kind': 'bool' });
     box.checked = !!value;
     return el('label', { class: 'cf check' }, box, el('span', { text }));
   }
 
-  select(path, value, options, kind = 'enum', list = null, text = label(path.split('.').slice(-2)[kind === 'kind' ? 0 : 1] || path)) {
+  /**
+   * A labelled select.
+   * @param {string} path
+   * @param {string} value
+   * @param {string[]} options
+   * @param {string} [kind] enum (a value) or kind (the kind of an object, whose defaults are in `list`)
+   * @param {string | null} [list] the name of the defaults list of a kind select
+   * @param {string} [text]
+   */
+  select(
+    path,
+    value,
+    options,
+    kind = 'enum',
+    list = null,
+    text = label(path.split('.').slice(-2)[kind === 'kind' ? 0 : 1] || path),
+  ) {
+    /** @type {Record<string, string>} */
     const attrs = { 'data-field': path, 'data-kind': kind };
     if (list) attrs['data-list'] = list;
     const sel = el('select', attrs, ...options.map((o) => el('option', { value: o, text: label(o) })));
@@ -191,7 +232,13 @@ export class ClusterEditor {
     return el('label', { class: 'cf' }, el('span', { text }), sel);
   }
 
-  /** The scalar fields of `obj` (at `path`) in the order of its template `tpl`. */
+  /**
+   * The scalar fields of `obj` (at `path`) in the order of its template `tpl`.
+   * @param {string} path
+   * @param {any} obj
+   * @param {any} tpl
+   * @returns {HTMLElement[]}
+   */
   scalars(path, obj, tpl) {
     const out = [];
     for (const key of Object.keys(tpl)) {
@@ -211,6 +258,10 @@ export class ClusterEditor {
     return out;
   }
 
+  /**
+   * @param {string} path
+   * @param {unknown} v
+   */
   seedField(path, v) {
     const f = this.input(path, v, 'seed', 'seed');
     f.append(el('button', { type: 'button', 'data-act': 'seed', title: 'New random seed', text: 'new random seed' }));
@@ -218,18 +269,42 @@ export class ClusterEditor {
     return f;
   }
 
-  /** A kind select plus the fields of the current kind. */
+  /**
+   * A kind select plus the fields of the current kind.
+   * @param {string} path
+   * @param {any} obj
+   * @param {string} listName
+   * @param {string} title
+   */
   kinded(path, obj, listName, title) {
+    /** @type {{kind: string}[]} */
     const list = this.d[listName];
     const cur = obj || list[0];
     const tpl = list.find((x) => x.kind === cur.kind) || list[0];
-    const box = el('div', { class: 'kinded' },
-      this.select(`${path}.kind`, cur.kind, list.map((x) => x.kind), 'kind', listName, title));
+    const box = el(
+      'div',
+      { class: 'kinded' },
+      this.select(
+        `${path}.kind`,
+        cur.kind,
+        list.map((x) => x.kind),
+        'kind',
+        listName,
+        title,
+      ),
+    );
     box.append(...this.scalars(path, cur, tpl));
     return box;
   }
 
-  /** An optional object (closed loop, bulkhead): a switch, and its fields when on. */
+  /**
+   * An optional object (closed loop, bulkhead): a switch, and its fields when on.
+   * @param {string} path
+   * @param {unknown} obj
+   * @param {string} defName
+   * @param {string} title
+   * @param {() => HTMLElement[]} fieldsOf
+   */
   optional(path, obj, defName, title, fieldsOf) {
     const box = el('input', { type: 'checkbox', 'data-field': path, 'data-kind': 'toggle', 'data-default': defName });
     box.checked = !!obj;
@@ -238,13 +313,22 @@ export class ClusterEditor {
     return wrap;
   }
 
+  /**
+   * @param {string} path
+   * @param {string[]} list
+   */
   retryOn(path, list) {
-    const boxes = this.d.enums.retry_on.map((k) => {
+    const boxes = this.d.enums.retry_on.map((/** @type {string} */ k) => {
       const b = el('input', { type: 'checkbox', 'data-field': path, 'data-kind': 'retry', 'data-value': k });
       b.checked = (list || []).includes(k);
       return el('label', { class: 'check' }, b, el('span', { text: label(k) }));
     });
-    return el('fieldset', { class: 'cf retry-on', 'data-field-group': path }, el('legend', { text: 'retry on' }), ...boxes);
+    return el(
+      'fieldset',
+      { class: 'cf retry-on', 'data-field-group': path },
+      el('legend', { text: 'retry on' }),
+      ...boxes,
+    );
   }
 
   // ---- sections ----
@@ -252,54 +336,125 @@ export class ClusterEditor {
   render() {
     const cfg = this.cfg;
     const d = this.d;
-    const top = el('details', { class: 'panel', open: true },
+    const top = el(
+      'details',
+      { class: 'panel', open: true },
       el('summary', { text: 'Scenario and load' }),
-      el('div', { class: 'grid' },
+      el(
+        'div',
+        { class: 'grid' },
         ...this.scalars('', cfg, d.scenario),
-        ...this.scalars('load', cfg.load, d.scenario.load)),
+        ...this.scalars('load', cfg.load, d.scenario.load),
+      ),
       this.schedule(),
-      this.optional('load.closed_loop', cfg.load.closed_loop, 'closed_loop', 'closed-loop callers (wait for the answer, think, repeat)',
-        () => [el('div', { class: 'grid' }, ...this.scalars('load.closed_loop', cfg.load.closed_loop, d.closed_loop)),
-          this.kinded('load.closed_loop.think', cfg.load.closed_loop.think, 'dist', 'think time')]));
-    const tiers = el('div', { class: 'tiers' }, ...cfg.tiers.map((t, k) => this.tierCard(t, k)),
-      el('button', { type: 'button', 'data-act': 'tier-add', class: 'add-tier', text: '+ Add tier at the end' }));
-    const steady = el('details', { class: 'panel' },
+      this.optional(
+        'load.closed_loop',
+        cfg.load.closed_loop,
+        'closed_loop',
+        'closed-loop callers (wait for the answer, think, repeat)',
+        () => [
+          el('div', { class: 'grid' }, ...this.scalars('load.closed_loop', cfg.load.closed_loop, d.closed_loop)),
+          this.kinded('load.closed_loop.think', cfg.load.closed_loop.think, 'dist', 'think time'),
+        ],
+      ),
+    );
+    const tiers = el(
+      'div',
+      { class: 'tiers' },
+      ...cfg.tiers.map((/** @type {any} */ t, /** @type {number} */ k) => this.tierCard(t, k)),
+      el('button', { type: 'button', 'data-act': 'tier-add', class: 'add-tier', text: '+ Add tier at the end' }),
+    );
+    const steady = el(
+      'details',
+      { class: 'panel' },
       el('summary', { text: 'Steady state and recovery (how they are judged)' }),
-      el('div', { class: 'grid' }, ...this.scalars('steady', cfg.steady, d.scenario.steady)));
+      el('div', { class: 'grid' }, ...this.scalars('steady', cfg.steady, d.scenario.steady)),
+    );
     this.root.replaceChildren(top, el('h3', { text: 'Tiers (a chain: each calls the next)' }), tiers, steady);
   }
 
   schedule() {
     const segs = this.cfg.load.schedule;
-    const rows = segs.map((s, i) => el('div', { class: 'segment' },
-      ...this.scalars(`load.schedule[${i}]`, s, this.d.segment),
-      el('button', { type: 'button', 'data-act': 'seg-del', 'data-index': String(i), title: 'Remove this segment', text: '✕' })));
-    return el('div', { class: 'schedule' },
-      el('div', { class: 'sub', text: 'rate schedule (ramps and spikes; later segments win)' }), ...rows,
-      el('button', { type: 'button', 'data-act': 'seg-add', text: '+ segment' }));
+    const rows = segs.map((/** @type {any} */ s, /** @type {number} */ i) =>
+      el(
+        'div',
+        { class: 'segment' },
+        ...this.scalars(`load.schedule[${i}]`, s, this.d.segment),
+        el('button', {
+          type: 'button',
+          'data-act': 'seg-del',
+          'data-index': String(i),
+          title: 'Remove this segment',
+          text: '✕',
+        }),
+      ),
+    );
+    return el(
+      'div',
+      { class: 'schedule' },
+      el('div', { class: 'sub', text: 'rate schedule (ramps and spikes; later segments win)' }),
+      ...rows,
+      el('button', { type: 'button', 'data-act': 'seg-add', text: '+ segment' }),
+    );
   }
 
+  /**
+   * @param {any} t the tier
+   * @param {number} k its position
+   */
   tierCard(t, k) {
     const d = this.d;
     const n = this.cfg.tiers.length;
     const p = `tiers[${k}]`;
+    /**
+     * @param {string} act
+     * @param {string} text
+     * @param {string} title
+     */
     const btn = (act, text, title, disabled = false) =>
-      el('button', { type: 'button', 'data-act': act, 'data-index': String(k), title, 'aria-label': `${title} (tier ${k + 1})`, text, disabled });
-    const head = el('div', { class: 'tier-head' },
+      el('button', {
+        type: 'button',
+        'data-act': act,
+        'data-index': String(k),
+        title,
+        'aria-label': `${title} (tier ${k + 1})`,
+        text,
+        disabled,
+      });
+    const head = el(
+      'div',
+      { class: 'tier-head' },
       el('span', { class: 'tier-no', text: `${k + 1}` }),
       this.input(`${p}.name`, t.name, 'text', 'name'),
-      btn('tier-up', '↑', 'Move up', k === 0), btn('tier-down', '↓', 'Move down', k === n - 1),
-      btn('tier-del', '✕', 'Remove', n <= 1));
-    const card = el('div', { class: 'tier', 'data-tier': String(k) }, head,
-      el('div', { class: 'grid' }, ...this.scalars(p, t, d.tier).filter((f) => !f.querySelector(`[data-field="${p}.name"]`))),
-      this.kinded(`${p}.service`, t.service, 'dist', 'service time'));
+      btn('tier-up', '↑', 'Move up', k === 0),
+      btn('tier-down', '↓', 'Move down', k === n - 1),
+      btn('tier-del', '✕', 'Remove', n <= 1),
+    );
+    const card = el(
+      'div',
+      { class: 'tier', 'data-tier': String(k) },
+      head,
+      el(
+        'div',
+        { class: 'grid' },
+        ...this.scalars(p, t, d.tier).filter((f) => !f.querySelector(`[data-field="${p}.name"]`)),
+      ),
+      this.kinded(`${p}.service`, t.service, 'dist', 'service time'),
+    );
     if (t.client) card.append(this.clientBlock(`${p}.client`, t.client, this.cfg.tiers[k + 1]));
     return card;
   }
 
+  /**
+   * @param {string} p the client's path
+   * @param {any} c the client policy
+   * @param {any} next the tier it calls
+   */
   clientBlock(p, c, next) {
     const d = this.d;
-    const block = el('div', { class: 'client' },
+    const block = el(
+      'div',
+      { class: 'client' },
       el('div', { class: 'sub', text: `calls ${next ? next.name : 'the next tier'} with this client policy` }),
       el('div', { class: 'grid' }, ...this.scalars(p, c, d.client)),
       this.retryOn(`${p}.retry_on`, c.retry_on),
@@ -307,38 +462,24 @@ export class ClusterEditor {
       this.kinded(`${p}.jitter`, c.jitter, 'jitter', 'jitter'),
       this.kinded(`${p}.budget`, c.budget, 'budget', 'retry budget'),
       this.kinded(`${p}.breaker`, c.breaker, 'breaker', 'breaker'),
-      this.optional(`${p}.bulkhead`, c.bulkhead, 'bulkhead', 'bulkhead (cap on concurrent calls)',
-        () => this.scalars(`${p}.bulkhead`, c.bulkhead, d.bulkhead)));
+      this.optional(`${p}.bulkhead`, c.bulkhead, 'bulkhead', 'bulkhead (cap on concurrent calls)', () =>
+        this.scalars(`${p}.bulkhead`, c.bulkhead, d.bulkhead),
+      ),
+    );
     return block;
   }
 
-  /** Marks every field the engine complained about, with its message; returns the unplaced ones. */
+  /**
+   * Marks every field the engine complained about, with its message; returns the unplaced ones.
+   * @param {Problem[]} problems
+   */
   showProblems(problems) {
-    for (const node of this.root.querySelectorAll('.field-msg')) node.remove();
-    for (const node of this.root.querySelectorAll('.invalid')) {
-      node.classList.remove('invalid');
-      node.removeAttribute('aria-invalid');
-    }
-    const unplaced = [];
-    for (const p of problems) {
-      const fields = p.field ? candidates(p.field) : [...this.badText];
-      let placed = false;
-      for (const field of fields) {
-        const input = this.root.querySelector(`[data-field="${CSS.escape(field)}"]`);
-        if (!input) continue;
-        input.classList.add('invalid');
-        input.setAttribute('aria-invalid', 'true');
-        input.closest('label, fieldset').append(el('small', { class: 'field-msg', text: p.message }));
-        placed = true;
-        if (p.field) break;
-      }
-      if (!placed) unplaced.push(p);
-    }
-    return unplaced;
+    return markProblems(this.root, problems, this.badText, candidates);
   }
 }
 
 /** Where a message for `field` may go: the field itself, then without list indices or `.len()`. */
+/** @param {string} field */
 function candidates(field) {
   const out = [field];
   const noLen = field.replace(/\.len\(\)$/, '');

@@ -4,26 +4,10 @@
 use super::*;
 
 impl Simulation {
+    /// The open-loop rate at `t_us`: the rule the playground's timeline draws too
+    /// ([`Load::rate_at_ms`](crate::cluster::Load::rate_at_ms)).
     pub(super) fn rate_at(&self, t_us: u64) -> f64 {
-        let l = &self.sc.load;
-        let ms = t_us as f64 / 1000.0;
-        for s in l.schedule.iter().rev() {
-            if (s.start_ms as f64) <= ms && ms < s.end_ms as f64 {
-                return match s.to_rate_per_s {
-                    None => s.rate_per_s,
-                    Some(to) => {
-                        let span = (s.end_ms - s.start_ms) as f64;
-                        let f = if span > 0.0 {
-                            (ms - s.start_ms as f64) / span
-                        } else {
-                            0.0
-                        };
-                        s.rate_per_s + (to - s.rate_per_s) * f
-                    }
-                };
-            }
-        }
-        l.rate_per_s
+        self.sc.load.rate_at_ms(t_us as f64 / 1000.0)
     }
 
     /// Next schedule boundary strictly after `t_us`, µs.

@@ -1,7 +1,14 @@
 // Tiny DOM helpers. Data (names, messages) only ever goes in through textContent or
 // input.value: nothing from a scenario or a link is ever parsed as markup.
 
-/** Creates an element with attributes (set as properties/attributes) and text children. */
+/**
+ * Creates an element with attributes (set as properties/attributes) and text children.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any>} [attrs] `class`, `text`, `on<event>` handlers, properties, attributes
+ * @param {...(Node | string | number | null | undefined)} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -9,7 +16,7 @@ export function el(tag, attrs = {}, ...children) {
     if (key === 'class') node.className = value;
     else if (key === 'text') node.textContent = value;
     else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-    else if (key in node && typeof value !== 'string') node[key] = value;
+    else if (key in node && typeof value !== 'string') /** @type {any} */ (node)[key] = value;
     else node.setAttribute(key, value === true ? '' : String(value));
   }
   for (const child of children) {
@@ -19,10 +26,18 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** Shorthand for getElementById. */
-export const $ = (id) => document.getElementById(id);
+/**
+ * Shorthand for getElementById, for the elements index.html always has.
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** Shows a message in the page banner (role=alert); `null` hides it. */
+/**
+ * Shows a message in the page banner (role=alert); `null` hides it.
+ * @param {string | null} message
+ * @param {string} [kind]
+ */
 export function banner(message, kind = 'error') {
   const node = $('banner');
   if (!message) {

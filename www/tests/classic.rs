@@ -1,71 +1,72 @@
-//! wasm-bindgen tests of the exports, in headless Chromium: values cross the real JS
-//! boundary (JSON text parsed by JS, results stringified by JS and decoded back into the
-//! engine's typed structs) and are compared with the engine called directly.
+//! wasm-bindgen tests of the classic exports, in headless Chromium: values cross the real
+//! JS boundary (JSON text parsed by JS, results stringified by JS and decoded back into
+//! the engine's typed structs) and are compared with the engine called directly.
 #![cfg(target_arch = "wasm32")]
 
-use retrystorm::classic::{self, Jitter, Output, Scenario, Strategy};
-use retrystorm_web as web;
+mod common;
+
+use common::{canvas, decode, get, js, js_of, message, rows, text};
+use retrystorm::classic::{self, report, Jitter, Output, Scenario, Strategy};
+use retrystorm_web::{self as web, classic::ClassicRun};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// A JS value built by JS's own JSON parser, as the page would hold it.
-fn js(text: &str) -> JsValue {
-    js_sys::JSON::parse(text).expect("valid JSON")
+fn run(s: &Scenario, seed: JsValue) -> Result<ClassicRun, JsValue> {
+    ClassicRun::run(js_of(s), seed)
 }
 
-/// A JS value back to text by JS's own JSON.stringify.
-fn text(v: &JsValue) -> String {
-    js_sys::JSON::stringify(v)
-        .expect("stringify")
-        .as_string()
-        .expect("string")
-}
-
-fn scenario_js(s: &Scenario) -> JsValue {
-    js(&serde_json::to_string(s).unwrap())
-}
-
-fn output_of(v: &JsValue) -> Output {
-    serde_json::from_str(&text(v)).expect("the output decodes as the engine's Output")
-}
-
-fn get(v: &JsValue, key: &str) -> JsValue {
-    js_sys::Reflect::get(v, &JsValue::from_str(key)).unwrap()
+/// The run as the page sees it: through `toJSON()` and JS's `JSON.stringify`.
+fn output_of(r: &ClassicRun) -> Output {
+    decode(&r.to_json().unwrap())
 }
 
 #[wasm_bindgen_test]
 fn default_scenario_is_a_plain_object_and_round_trips() {
-    let v = web::default_scenario().unwrap();
+    let v = get(&web::classic::classic_defaults().unwrap(), "scenario");
     assert!(
         !v.is_instance_of::<js_sys::Map>(),
         "plain objects, not Maps"
     );
     assert_eq!(get(&v, "clients").as_f64(), Some(200.0));
-    let back: Scenario = serde_json::from_str(&text(&v)).unwrap();
+    let back: Scenario = decode(&v);
     assert_eq!(back, Scenario::article());
-    // And through the page's path: JS object -> run() -> scenario echoed back.
-    let out = output_of(&web::run(v, JsValue::UNDEFINED).unwrap());
+    // And through the page's path: JS object -> run -> scenario echoed back.
+    let out = output_of(&ClassicRun::run(v, JsValue::UNDEFINED).unwrap());
     assert_eq!(out.scenario, Scenario::article());
 }
 
 #[wasm_bindgen_test]
 fn article_run_equals_native_engine() {
     let sc = Scenario::article();
-    let out = web::run(scenario_js(&sc), JsValue::from_f64(4242.0)).unwrap();
-    let results = get(&out, "results");
-    assert!(js_sys::Array::is_array(&results));
-    assert_eq!(output_of(&out), classic::simulate(&sc, 4242).unwrap());
+    let r = run(&sc, JsValue::from_f64(4242.0)).unwrap();
+    let native = classic::simulate(&sc, 4242).unwrap();
+    let v = r.to_json().unwrap();
+    assert!(js_sys::Array::is_array(&get(&v, "results")));
+    assert_eq!(output_of(&r), native);
+    assert_eq!(r.get(), &native);
     // The formatted table is the engine's, cell for cell.
-    let table: retrystorm::classic::report::Table =
-        serde_json::from_str(&text(&web::results_table(out.clone()).unwrap())).unwrap();
-    assert_eq!(
-        table,
-        classic::report::table(&classic::simulate(&sc, 4242).unwrap())
-    );
+    let table: report::Table = decode(&r.table().unwrap());
+    assert_eq!(table, report::table(&native));
     assert_eq!(table.rows[1][1], "2.34x");
     assert_eq!(table.rows[2][3], "1057");
+}
+
+#[wasm_bindgen_test]
+fn a_run_crosses_as_json_text_and_comes_back_the_same() {
+    let r = run(&Scenario::article(), JsValue::from_f64(7.0)).unwrap();
+    let back = ClassicRun::from_json(&r.json_text().unwrap()).unwrap();
+    assert_eq!(back.get(), r.get());
+    // The CLI's `run --json` is the same document.
+    let cli = serde_json::to_string_pretty(r.get()).unwrap();
+    assert_eq!(ClassicRun::from_json(&cli).unwrap().get(), r.get());
+    let e = ClassicRun::from_json(r#"{"scenario": 1}"#).err().unwrap();
+    assert!(
+        message(&e).starts_with("not a run of this model"),
+        "{}",
+        message(&e)
+    );
 }
 
 /// A small deterministic generator, so a failure names a reproducible case.
@@ -130,8 +131,8 @@ fn random_scenarios_equal_native_engine() {
             continue;
         }
         let seed = sc.seed;
-        let out = web::run(scenario_js(&sc), JsValue::from_f64(seed as f64))
-            .unwrap_or_else(|e| panic!("case {case}: {}", text(&e)));
+        let out = run(&sc, JsValue::from_f64(seed as f64))
+            .unwrap_or_else(|e| panic!("case {case}: {}", message(&e)));
         assert_eq!(
             output_of(&out),
             classic::simulate(&sc, seed).unwrap(),
@@ -152,49 +153,44 @@ fn big_seeds_survive_as_strings_and_bigints() {
         -9_007_199_254_740_995,
     ] {
         let native = classic::simulate(&sc, seed).unwrap();
-        let by_string = web::run(scenario_js(&sc), JsValue::from_str(&seed.to_string())).unwrap();
+        let by_string = run(&sc, JsValue::from_str(&seed.to_string())).unwrap();
         // Above 2^53 the seed comes back as a decimal string, never a rounded number.
         assert_eq!(
-            get(&get(&by_string, "scenario"), "seed").as_string(),
+            get(&get(&by_string.to_json().unwrap(), "scenario"), "seed").as_string(),
             Some(seed.to_string())
         );
         assert_eq!(output_of(&by_string), native);
-        let by_bigint = web::run(scenario_js(&sc), js_sys::BigInt::from(seed).into()).unwrap();
+        let by_bigint = run(&sc, js_sys::BigInt::from(seed).into()).unwrap();
         assert_eq!(output_of(&by_bigint), native);
         // The seed inside the scenario object, as a string, works as well.
         let mut with_seed = sc.clone();
         with_seed.seed = seed;
         assert_eq!(
-            output_of(&web::run(scenario_js(&with_seed), JsValue::UNDEFINED).unwrap()),
+            output_of(&run(&with_seed, JsValue::UNDEFINED).unwrap()),
             native
         );
     }
     // A JS number above 2^53 is already rounded: refuse it rather than run another seed.
-    let e = web::run(scenario_js(&sc), JsValue::from_f64(9_007_199_254_740_994.0)).unwrap_err();
+    let e = run(&sc, JsValue::from_f64(9_007_199_254_740_994.0))
+        .err()
+        .unwrap();
     assert!(e.is_instance_of::<js_sys::Error>());
     assert_eq!(get(&e, "field").as_string().as_deref(), Some("seed"));
-}
-
-fn message(e: &JsValue) -> String {
-    assert!(
-        e.is_instance_of::<js_sys::Error>(),
-        "a real JS Error, not {}",
-        text(e)
-    );
-    e.unchecked_ref::<js_sys::Error>().message().into()
 }
 
 #[wasm_bindgen_test]
 fn errors_arrive_as_js_errors_with_the_engine_message() {
     let mut sc = Scenario::article();
     sc.clients = 0;
-    let e = web::run(scenario_js(&sc), JsValue::UNDEFINED).unwrap_err();
+    let e = run(&sc, JsValue::UNDEFINED).err().unwrap();
     assert_eq!(message(&e), sc.validate().unwrap_err().to_string());
     assert_eq!(get(&e, "field").as_string().as_deref(), Some("clients"));
 
     let mut doc = serde_json::to_value(Scenario::article()).unwrap();
     doc["bogus"] = serde_json::Value::Bool(true);
-    let e = web::run(js(&doc.to_string()), JsValue::UNDEFINED).unwrap_err();
+    let e = ClassicRun::run(js(&doc.to_string()), JsValue::UNDEFINED)
+        .err()
+        .unwrap();
     assert!(!message(&e).contains("Error: "), "{}", message(&e));
     assert!(
         message(&e).contains("unknown field") || message(&e).contains("bogus"),
@@ -202,12 +198,14 @@ fn errors_arrive_as_js_errors_with_the_engine_message() {
         message(&e)
     );
 
-    let e = web::run(scenario_js(&Scenario::article()), JsValue::from_str("12x")).unwrap_err();
+    let e = run(&Scenario::article(), JsValue::from_str("12x"))
+        .err()
+        .unwrap();
     assert!(message(&e).contains("seed"));
 
     let e = web::decode_state("v1.not*base64").unwrap_err();
     assert!(message(&e).contains("link.payload"));
-    let e = web::results_table(js("{}")).unwrap_err();
+    let e = ClassicRun::from_json("{}").err().unwrap();
     assert!(!message(&e).is_empty());
 }
 
@@ -216,7 +214,7 @@ fn validate_lists_every_problem() {
     let mut sc = Scenario::article();
     sc.clients = 0;
     sc.strategies[2].max_retry = 10_000;
-    let problems = web::validate(scenario_js(&sc)).unwrap();
+    let problems = web::classic::classic_validate(js_of(&sc)).unwrap();
     let list: Vec<serde_json::Value> = serde_json::from_str(&text(&problems)).unwrap();
     let fields: Vec<&str> = list.iter().map(|p| p["field"].as_str().unwrap()).collect();
     assert!(
@@ -226,7 +224,7 @@ fn validate_lists_every_problem() {
     assert!(list
         .iter()
         .all(|p| !p["message"].as_str().unwrap().is_empty()));
-    let ok = web::validate(scenario_js(&Scenario::article())).unwrap();
+    let ok = web::classic::classic_validate(js_of(&Scenario::article())).unwrap();
     assert_eq!(text(&ok), "[]");
 }
 
@@ -264,16 +262,11 @@ fn share_state_round_trips_through_js() {
 #[wasm_bindgen_test]
 fn text_exports_match_the_engine() {
     let out = classic::simulate(&Scenario::article(), 4242).unwrap();
-    let v = js(&serde_json::to_string(&out).unwrap());
-    assert_eq!(
-        web::markdown_table(v.clone()).unwrap(),
-        classic::report::markdown_table(&out)
-    );
-    assert_eq!(
-        web::csv_per_second(v).unwrap(),
-        classic::report::csv_per_sec(&out)
-    );
-    let verdicts = web::verdicts(scenario_js(&Scenario::article()), JsValue::UNDEFINED).unwrap();
+    let r = ClassicRun::from_json(&serde_json::to_string(&out).unwrap()).unwrap();
+    assert_eq!(r.markdown(), report::markdown_table(&out));
+    assert_eq!(r.csv(), report::csv_per_sec(&out));
+    let verdicts =
+        web::classic::classic_verdicts(js_of(&Scenario::article()), JsValue::UNDEFINED).unwrap();
     let list: Vec<serde_json::Value> = serde_json::from_str(&text(&verdicts)).unwrap();
     assert_eq!(list.len(), 4);
     assert!(
@@ -285,24 +278,38 @@ fn text_exports_match_the_engine() {
 
 #[wasm_bindgen_test]
 fn chart_draws_sharp_pixels_and_maps_the_mouse_back() {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let canvas: web_sys::HtmlCanvasElement =
-        document.create_element("canvas").unwrap().unchecked_into();
-    canvas
-        .set_attribute("style", "width: 600px; height: 300px; display: block")
-        .unwrap();
-    document.body().unwrap().append_child(&canvas).unwrap();
-    let out = web::run(scenario_js(&Scenario::article()), JsValue::UNDEFINED).unwrap();
-    let handle = web::chart::draw_chart(canvas.clone(), out, js(r#"{"dpr": 2}"#)).unwrap();
+    let canvas = canvas(600, 300.0);
+    let r = run(&Scenario::article(), JsValue::UNDEFINED).unwrap();
+    let handle = r.draw(canvas.clone(), js(r#"{"dpr": 2}"#)).unwrap();
     // devicePixelRatio is applied: the backing store is twice the CSS size.
     assert_eq!((canvas.width(), canvas.height()), (1200, 600));
     let png = canvas.to_data_url().unwrap();
     assert!(png.starts_with("data:image/png;base64,") && png.len() > 5000);
-    // Somewhere right of the middle (seconds ~30), the readout names every strategy.
-    let r = handle.readout(330.0, 150.0).unwrap();
-    let second = get(&r, "second").as_f64().unwrap();
-    assert!((20.0..45.0).contains(&second), "second {second}");
-    assert_eq!(js_sys::Array::from(&get(&r, "values")).length(), 6);
+    // Somewhere right of the middle (seconds ~30), the readout names every strategy
+    // with its attempts in that second.
+    let readout = handle.readout(330.0, 150.0).unwrap();
+    let second = get(&readout, "bucket").as_f64().unwrap() as usize;
+    assert!((20..45).contains(&second), "second {second}");
+    let out = r.get();
+    assert_eq!(
+        get(&readout, "title").as_string().unwrap(),
+        format!("second {second} · capacity 240")
+    );
+    let want: Vec<(String, String)> = out
+        .results
+        .iter()
+        .map(|s| (s.name.clone(), s.per_sec[second].to_string()))
+        .collect();
+    assert_eq!(rows(&readout), want);
     assert!(handle.readout(-50.0, -50.0).unwrap().is_null());
+    // Hidden strategies are neither drawn nor read out.
+    let handle = r
+        .draw(canvas.clone(), js(r#"{"dpr": 1, "hidden": [0, 2]}"#))
+        .unwrap();
+    let names: Vec<String> = rows(&handle.readout(300.0, 150.0).unwrap())
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    assert_eq!(names, [1, 3, 4, 5].map(|i| out.results[i].name.clone()));
     canvas.remove();
 }

@@ -7,6 +7,10 @@ const STATE_PARAM = 's';
 const EMBED_PARAM = 'embed';
 
 /** Reads the raw state text and the embed mode from the current location. */
+/**
+ * @param {Location} [loc]
+ * @returns {{text: string | null, embed: string | null}}
+ */
 export function readLocation(loc = window.location) {
   const params = new URLSearchParams(loc.search);
   const embedRaw = params.get(EMBED_PARAM);
@@ -19,6 +23,10 @@ export function readLocation(loc = window.location) {
 }
 
 /** The URL for a state text, keeping the page's path (and so any sub-path it is hosted under). */
+/**
+ * @param {string | null} text
+ * @param {{embed?: string | null}} [options]
+ */
 export function urlFor(text, { embed = null } = {}) {
   const url = new URL(window.location.href);
   url.hash = '';
@@ -30,6 +38,10 @@ export function urlFor(text, { embed = null } = {}) {
 }
 
 /** Writes the state to the address bar: `push` for a committed edit, else replace. */
+/**
+ * @param {string} text
+ * @param {{push?: boolean, embed?: string | null}} [options]
+ */
 export function writeLocation(text, { push = false, embed = null } = {}) {
   const url = urlFor(text, { embed });
   if (url === window.location.href) return;

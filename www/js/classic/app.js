@@ -1,0 +1,222 @@
+// The classic model's app: the article's scenario and strategies editor, runs in a Web
+// Worker, the recovery-window chart with its legend, the results table, the article's
+// acceptance checks, and the exports. The page shell (shell.js) owns the URL, the model
+// switch and the copy-link buttons; this owns the classic scenario and the view state
+// (hidden strategies).
+
+import { ChartView } from '../lib/chartview.js';
+import { $, el } from '../lib/dom.js';
+import { Exports } from '../lib/exports.js';
+import { Runner } from '../lib/runner.js';
+import { renderTable } from '../lib/table.js';
+import { ClassicEditor } from './editor.js';
+
+/** @typedef {import('../shell.js').ShellHooks} ShellHooks */
+/** @typedef {import('../shell.js').PageState} PageState */
+/** @typedef {import('../shell.js').Preset} Preset */
+/** @typedef {import('../../retrystorm-web.js').ClassicRun} ClassicRun */
+/** @typedef {import('../../retrystorm-web.js').Verdict} Verdict */
+
+/** @typedef {import('../shell.js').ModelApp} ModelApp */
+
+/** @implements {ModelApp} */
+export class ClassicApp {
+  /**
+   * @param {HTMLElement} root the classic model's part of the page (index.html)
+   * @param {ShellHooks} hooks
+   */
+  constructor(root, hooks) {
+    this.root = root;
+    this.hooks = hooks;
+    this.wasm = hooks.wasm;
+    this.defaults = this.wasm.classicDefaults();
+    /** The scenario being edited. */
+    this.cfg = structuredClone(this.defaults.scenario);
+    /** @type {{hidden: number[]}} */
+    this.view = { hidden: [] };
+    /** @type {ClassicRun | null} the run on screen */
+    this.run = null;
+    /** @type {string | null} */
+    this.lastKey = null;
+    this.colors = this.wasm.seriesColors(12);
+    this.exports = new Exports(/** @type {HTMLTextAreaElement} */ ($('export-text')), $('copied'));
+    this.runner = new Runner(this.wasm, {
+      onBusy: (busy) => {
+        $('spinner').hidden = !busy;
+      },
+    });
+    this.chart = new ChartView(/** @type {HTMLCanvasElement} */ ($('chart')), $('readout'), (canvas) => {
+      if (!this.run) return null;
+      const handle = this.run.draw(canvas, { hidden: this.view.hidden });
+      this.renderLegend();
+      return handle;
+    });
+    this.editor = new ClassicEditor(this, root);
+    $('cancel-run').addEventListener('click', () => this.runner.cancel());
+    this.bindExports();
+    this.renderPresets();
+  }
+
+  /** @returns {PageState} */
+  linkState() {
+    return { classic: this.cfg, view: this.view };
+  }
+
+  /**
+   * @param {PageState | null} state
+   * @param {boolean} _shown
+   */
+  restore(state, _shown) {
+    this.cfg = state?.classic ?? structuredClone(this.defaults.scenario);
+    this.view = { hidden: state?.view?.hidden ?? [] };
+    this.editor.render();
+    this.update();
+  }
+
+  /** @param {Preset} p */
+  loadPreset(p) {
+    this.cfg = structuredClone(p.scenario);
+    this.view.hidden = [];
+    $('preset-desc').textContent = p.description;
+    this.editor.render();
+    this.update();
+  }
+
+  /** @param {boolean} active */
+  setActive(active) {
+    if (active && this.run) this.chart.schedule();
+  }
+
+  /** @param {string} href */
+  setOpenLink(href) {
+    /** @type {HTMLAnchorElement} */ ($('open-playground')).href = href;
+  }
+
+  /**
+   * Called by the editor after every edit; `commit` adds a history entry.
+   * @param {{commit: boolean}} options
+   */
+  changed({ commit }) {
+    this.update();
+    this.hooks.changed(commit);
+  }
+
+  /** Validates and, when valid, runs and redraws; invalid edits keep the last results. */
+  async update() {
+    const cfg = structuredClone(this.cfg);
+    const key = JSON.stringify(cfg);
+    // A commit (blur) after typing repeats the last request: don't run it twice. This
+    // also keeps a click on Cancel (which blurs the field first) from restarting the run.
+    if (key === this.lastKey) return;
+    this.lastKey = key;
+    const problems = this.wasm.classicValidate(cfg);
+    this.editor.showProblems(problems);
+    $('stale').hidden = problems.length === 0;
+    if (problems.length) return;
+    const request = /** @type {const} */ ({ model: 'classic', cfg, seed: cfg.seed });
+    try {
+      const out = await this.runner.run({ ...request, kind: 'run' });
+      this.show(this.wasm.ClassicRun.fromJSON(/** @type {string} */ (out.text)), out.ms);
+      $('verdicts').classList.add('pending');
+      const verdicts = await this.runner.run({ ...request, kind: 'verdicts' });
+      this.renderVerdicts(/** @type {Verdict[]} */ (verdicts.value));
+      $('verdicts').classList.remove('pending');
+    } catch (e) {
+      const err = /** @type {{cancelled?: boolean, superseded?: boolean, field?: string, message?: string}} */ (e);
+      if (err.cancelled || err.superseded) {
+        if (err.cancelled) {
+          $('stale').hidden = false;
+          this.lastKey = null; // the same scenario may be asked for again
+        }
+        return;
+      }
+      this.editor.showProblems([{ field: err.field || '', message: String(err.message) }]);
+      $('stale').hidden = false;
+    }
+  }
+
+  /**
+   * @param {ClassicRun} run
+   * @param {number} ms
+   */
+  show(run, ms) {
+    this.run?.free();
+    this.run = run;
+    renderTable(/** @type {HTMLTableElement} */ ($('results')), run.table());
+    const drawMs = this.chart.draw();
+    $('timing').textContent = `run ${ms.toFixed(1)} ms · draw ${drawMs.toFixed(1)} ms`;
+    document.body.dataset.runs = String(Number(document.body.dataset.runs || 0) + 1);
+  }
+
+  /** The legend: a checkbox per strategy to hide or show it (view state, in the link). */
+  renderLegend() {
+    if (!this.run) return;
+    const hidden = new Set(this.view.hidden);
+    const items = this.run.names().map((name, i) => {
+      const box = el('input', { type: 'checkbox', 'data-series': String(i) });
+      box.checked = !hidden.has(i);
+      box.addEventListener('change', () => {
+        const next = new Set(this.view.hidden);
+        if (box.checked) next.delete(i);
+        else next.add(i);
+        this.view.hidden = [...next].sort((a, b) => a - b);
+        this.hooks.changed(false, true);
+        this.chart.draw();
+      });
+      const swatch = el('span', { class: 'swatch' });
+      swatch.style.background = this.colors[i % this.colors.length];
+      return el('label', {}, box, swatch, el('span', { text: name }));
+    });
+    $('legend').replaceChildren(...items);
+  }
+
+  /**
+   * The acceptance checks as PASS / FAIL / n/a with their numbers.
+   * @param {Verdict[]} verdicts
+   */
+  renderVerdicts(verdicts) {
+    $('verdicts').replaceChildren(
+      ...verdicts.map((v) => {
+        const label = v.pass === true ? 'PASS' : v.pass === false ? 'FAIL' : 'n/a';
+        const kind = v.pass === true ? 'pass' : v.pass === false ? 'fail' : 'na';
+        return el(
+          'li',
+          { class: kind },
+          el('span', { class: `badge ${kind}`, text: label }),
+          el('span', { class: 'v-name', text: v.name }),
+          el('span', { class: 'v-detail', text: v.detail }),
+        );
+      }),
+    );
+  }
+
+  bindExports() {
+    const ex = this.exports;
+    $('export-md').addEventListener('click', () => {
+      if (this.run) ex.download('retry-storm-results.md', this.run.markdown(), 'text/markdown');
+    });
+    $('export-csv').addEventListener('click', () => {
+      if (this.run) ex.download('retry-storm-per-second.csv', this.run.csv(), 'text/csv');
+    });
+    $('export-png').addEventListener('click', () =>
+      ex.png(/** @type {HTMLCanvasElement} */ ($('chart')), 'retry-storm-chart.png'),
+    );
+    $('export-json').addEventListener('click', () => {
+      ex.download('retry-storm-scenario.json', `${JSON.stringify(this.cfg, null, 2)}\n`, 'application/json');
+    });
+  }
+
+  /** Every bundled scenario; a cluster preset switches to the cluster model. */
+  renderPresets() {
+    const buttons = this.hooks.presets.map((p) =>
+      el('button', {
+        type: 'button',
+        'data-preset': p.id,
+        text: p.title,
+        title: p.model === 'classic' ? p.description : `${p.description} (cluster model)`,
+        onclick: () => this.hooks.loadPreset(p),
+      }),
+    );
+    $('presets').replaceChildren(...buttons);
+  }
+}

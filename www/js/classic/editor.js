@@ -1,0 +1,215 @@
+// The classic model's editor: the scenario panel and the strategies table. It only moves
+// values between inputs and the scenario object; ranges, defaults and messages come from
+// the engine (classicValidate(), classicDefaults()).
+
+import { $, el } from '../lib/dom.js';
+import { getPath, markProblems, parseInteger, randomSeed, setPath } from '../lib/fields.js';
+
+/** @typedef {import('../lib/fields.js').Problem} Problem */
+/** @typedef {import('./app.js').ClassicApp} ClassicApp */
+
+const OPTIONAL = new Set(['breaker_trip_failures', 'breaker_open_s']);
+
+/**
+ * Reads one input into the scenario; returns false when its text is not a whole number.
+ * @param {any} cfg
+ * @param {HTMLInputElement | HTMLSelectElement} input
+ */
+function readInput(cfg, input) {
+  const field = /** @type {string} */ (input.dataset.field);
+  const key = field.split('.').pop();
+  let value;
+  if (input instanceof HTMLInputElement && input.type === 'checkbox') value = input.checked;
+  else if (input instanceof HTMLSelectElement || key === 'name') value = input.value;
+  else if (key && OPTIONAL.has(key) && field.startsWith('strategies') && input.value.trim() === '') value = undefined;
+  else value = parseInteger(input.value);
+  setPath(cfg, field, value);
+  return typeof value !== 'string' || key === 'name' || input instanceof HTMLSelectElement;
+}
+
+export class ClassicEditor {
+  /**
+   * @param {ClassicApp} app owns `cfg` and reacts through app.changed()
+   * @param {HTMLElement} root the classic model's part of the page: its field marks stay in it
+   */
+  constructor(app, root) {
+    this.app = app;
+    this.root = root;
+    this.form = /** @type {HTMLFormElement} */ ($('scenario-form'));
+    this.tbody = /** @type {HTMLTableSectionElement} */ ($('strategies').querySelector('tbody'));
+    // Fields whose text is not a number: a type error from the engine is shown there.
+    /** @type {Set<string>} */
+    this.badText = new Set();
+    /** @param {boolean} commit */
+    const onEdit = (commit) => (/** @type {Event} */ event) => {
+      const input = /** @type {HTMLInputElement | null} */ (
+        /** @type {Element} */ (event.target).closest('[data-field]')
+      );
+      if (!input?.dataset.field) return;
+      if (readInput(this.app.cfg, input)) this.badText.delete(input.dataset.field);
+      else this.badText.add(input.dataset.field);
+      this.app.changed({ commit });
+    };
+    for (const node of [this.form, this.tbody]) {
+      node.addEventListener('input', onEdit(false));
+      node.addEventListener('change', onEdit(true));
+    }
+    this.tbody.addEventListener('click', (event) => {
+      const button = /** @type {HTMLButtonElement | null} */ (
+        /** @type {Element} */ (event.target).closest('button[data-act]')
+      );
+      if (button) this.rowAction(String(button.dataset.act), Number(button.dataset.row));
+    });
+    $('add-strategy').addEventListener('click', () => this.addStrategy());
+    $('reset-strategies').addEventListener('click', () => {
+      this.app.cfg.strategies = structuredClone(this.app.defaults.scenario.strategies);
+      this.structureChanged();
+    });
+    $('random-seed').addEventListener('click', () => {
+      this.app.cfg.seed = randomSeed();
+      this.render();
+      this.app.changed({ commit: true });
+    });
+  }
+
+  addStrategy() {
+    const strategies = this.app.cfg.strategies;
+    // A new row starts as a copy of the last row (or the engine's last default), renamed.
+    const defaults = this.app.defaults.scenario.strategies;
+    const base = structuredClone(strategies[strategies.length - 1] || defaults[defaults.length - 1]);
+    base.name = `S${strategies.length + 1} new`;
+    strategies.push(base);
+    this.structureChanged();
+  }
+
+  /**
+   * @param {string} act
+   * @param {number} i
+   */
+  rowAction(act, i) {
+    const s = this.app.cfg.strategies;
+    if (act === 'dup') s.splice(i + 1, 0, { ...structuredClone(s[i]), name: `${s[i].name} copy` });
+    else if (act === 'del') s.splice(i, 1);
+    else if (act === 'up' && i > 0) [s[i - 1], s[i]] = [s[i], s[i - 1]];
+    else if (act === 'down' && i < s.length - 1) [s[i + 1], s[i]] = [s[i], s[i + 1]];
+    else return;
+    this.structureChanged();
+  }
+
+  structureChanged() {
+    // Row indices moved: any raw-text marks refer to old rows.
+    this.badText.clear();
+    this.render();
+    this.app.changed({ commit: true });
+  }
+
+  /** Fills every input from app.cfg (after a preset, a link, back/forward or a row change). */
+  render() {
+    const cfg = this.app.cfg;
+    for (const input of this.form.querySelectorAll('input[data-field]')) {
+      const node = /** @type {HTMLInputElement} */ (input);
+      const v = getPath(cfg, String(node.dataset.field));
+      node.value = v === undefined ? '' : String(v);
+    }
+    this.tbody.replaceChildren(.../** @type {any[]} */ (cfg.strategies).map((s, i) => this.row(s, i, cfg)));
+  }
+
+  /**
+   * @param {any} s the strategy
+   * @param {number} i its row
+   * @param {any} cfg the scenario
+   */
+  row(s, i, cfg) {
+    /** @param {string} key */
+    const f = (key) => `strategies[${i}].${key}`;
+    /**
+     * @param {string} key
+     * @param {string} [placeholder]
+     */
+    const num = (key, placeholder) =>
+      el(
+        'td',
+        {},
+        el('input', {
+          'data-field': f(key),
+          value: s[key] === undefined ? '' : String(s[key]),
+          inputmode: 'numeric',
+          placeholder,
+          'aria-label': `${key} of row ${i + 1}`,
+        }),
+      );
+    const jitter = el(
+      'select',
+      { 'data-field': f('jitter'), 'aria-label': `jitter of row ${i + 1}` },
+      el('option', { value: 'none', text: 'none' }),
+      el('option', { value: 'full', text: 'full' }),
+    );
+    jitter.value = s.jitter;
+    const breaker = el('input', {
+      type: 'checkbox',
+      'data-field': f('breaker'),
+      'aria-label': `breaker of row ${i + 1}`,
+    });
+    breaker.checked = !!s.breaker;
+    /**
+     * @param {string} name
+     * @param {string} label
+     * @param {string} title
+     */
+    const act = (name, label, title) =>
+      el('button', {
+        type: 'button',
+        'data-act': name,
+        'data-row': String(i),
+        title,
+        'aria-label': `${title} row ${i + 1}`,
+        text: label,
+      });
+    const swatch = el('span', { class: 'swatch' });
+    swatch.style.background = this.app.colors[i % this.app.colors.length];
+    return el(
+      'tr',
+      {},
+      el('td', {}, swatch),
+      el(
+        'td',
+        {},
+        el('input', {
+          'data-field': f('name'),
+          value: s.name,
+          class: 'name',
+          spellcheck: 'false',
+          'aria-label': `name of row ${i + 1}`,
+        }),
+      ),
+      num('max_retry'),
+      num('base_ms'),
+      el('td', {}, jitter),
+      num('budget_pct'),
+      num('deadline_ms'),
+      el('td', { class: 'center' }, breaker),
+      // The placeholder shows the scenario-wide value this row inherits when left empty.
+      num('breaker_trip_failures', String(cfg.breaker_trip_failures)),
+      num('breaker_open_s', String(cfg.breaker_open_s)),
+      el(
+        'td',
+        { class: 'acts' },
+        act('up', '↑', 'Move up'),
+        act('down', '↓', 'Move down'),
+        act('dup', 'dup', 'Duplicate'),
+        act('del', '✕', 'Delete'),
+      ),
+    );
+  }
+
+  /**
+   * Marks every field the engine complained about, with its message; lists the rest.
+   * @param {Problem[]} problems
+   */
+  showProblems(problems) {
+    const unplaced = markProblems(this.root, problems, this.badText);
+    $('scenario-problems').replaceChildren(
+      ...problems.map((p) => el('li', { class: unplaced.includes(p) ? '' : 'placed', text: p.message })),
+    );
+  }
+}

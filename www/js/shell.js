@@ -1,0 +1,188 @@
+// The page shell: the URL and history, the model switch, embed mode, "copy link" and
+// "copy embed code", and the presets that switch models. It talks to the two model apps
+// (classic/app.js, cluster/app.js) through the same interface, ModelApp below; each app
+// owns its scenario, editor, runner, charts, tables and exports.
+
+import { $, banner } from './lib/dom.js';
+import { embedSnippet } from './lib/exports.js';
+import { readLocation, urlFor, writeLocation } from './lib/urlstate.js';
+
+/** @typedef {import('./lib/jobs.js').Wasm} Wasm */
+/** @typedef {'classic' | 'cluster'} Model */
+
+/**
+ * The page state a share link carries (the engine's share codec reads and checks it).
+ * @typedef {{model?: Model, classic?: any, cluster?: any, cluster_a?: any, view?: {hidden: number[]}}} PageState
+ */
+
+/** @typedef {import('../retrystorm-web.js').Preset} Preset */
+
+/**
+ * What the shell needs of a model's app.
+ * @typedef {object} ModelApp
+ * @property {import('./lib/exports.js').Exports} exports where copied links and embed code show
+ * @property {() => PageState} linkState this model's part of the share state
+ * @property {(state: PageState | null, shown: boolean) => void} restore loads a link's state (null: the defaults)
+ * @property {(preset: Preset) => void} loadPreset
+ * @property {(active: boolean) => void} setActive shows or hides the model
+ * @property {(href: string) => void} setOpenLink the "open in playground" link of embeds
+ */
+
+/**
+ * What an app is given to tell the shell about edits.
+ * @typedef {object} ShellHooks
+ * @property {Wasm} wasm
+ * @property {string | null} embed
+ * @property {Preset[]} presets every bundled scenario
+ * @property {(commit: boolean, viewOnly?: boolean) => void} changed writes the URL: `commit` adds a history entry
+ * @property {(preset: Preset) => void} loadPreset loads a preset of any model, switching to it
+ */
+
+export class Shell {
+  /**
+   * @param {Wasm} wasm
+   * @param {string | null} embed
+   * @param {(hooks: ShellHooks) => Record<Model, ModelApp>} makeApps
+   */
+  constructor(wasm, embed, makeApps) {
+    this.wasm = wasm;
+    this.embed = embed;
+    /** @type {Model} */
+    this.model = 'classic';
+    /** @type {string | null} */
+    this.entryText = null;
+    this.entryDirty = false;
+    this.apps = makeApps({
+      wasm,
+      embed,
+      presets: wasm.bundledScenarios(),
+      changed: (commit, viewOnly = false) => this.syncUrl({ commit, viewOnly }),
+      loadPreset: (preset) => this.loadPreset(preset),
+    });
+    for (const radio of this.radios()) {
+      radio.addEventListener('change', () => {
+        if (radio.checked) this.setModel(/** @type {Model} */ (radio.value), { commit: true });
+      });
+    }
+    $('copy-link')?.addEventListener('click', () => this.app.exports.copy(urlFor(this.stateText()), 'Link'));
+    $('copy-embed')?.addEventListener('click', () =>
+      this.app.exports.copy(embedSnippet(urlFor(this.stateText(), { embed: 'both' }), 'both'), 'Embed code'),
+    );
+    addEventListener('popstate', () => this.restore({ fromHistory: true }));
+  }
+
+  /** The app on screen. */
+  get app() {
+    return this.apps[this.model];
+  }
+
+  /** @returns {HTMLInputElement[]} */
+  radios() {
+    return [...document.querySelectorAll('input[name="model"]')].map((r) => /** @type {HTMLInputElement} */ (r));
+  }
+
+  /** The share-link text of the current state. */
+  stateText() {
+    return this.wasm.encodeState({
+      model: this.model,
+      ...this.apps.classic.linkState(),
+      ...this.apps.cluster.linkState(),
+    });
+  }
+
+  /**
+   * Loads the state from the URL: a bad link shows its problem and the defaults.
+   * @param {{fromHistory?: boolean}} [options]
+   */
+  restore({ fromHistory = false } = {}) {
+    const { text } = readLocation();
+    /** @type {PageState | null} */
+    let state = null;
+    if (text) {
+      try {
+        state = this.wasm.decodeState(text);
+        banner(null);
+      } catch (e) {
+        banner(
+          `This link could not be read: ${/** @type {Error} */ (e).message}. Showing the article's defaults instead.`,
+        );
+      }
+    } else if (!fromHistory) {
+      banner(null);
+    }
+    /** @type {Model} */
+    const model = state?.model === 'cluster' ? 'cluster' : 'classic';
+    // The entry on screen holds exactly this (committed) state.
+    this.entryText = text;
+    this.entryDirty = false;
+    for (const [name, app] of this.entries()) app.restore(state, name === model);
+    this.setModel(model);
+  }
+
+  /** @returns {[Model, ModelApp][]} */
+  entries() {
+    return [
+      ['classic', this.apps.classic],
+      ['cluster', this.apps.cluster],
+    ];
+  }
+
+  /**
+   * Shows one model; each keeps its own state.
+   * @param {Model} model
+   * @param {{commit?: boolean}} [options]
+   */
+  setModel(model, { commit = false } = {}) {
+    this.model = model === 'cluster' ? 'cluster' : 'classic';
+    document.body.classList.toggle('model-cluster', this.model === 'cluster');
+    for (const radio of this.radios()) radio.checked = radio.value === this.model;
+    for (const [name, app] of this.entries()) app.setActive(name === this.model);
+    this.setOpenLink();
+    if (commit) this.syncUrl({ commit: true });
+  }
+
+  /**
+   * Loads a preset of any model and shows that model, in one history entry.
+   * @param {Preset} preset
+   */
+  loadPreset(preset) {
+    this.apps[preset.model].loadPreset(preset);
+    if (preset.model !== this.model) this.setModel(preset.model);
+    this.syncUrl({ commit: true });
+  }
+
+  setOpenLink() {
+    if (this.embed) this.app.setOpenLink(urlFor(readLocation().text));
+    else this.app.setOpenLink(urlFor(this.safeStateText()));
+  }
+
+  /** The state text, or null while a half-typed value cannot be encoded yet. */
+  safeStateText() {
+    try {
+      return this.stateText();
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Writes the state to the URL. The first edit after a committed state pushes a new
+   * history entry; further typing replaces it; a commit (blur, select, button) seals it.
+   * So back/forward step through committed states. View-only changes (`viewOnly`, e.g.
+   * hiding a series) replace the entry and never add one.
+   * @param {{commit: boolean, viewOnly?: boolean}} options
+   */
+  syncUrl({ commit, viewOnly = false }) {
+    if (this.embed) return;
+    const text = this.safeStateText();
+    if (text === null) return; // keep the last URL
+    this.app.setOpenLink(urlFor(text));
+    if (text === this.entryText) {
+      if (commit) this.entryDirty = false;
+      return;
+    }
+    writeLocation(text, { push: !viewOnly && !this.entryDirty });
+    this.entryText = text;
+    if (!viewOnly) this.entryDirty = !commit;
+  }
+}

@@ -1,0 +1,99 @@
+//! Exports of the classic model: defaults, validation, the article's acceptance checks,
+//! and [`ClassicRun`], a run held on the Rust side with its renderings.
+
+use crate::chart::{ChartHandle, ChartOptions};
+use crate::{js_error, json_from_js, problems_js, run_class, scenario_and_seed, to_js, HeldRun};
+use retrystorm::classic::{self, report, Output, Scenario};
+use retrystorm::ValidationError;
+use serde::Serialize;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+/// Reads a classic scenario from a JS object (or JSON text) exactly as the CLI reads a
+/// scenario file; parse only (validation is the caller's: simulate checks, validate lists
+/// every problem).
+pub fn scenario_from_js(cfg: &JsValue) -> Result<Scenario, ValidationError> {
+    retrystorm::scenario::read_classic(&json_from_js(cfg)?)
+}
+
+/// The model's defaults: `{scenario}`, the article's scenario.
+#[derive(Serialize)]
+struct Defaults {
+    scenario: Scenario,
+}
+
+/// The classic model's defaults `{scenario}`: the article's scenario, declared only in the engine.
+#[wasm_bindgen(js_name = classicDefaults)]
+pub fn classic_defaults() -> Result<JsValue, JsValue> {
+    to_js(&Defaults {
+        scenario: Scenario::article(),
+    })
+}
+
+/// Every problem of a classic scenario (`[{field, value, allowed, message}]`, empty if fine).
+#[wasm_bindgen(js_name = classicValidate, unchecked_return_type = "Problem[]")]
+pub fn classic_validate(cfg: JsValue) -> Result<JsValue, JsValue> {
+    problems_js(scenario_from_js(&cfg), Scenario::problems)
+}
+
+/// The article's four acceptance checks on this scenario: `[{name, pass, detail}]`,
+/// `pass` being `null` when a check does not apply.
+#[wasm_bindgen(js_name = classicVerdicts, unchecked_return_type = "Verdict[]")]
+pub fn classic_verdicts(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsValue> {
+    let (scenario, seed) = scenario_and_seed(&cfg, &seed, scenario_from_js, |s| s.seed)?;
+    to_js(&report::verdicts(&scenario, seed).map_err(|e| js_error(&e))?)
+}
+
+impl HeldRun for Output {
+    fn run(cfg: &JsValue, seed: &JsValue) -> Result<Output, JsValue> {
+        let (scenario, seed) = scenario_and_seed(cfg, seed, scenario_from_js, |s| s.seed)?;
+        classic::simulate(&scenario, seed).map_err(|e| js_error(&e))
+    }
+
+    fn from_doc(doc: serde_json::Value) -> Result<Output, JsValue> {
+        serde_json::from_value(doc)
+            .map_err(|e| crate::plain_error(format!("not a run of this model: {e}")))
+    }
+
+    fn to_doc(&self) -> Result<JsValue, JsValue> {
+        to_js(self)
+    }
+
+    fn draw(
+        run: &Rc<Output>,
+        canvas: &HtmlCanvasElement,
+        opts: &ChartOptions,
+    ) -> Result<ChartHandle, String> {
+        crate::classic_chart::draw(canvas, run, opts)
+    }
+}
+
+run_class!(
+    /// A classic run (the engine's output, the CLI's `run --json`), held on the Rust side.
+    ClassicRun holds Output
+);
+
+#[wasm_bindgen]
+impl ClassicRun {
+    /// The results table exactly as the CLI formats it: `{columns, rows}` of strings.
+    #[wasm_bindgen(unchecked_return_type = "Table")]
+    pub fn table(&self) -> Result<JsValue, JsValue> {
+        to_js(&report::table(&self.inner))
+    }
+
+    /// The results as a Markdown table, ready to paste into a post.
+    pub fn markdown(&self) -> String {
+        report::markdown_table(&self.inner)
+    }
+
+    /// Attempts per second for every strategy, as CSV.
+    pub fn csv(&self) -> String {
+        report::csv_per_sec(&self.inner)
+    }
+
+    /// The strategies' names, in order (the chart's series).
+    pub fn names(&self) -> Vec<String> {
+        self.inner.results.iter().map(|r| r.name.clone()).collect()
+    }
+}

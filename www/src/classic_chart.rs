@@ -1,0 +1,147 @@
+//! The classic model's recovery-window chart: attempts per second for every strategy
+//! against the upstream's capacity, with the outage window shaded.
+//!
+//! Each second is a bucket, so every series is drawn as a step line over `[s, s+1)`;
+//! that way the shaded outage `[from_s, to_s)` lines up exactly with the buckets it
+//! covers.
+
+use crate::chart::{
+    self, area, box_key, color, css_color, draw_error, font, line_key, ChartHandle, ChartOptions,
+    Readout, ReadoutRow,
+};
+use plotters::prelude::*;
+use retrystorm::classic::Output;
+use std::rc::Rc;
+use web_sys::HtmlCanvasElement;
+
+/// Draws `out` on `canvas` and returns the handle for the hover readout.
+pub fn draw(
+    canvas: &HtmlCanvasElement,
+    out: &Rc<Output>,
+    opts: &ChartOptions,
+) -> Result<ChartHandle, String> {
+    let dpr = opts.ratio();
+    let css = (
+        f64::from(canvas.client_width().max(200)),
+        f64::from(canvas.client_height().max(150)),
+    );
+    let root = area(canvas, css, dpr)?;
+    let hidden = &opts.hidden;
+    let shown = |i: usize| !hidden.contains(&(i as u32));
+    let s = |v: f64| (v * dpr).round() as u32;
+    let sc = &out.scenario;
+    let duration = f64::from(sc.duration_s.max(1));
+    let capacity = f64::from(sc.capacity);
+    let peak = out
+        .results
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| shown(*i))
+        .map(|(_, r)| r.peak)
+        .max()
+        .unwrap_or(0);
+    let y_max = (f64::from(peak).max(capacity) * 1.12).max(1.0);
+
+    let mut chart = ChartBuilder::on(&root)
+        .margin(s(10.0))
+        .x_label_area_size(s(34.0))
+        .y_label_area_size(s(56.0))
+        .build_cartesian_2d(0.0..duration, 0.0..y_max)
+        .map_err(draw_error)?;
+    chart::time_mesh(&mut chart, (12, 8))
+        // One light line between labelled ones: a denser grid costs a canvas stroke per
+        // line on every redraw and adds nothing a reader uses.
+        .max_light_lines(1)
+        .x_desc("second")
+        .y_desc("attempts per second")
+        .x_label_formatter(&|v| format!("{}", v.round() as i64))
+        .label_style(font(12.0, dpr))
+        .axis_desc_style(font(12.0, dpr))
+        .draw()
+        .map_err(draw_error)?;
+
+    // Overload zone above capacity, then the outage window: background first.
+    if y_max > capacity {
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(0.0, capacity), (duration, y_max)],
+                RGBColor(255, 140, 0).mix(0.06).filled(),
+            )))
+            .map_err(draw_error)?;
+    }
+    let (from, to) = (
+        f64::from(sc.outage.from_s),
+        f64::from(sc.outage.to_s).min(duration),
+    );
+    if to > from {
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(from, 0.0), (to, y_max)],
+                RGBColor(220, 50, 47).mix(0.14).filled(),
+            )))
+            .map_err(draw_error)?
+            .label(format!("outage [{}, {})", sc.outage.from_s, sc.outage.to_s))
+            .legend(box_key(RGBColor(220, 50, 47).mix(0.3).filled(), 16.0, dpr));
+    }
+    chart::capacity_line(
+        &mut chart,
+        (duration, capacity),
+        format!("capacity {}", sc.capacity),
+        16.0,
+        dpr,
+    )?;
+
+    for (i, r) in out.results.iter().enumerate().filter(|(i, _)| shown(*i)) {
+        let style = ShapeStyle::from(&color(i)).stroke_width(s(2.0));
+        let steps = r.per_sec.iter().enumerate().flat_map(|(sec, &v)| {
+            let (x, y) = (sec as f64, f64::from(v));
+            [(x, y), (x + 1.0, y)]
+        });
+        chart
+            .draw_series(LineSeries::new(steps, style))
+            .map_err(draw_error)?
+            .label(r.name.clone())
+            .legend(line_key(style, 16.0, dpr));
+    }
+    chart::legend(&mut chart, 12.0, 8.0, dpr)?;
+    root.present().map_err(draw_error)?;
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let out = Rc::clone(out);
+    let hidden = hidden.clone();
+    let at = move |f: f64| readout(&out, &hidden, f);
+    Ok(ChartHandle::new(
+        dpr,
+        (xr.start, xr.end),
+        (yr.start, yr.end),
+        Box::new(at),
+    ))
+}
+
+/// The readout at `f` (0..=1 of the time axis): the second and every shown strategy's
+/// attempts in it, marked when over capacity.
+fn readout(out: &Output, hidden: &[u32], f: f64) -> Option<Readout> {
+    let len = out.results.first().map_or(0, |r| r.per_sec.len());
+    if len == 0 {
+        return None;
+    }
+    let duration = f64::from(out.scenario.duration_s.max(1));
+    let second = ((f * duration).floor() as usize).min(len - 1);
+    let capacity = out.scenario.capacity;
+    let rows = out
+        .results
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !hidden.contains(&(*i as u32)))
+        .map(|(i, r)| ReadoutRow {
+            label: r.name.clone(),
+            value: r.per_sec[second].to_string(),
+            color: css_color(i),
+            alarm: r.per_sec[second] > capacity,
+        })
+        .collect();
+    Some(Readout {
+        bucket: second,
+        title: format!("second {second} · capacity {capacity}"),
+        rows,
+    })
+}

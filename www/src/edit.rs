@@ -1,0 +1,64 @@
+//! Exports of the engine's editing rules for the cluster editor (`retrystorm::cluster::edit`):
+//! the load's rate over time, and tier add/move/remove with the faults renumbered. The
+//! scenario goes in as the page holds it (a JS object that may not validate yet) and
+//! comes back edited.
+
+use crate::{js_error, json_from_js, to_js};
+use retrystorm::cluster::edit::{self, NewParts};
+use retrystorm::cluster::{present, Load};
+use retrystorm::ValidationError;
+use wasm_bindgen::prelude::*;
+
+/// The offered rate at `samples + 1` evenly spaced times over `[0, duration_ms]`, per
+/// second (the timeline's load line); throws when `load` does not parse yet.
+#[wasm_bindgen(js_name = clusterLoadShape)]
+pub fn cluster_load_shape(
+    load: JsValue,
+    duration_ms: f64,
+    samples: u32,
+) -> Result<Vec<f64>, JsValue> {
+    let v = json_from_js(&load).map_err(|e| js_error(&e))?;
+    let load: Load = serde_json::from_value(v)
+        .map_err(|e| js_error(&retrystorm::validate::from_json_error(&e).within("load")))?;
+    Ok(edit::load_shape(&load, duration_ms, samples as usize))
+}
+
+/// The engine's default tier and client as documents, through the serializer every other
+/// output uses (serde_json's `to_value` would add a second serializer of these types to
+/// the wasm for the same documents).
+fn parts() -> Result<NewParts, JsValue> {
+    let d = present::defaults();
+    let doc = |v: JsValue| json_from_js(&v).map_err(|e| js_error(&e));
+    Ok(NewParts {
+        tier: doc(to_js(&d.tier)?)?,
+        client: doc(to_js(&d.client)?)?,
+    })
+}
+
+/// Applies `f` to the scenario document and returns the edited document.
+fn edited(
+    cfg: &JsValue,
+    f: impl FnOnce(&mut serde_json::Value, &NewParts) -> Result<(), ValidationError>,
+) -> Result<JsValue, JsValue> {
+    let mut doc = json_from_js(cfg).map_err(|e| js_error(&e))?;
+    f(&mut doc, &parts()?).map_err(|e| js_error(&e))?;
+    to_js(&doc)
+}
+
+/// The scenario with a default tier appended (its old last tier calls it with a default client).
+#[wasm_bindgen(js_name = clusterAddTier)]
+pub fn cluster_add_tier(cfg: JsValue) -> Result<JsValue, JsValue> {
+    edited(&cfg, edit::add_tier)
+}
+
+/// The scenario with tiers `i` and `j` swapped: hop policies stay in place, faults follow their tier.
+#[wasm_bindgen(js_name = clusterMoveTier)]
+pub fn cluster_move_tier(cfg: JsValue, i: u32, j: u32) -> Result<JsValue, JsValue> {
+    edited(&cfg, |d, p| edit::move_tier(d, i as usize, j as usize, p))
+}
+
+/// The scenario without tier `i`: its faults go with it, later faults are renumbered.
+#[wasm_bindgen(js_name = clusterRemoveTier)]
+pub fn cluster_remove_tier(cfg: JsValue, i: u32) -> Result<JsValue, JsValue> {
+    edited(&cfg, |d, p| edit::remove_tier(d, i as usize, p))
+}
