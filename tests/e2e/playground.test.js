@@ -60,7 +60,8 @@ function table(page) {
 
 /** @param {string[][]} rows */
 function assertGolden(rows) {
-  assert.deepEqual(rows[0], [
+  // The article's columns first; the endings (and cost, when set) follow them.
+  assert.deepEqual(rows[0].slice(0, 9), [
     'strategy',
     'amplification',
     'delivery',
@@ -71,6 +72,7 @@ function assertGolden(rows) {
     'breaker trips/trip s/harmful',
     'recovery window',
   ]);
+  assert.ok(rows[0].includes('answered'), rows[0].join(' | '));
   assert.equal(rows.length, 7);
   GOLDEN.forEach((want, i) => {
     assert.deepEqual(rows[i + 1].slice(0, want.length), want, `row ${i + 1}`);
