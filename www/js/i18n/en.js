@@ -29,4 +29,17 @@ export default {
   'chart.attempts': 'attempts/s',
   'chart.cost': 'cost/s',
   'chart.noCost': 'Give a strategy a cost model to chart its cost per second',
+  // issue 12: cluster routes and a hop's cost model
+  'routes.table': 'Per route',
+  'routes.heading': 'Routes: one picked per call by weight, each with its own client policy',
+  'routes.route': 'route {n}',
+  'routes.to': 'calls tier',
+  'routes.weight': 'weight',
+  'routes.remove': 'Remove this route',
+  'routes.removeAria': 'Remove route {n} of tier {tier}',
+  'routes.add': '+ route',
+  'routes.addTitle': 'Call another pool from this tier (its client becomes the first route)',
+  'routes.share.budget': 'one retry budget shared by the routes',
+  'routes.share.breaker': 'one breaker shared by the routes',
+  'cost.model': 'cost model (token billing)',
 };

@@ -28,4 +28,17 @@ export default {
   'chart.attempts': '每秒请求数',
   'chart.cost': '每秒成本',
   'chart.noCost': '为某个策略设置成本模型后，才能绘制每秒成本',
+  // 议题 12：集群路由与调用的成本模型
+  'routes.table': '按路由',
+  'routes.heading': '路由：每次调用按权重选一条，每条有自己的客户端策略',
+  'routes.route': '路由 {n}',
+  'routes.to': '调用的层',
+  'routes.weight': '权重',
+  'routes.remove': '删除这条路由',
+  'routes.removeAria': '删除第 {tier} 层的路由 {n}',
+  'routes.add': '+ 路由',
+  'routes.addTitle': '从这一层调用另一个池（原有客户端策略成为第一条路由）',
+  'routes.share.budget': '各路由共用一个重试预算',
+  'routes.share.breaker': '各路由共用一个熔断器',
+  'cost.model': '成本模型（按 token 计费）',
 };
