@@ -50,6 +50,9 @@ pub fn classic_defaults() -> Result<JsValue, JsValue> {
     })
 }
 
+/// One figure of a result, formatted as the CLI formats it.
+type Cell = fn(&StrategyResult) -> String;
+
 /// How the article's figures and checks change with the time-attribution convention.
 #[derive(Serialize)]
 struct AttributionTables {
@@ -78,7 +81,7 @@ pub fn classic_attribution(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsVal
         })
         .collect::<Result<Vec<_>, ValidationError>>()
         .map_err(|e| js_error(&e))?;
-    let figures: [(&str, fn(&StrategyResult) -> String); 3] = [
+    let figures: [(&str, Cell); 3] = [
         ("amplification", report::amplification),
         ("delivery", report::delivery),
         ("peak QPS", |r| r.peak.to_string()),
