@@ -118,6 +118,7 @@ test('the model-gateway preset shows the cost columns of the CLI, and the chart 
   );
   const cost = await e2e.pixels(page, '#chart');
   // The readout reads the engine's cost per second of the hovered second.
+  await page.locator('#chart').scrollIntoViewIfNeeded();
   const box = /** @type {{x: number, y: number, width: number, height: number}} */ (
     await page.locator('#chart').boundingBox()
   );

@@ -142,19 +142,16 @@ fn hops(tiers: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-/// Rewrites every fault's tier with `f(tier)`; `None` removes the fault.
-fn renumber_faults(doc: &mut Value, f: impl Fn(u64) -> Option<u64>) {
-    let Some(faults) = doc.get_mut("faults").and_then(Value::as_array_mut) else {
-        return;
-    };
-    faults.retain_mut(|fault| {
-        // A fault whose tier is not a number yet is left for validation to name.
-        let Some(tier) = fault.get("tier").and_then(Value::as_u64) else {
+/// Rewrites the tier index at `key` of every entry of `list` with `f(index)`; `None`
+/// removes the entry. An index that is not a number yet is left for validation to name.
+fn renumber(list: &mut Vec<Value>, key: &str, f: &impl Fn(u64) -> Option<u64>) {
+    list.retain_mut(|entry| {
+        let Some(index) = entry.get(key).and_then(Value::as_u64) else {
             return true;
         };
-        match f(tier) {
-            Some(t) => {
-                fault["tier"] = t.into();
+        match f(index) {
+            Some(i) => {
+                entry[key] = i.into();
                 true
             }
             None => false,
@@ -162,25 +159,19 @@ fn renumber_faults(doc: &mut Value, f: impl Fn(u64) -> Option<u64>) {
     });
 }
 
+/// Rewrites every fault's tier with `f(tier)`; `None` removes the fault.
+fn renumber_faults(doc: &mut Value, f: impl Fn(u64) -> Option<u64>) {
+    if let Some(faults) = doc.get_mut("faults").and_then(Value::as_array_mut) {
+        renumber(faults, "tier", &f);
+    }
+}
+
 /// Rewrites every route's `to` with `f(to)`; `None` removes the route.
 fn renumber_routes(tiers: &mut [Value], f: impl Fn(u64) -> Option<u64>) {
     for t in tiers {
-        let Some(routes) = t.get_mut("routes").and_then(Value::as_array_mut) else {
-            continue;
-        };
-        routes.retain_mut(|route| {
-            // A `to` that is not a number yet is left for validation to name.
-            let Some(to) = route.get("to").and_then(Value::as_u64) else {
-                return true;
-            };
-            match f(to) {
-                Some(to) => {
-                    route["to"] = to.into();
-                    true
-                }
-                None => false,
-            }
-        });
+        if let Some(routes) = t.get_mut("routes").and_then(Value::as_array_mut) {
+            renumber(routes, "to", &f);
+        }
     }
 }
 
