@@ -171,7 +171,11 @@ fn readout(out: &Output, hidden: &[u32], cost: bool, f: f64) -> Option<Readout> 
         .collect();
     Some(Readout {
         bucket: second,
-        title: format!("second {second} · capacity {capacity}"),
+        title: if cost {
+            format!("second {second} · cost")
+        } else {
+            format!("second {second} · capacity {capacity}")
+        },
         rows,
     })
 }
