@@ -159,12 +159,16 @@ export class ClassicEditor {
       el('td', {}),
       el(
         'td',
-        { colspan: '11', class: 'cost-fields' },
-        field('input_tokens', false),
-        field('output_tokens', false),
-        field('input_price_per_1k', true),
-        field('output_price_per_1k', true),
-        billed,
+        { colspan: '11' },
+        el(
+          'div',
+          { class: 'cost-fields' },
+          field('input_tokens', false),
+          field('output_tokens', false),
+          field('input_price_per_1k', true),
+          field('output_price_per_1k', true),
+          billed,
+        ),
       ),
     );
   }
