@@ -47,7 +47,7 @@ fn article_run_equals_native_engine() {
     assert_eq!(output_of(&r), native);
     assert_eq!(r.get(), &native);
     // The formatted table is the engine's, cell for cell.
-    let table: report::Table = decode(&r.table().unwrap());
+    let table: report::Table = decode(&r.table(None).unwrap());
     assert_eq!(table, report::table(&native));
     assert_eq!(table.rows[1][1], "2.34x");
     assert_eq!(table.rows[2][3], "1057");
@@ -266,7 +266,8 @@ fn text_exports_match_the_engine() {
     assert_eq!(r.markdown(), report::markdown_table(&out));
     assert_eq!(r.csv(), report::csv_per_sec(&out));
     let verdicts =
-        web::classic::classic_verdicts(js_of(&Scenario::article()), JsValue::UNDEFINED).unwrap();
+        web::classic::classic_verdicts(js_of(&Scenario::article()), JsValue::UNDEFINED, None)
+            .unwrap();
     let list: Vec<serde_json::Value> = serde_json::from_str(&text(&verdicts)).unwrap();
     assert_eq!(list.len(), 4);
     assert!(
@@ -312,4 +313,31 @@ fn chart_draws_sharp_pixels_and_maps_the_mouse_back() {
         .collect();
     assert_eq!(names, [1, 3, 4, 5].map(|i| out.results[i].name.clone()));
     canvas.remove();
+}
+
+/// The page's report views are the CLI's texts: each of the four reports, in both
+/// languages, equals the engine's report function on the same run.
+#[wasm_bindgen_test]
+fn reports_are_the_engines_in_both_languages() {
+    use retrystorm::report::Lang;
+    let sc = Scenario::article();
+    let out = classic::simulate(&sc, sc.seed).unwrap();
+    let r = run(&sc, JsValue::UNDEFINED).unwrap();
+    let kinds = [
+        ("run", report::ArticleReport::Run),
+        ("herd", report::ArticleReport::Herd),
+        ("sweep", report::ArticleReport::Sweep),
+        ("breaker", report::ArticleReport::Breaker),
+    ];
+    for (name, which) in kinds {
+        for (code, lang) in [("zh", Lang::Zh), ("en", Lang::En)] {
+            let want = report::article_report(&out, which, lang).unwrap();
+            assert_eq!(
+                r.report(name, Some(code.into())).unwrap(),
+                want,
+                "{name} {code}"
+            );
+        }
+    }
+    assert!(r.report("nope", None).is_err());
 }
