@@ -13,6 +13,7 @@
  * @property {'run' | 'verdicts'} kind "verdicts": the classic model's acceptance checks
  * @property {unknown} cfg the scenario as the page holds it
  * @property {unknown} [seed] a number, a decimal string, or undefined for the scenario's own
+ * @property {string} [lang] the page's language (`zh`, `en`), for texts the engine words
  */
 
 /**
@@ -34,9 +35,9 @@ const REPORT_MS = 50;
  * @param {(p: {progress: number, events: number}) => void} onProgress
  * @returns {JobResult}
  */
-export function runJob(wasm, { model, kind, cfg, seed }, onProgress) {
+export function runJob(wasm, { model, kind, cfg, seed, lang }, onProgress) {
   if (model === 'classic' && kind === 'verdicts') {
-    return { value: wasm.classicVerdicts(cfg, seed), events: 0 };
+    return { value: wasm.classicVerdicts(cfg, seed, lang), events: 0 };
   }
   if (model === 'classic' && kind === 'run') {
     const run = wasm.ClassicRun.run(cfg, seed);
