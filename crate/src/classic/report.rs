@@ -207,24 +207,34 @@ pub fn run_text(out: &Output, budget_override: Option<u32>) -> String {
     run_text_in(out, budget_override, Lang::Zh)
 }
 
+/// A report's heading line: each `(Chinese, English, width)` title padded to its width
+/// (display width, as the article's `Support.pad`), then the last title unpadded.
+fn heading(lang: Lang, columns: &[(&str, &str, usize)], last: (&str, &str)) -> String {
+    let mut s: String = columns
+        .iter()
+        .map(|&(zh, en, w)| pad(lang.pick(zh, en), w))
+        .collect();
+    s.push_str(lang.pick(last.0, last.1));
+    s
+}
+
 /// [`run_text`] with its headings in `lang` (the figures and widths are the same).
 pub fn run_text_in(out: &Output, budget_override: Option<u32>, lang: Lang) -> String {
     let sc = &out.scenario;
     let mut s = String::new();
     let _ = writeln!(s, "{}", run_header(sc, sc.seed, budget_override, lang));
     s.push('\n');
-    let _ = writeln!(
-        s,
-        "{}{}{}{}{}{}{}{}",
-        pad(lang.pick("策略", "strategy"), 24),
-        pad(lang.pick("放大倍数", "amplif."), 10),
-        pad(lang.pick("交付率", "deliv."), 9),
-        pad(lang.pick("峰值QPS", "peak QPS"), 9),
-        pad(lang.pick("过载秒", "over s"), 8),
-        pad(lang.pick("交付中位ms", "median ms"), 12),
-        pad("p99ms", 10),
-        lang.pick("熔断开/跳闸秒/误伤", "breaker trips/trip s/harmful")
-    );
+    let columns = [
+        ("策略", "strategy", 24),
+        ("放大倍数", "amplif.", 10),
+        ("交付率", "deliv.", 9),
+        ("峰值QPS", "peak QPS", 9),
+        ("过载秒", "over s", 8),
+        ("交付中位ms", "median ms", 12),
+        ("p99ms", "p99ms", 10),
+    ];
+    let last = ("熔断开/跳闸秒/误伤", "breaker trips/trip s/harmful");
+    let _ = writeln!(s, "{}", heading(lang, &columns, last));
     let _ = writeln!(s, "{}", "-".repeat(100));
     for r in &out.results {
         let _ = writeln!(
@@ -656,20 +666,18 @@ pub fn breaker_text_in(out: &Output, lang: Lang) -> String {
         ),
     };
     s.push('\n');
-    let _ = writeln!(
-        s,
-        "{}{}{}{}{}{}{}{}{}{}",
-        pad(lang.pick("组", "group"), 28),
-        pad(lang.pick("预算", "budget"), budget_w),
-        pad("deadline", 10),
-        pad(lang.pick("跳闸阈值", "trips at"), 10),
-        pad(lang.pick("放大倍数", "amplif."), 10),
-        pad(lang.pick("交付率", "deliv."), 8),
-        pad(lang.pick("过载秒", "over s"), 8),
-        pad(lang.pick("峰值", "peak"), 7),
-        pad(lang.pick("跳闸发生在", "tripped at"), 12),
-        lang.pick("误伤数", "harmful")
-    );
+    let columns = [
+        ("组", "group", 28),
+        ("预算", "budget", budget_w),
+        ("deadline", "deadline", 10),
+        ("跳闸阈值", "trips at", 10),
+        ("放大倍数", "amplif.", 10),
+        ("交付率", "deliv.", 8),
+        ("过载秒", "over s", 8),
+        ("峰值", "peak", 7),
+        ("跳闸发生在", "tripped at", 12),
+    ];
+    let _ = writeln!(s, "{}", heading(lang, &columns, ("误伤数", "harmful")));
     let _ = writeln!(s, "{}", "-".repeat(110));
     for (st, r) in sc.strategies.iter().zip(&out.results) {
         let budget = if st.budget_pct >= 100 {

@@ -87,7 +87,11 @@ pub fn text(title: &str, e: &Ensemble) -> String {
         if let Some(line) = recovery_line(e) {
             let _ = writeln!(out, "  {line}");
         }
-        if let Some(m) = e.verdicts.iter().find(|v| v.name == "metastable" && v.of > 0) {
+        if let Some(m) = e
+            .verdicts
+            .iter()
+            .find(|v| v.name == "metastable" && v.of > 0)
+        {
             let _ = writeln!(out, "  metastable in {} of {} seeds", m.pass, m.of);
         }
     } else {
