@@ -232,3 +232,52 @@ test('screenshots at 360 and 1,200 px, both languages, light and dark, both mode
     }
   }
 });
+
+/**
+ * The numbers the delay preview drew, from its chart's data attributes.
+ * @param {import('playwright-core').Page} page
+ * @param {string} selector the preview's svg
+ */
+async function previewData(page, selector) {
+  /** @param {string} name */
+  const read = async (name) =>
+    String(await page.getAttribute(selector, name))
+      .split(',')
+      .map(Number);
+  return { medians: await read('data-medians'), minima: await read('data-minima'), maxima: await read('data-maxima') };
+}
+
+test('the delay preview shows the waits the engine draws before each retry', async () => {
+  const page = await open('');
+  // S2: exponential backoff without jitter waits exactly 500 · 2^(k−1) ms before retry k.
+  await page.focus('[data-field="strategies[1].base_ms"]');
+  await page.waitForFunction(() => document.querySelector('#delay-preview figcaption')?.textContent?.includes('S2'));
+  const s2 = await previewData(page, '#delay-preview svg');
+  const exact = [500, 1000, 2000, 4000, 8000];
+  assert.deepEqual(s2, { medians: exact, minima: exact, maxima: exact });
+  // S3: full jitter, floor(nextDouble() × 500 · 2^(k−1)): uniform below the backoff, so the
+  // median is about half of it (2,000 samples: well within 10%).
+  await page.focus('[data-field="strategies[2].base_ms"]');
+  await page.waitForFunction(() => document.querySelector('#delay-preview figcaption')?.textContent?.includes('S3'));
+  const s3 = await previewData(page, '#delay-preview svg');
+  exact.forEach((backoff, k) => {
+    assert.ok(s3.minima[k] >= 0 && s3.maxima[k] < backoff, `retry ${k + 1}`);
+    assert.ok(Math.abs(s3.medians[k] - backoff / 2) <= backoff * 0.1, `median of retry ${k + 1}: ${s3.medians[k]}`);
+    assert.ok(s3.maxima[k] > backoff * 0.95, `max of retry ${k + 1}`);
+  });
+  // Editing the backoff redraws it: base 100 ms.
+  await e2e.commitField(page, { field: 'strategies[2].base_ms', value: '100', runs: 'runs', commit: 'change' });
+  const s3b = await previewData(page, '#delay-preview svg');
+  assert.ok(s3b.maxima.every((m, k) => m < 100 * 2 ** k));
+  // The cluster model: one preview per client policy, one row per retry (max_attempts − 1).
+  await page.click('input[name="model"][value="cluster"]');
+  await e2e.waitRunCount(page, 'clusterRuns', 1);
+  const client = await page.evaluate(() => /** @type {any} */ (window).playground.cluster.cfg.tiers[0].client);
+  const rows = await page.$$eval(
+    '#cluster-root [data-delay-client="tiers[0].client"] svg line.delay-median',
+    (lines) => lines.length,
+  );
+  assert.equal(rows, (client.max_attempts ?? 1) - 1);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

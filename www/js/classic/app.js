@@ -5,6 +5,7 @@
 // (hidden strategies).
 
 import { ChartView } from '../lib/chartview.js';
+import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
 import { $, el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
 import { lang, t } from '../lib/i18n.js';
@@ -56,6 +57,16 @@ export class ClassicApp {
     $('cancel-run').addEventListener('click', () => this.runner.cancel());
     this.bindExports();
     this.renderPresets();
+    /** The strategy whose backoff the delay preview shows (the row last focused). */
+    this.previewRow = 0;
+    root.querySelector('#strategies tbody')?.addEventListener('focusin', (event) => {
+      const field = /** @type {Element} */ (event.target).getAttribute('data-field') || '';
+      const m = /^strategies\[(\d+)\]/.exec(field);
+      if (m && Number(m[1]) !== this.previewRow) {
+        this.previewRow = Number(m[1]);
+        this.renderDelays();
+      }
+    });
     /** The view on screen: the results table or one of the article's reports (shell.js). */
     this.reportView = 'table';
     $('report-md').addEventListener('click', () => {
@@ -116,8 +127,27 @@ export class ClassicApp {
     return `\`\`\`text\n${text}\`\`\`\n`;
   }
 
+  /** The delay preview of the strategy in `previewRow`, sampled by the engine. */
+  renderDelays() {
+    const s = this.cfg.strategies[this.previewRow] ?? this.cfg.strategies[0];
+    const box = $('delay-preview');
+    if (!s) {
+      box.replaceChildren();
+      return;
+    }
+    try {
+      const spec = { model: 'classic', base_ms: s.base_ms, jitter: s.jitter, max_retry: s.max_retry };
+      const delays = this.wasm.delayPreview(spec, PREVIEW_SAMPLES, PREVIEW_SEED);
+      renderDelays(box, delays, t('delays.caption', { name: s.name, samples: PREVIEW_SAMPLES }));
+    } catch {
+      // A value out of range is marked at its field; the preview waits for a valid one.
+      box.replaceChildren();
+    }
+  }
+
   /** Redraws every text this app built, after a language switch. */
   relabel() {
+    this.renderDelays();
     this.editor.render();
     this.renderPresets();
     if (this.run) {
@@ -182,6 +212,7 @@ export class ClassicApp {
     // also keeps a click on Cancel (which blurs the field first) from restarting the run.
     if (key === this.lastKey) return;
     this.lastKey = key;
+    this.renderDelays();
     const problems = this.wasm.classicValidate(cfg);
     this.editor.showProblems(problems);
     $('stale').hidden = problems.length === 0;

@@ -5,8 +5,10 @@
 // as A, and tells the shell when they changed.
 
 import { ChartView } from '../lib/chartview.js';
+import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
 import { el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
+import { getPath } from '../lib/fields.js';
 import { t } from '../lib/i18n.js';
 import { Runner } from '../lib/runner.js';
 import { renderTable } from '../lib/table.js';
@@ -458,6 +460,26 @@ export class ClusterApp {
     this.hooks.changed(commit);
   }
 
+  /** The delay preview of every client policy on screen (the editor places them), sampled by the engine. */
+  renderDelays() {
+    for (const box of document.querySelectorAll('#cluster-root [data-delay-client]')) {
+      const path = /** @type {string} */ (box.getAttribute('data-delay-client'));
+      const c = getPath(this.cfg, path);
+      try {
+        const spec = { model: 'cluster', backoff: c.backoff, jitter: c.jitter, max_attempts: c.max_attempts };
+        const delays = this.wasm.delayPreview(spec, PREVIEW_SAMPLES, PREVIEW_SEED);
+        renderDelays(
+          /** @type {HTMLElement} */ (box),
+          delays,
+          t('delays.clusterCaption', { samples: PREVIEW_SAMPLES }),
+        );
+      } catch {
+        // A value out of range is marked at its field; the preview waits for a valid one.
+        box.replaceChildren();
+      }
+    }
+  }
+
   /**
    * Validates (marking every field) and, when valid, runs; invalid edits keep the last results.
    * @param {{immediate?: boolean, validateOnly?: boolean}} [options]
@@ -466,6 +488,7 @@ export class ClusterApp {
     if (!this.cfg) return;
     /** @type {import('../lib/fields.js').Problem[]} */
     const problems = this.wasm.clusterValidate(this.cfg);
+    this.renderDelays();
     let unplaced = this.editor.showProblems(problems);
     unplaced = this.faultForm.showProblems(unplaced);
     /** @type {Set<number>} */

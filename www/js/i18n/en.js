@@ -118,4 +118,11 @@ export default {
   'cluster.exportMd': 'Markdown summary',
   'cluster.exportCsv': 'CSV per bucket and tier',
   'cluster.exportJson': 'Scenario JSON (CLI)',
+  // Delay preview (issue 13).
+  'delays.caption':
+    'Waits before each retry of {name}: {samples} sampled requests (line: shortest to longest; box: middle half; tick: median)',
+  'delays.noRetry': 'This strategy never retries.',
+  'delays.row': 'retry {n}: {min} to {max}, median {median}',
+  'delays.clusterCaption':
+    'Waits before each retry with this backoff and jitter: {samples} sampled calls (line: shortest to longest; box: middle half; tick: median)',
 };

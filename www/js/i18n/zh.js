@@ -117,4 +117,10 @@ export default {
   'cluster.exportMd': 'Markdown 汇总',
   'cluster.exportCsv': '按时间桶与层的 CSV',
   'cluster.exportJson': '场景 JSON（命令行可用）',
+  // 延迟预览（issue 13）。
+  'delays.caption': '{name} 每次重试前的等待：抽样 {samples} 个请求（线：最短到最长；框：中间一半；竖线：中位数）',
+  'delays.noRetry': '此策略从不重试。',
+  'delays.row': '第 {n} 次重试：{min} 到 {max}，中位数 {median}',
+  'delays.clusterCaption':
+    '按此退避与抖动设置，每次重试前的等待：抽样 {samples} 次调用（线：最短到最长；框：中间一半；竖线：中位数）',
 };
