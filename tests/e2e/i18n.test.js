@@ -281,3 +281,65 @@ test('the delay preview shows the waits the engine draws before each retry', asy
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// i18n2: the cluster page's own texts (editor, timeline, fault form, A/B and run status).
+test('the cluster page in both languages: the switch relabels its editor, timeline, fault form and status', async () => {
+  const page = await open('?lang=en');
+  await page.click('input[name="model"][value="cluster"]');
+  await e2e.waitRunCount(page, 'clusterRuns', 1);
+  // Open a fault in the form below the timeline (Enter on its bar, as a keyboard user would).
+  await page.focus('#cluster-timeline g.bar.fault');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#cluster-fault-form [data-act="fault-del"]');
+  assert.equal(await page.textContent('#cluster-editor summary'), 'Scenario and load');
+  assert.match(String(await page.textContent('#cluster-timing')), /^worker run \d+ ms · [\d,]+ events · draw \d+ ms$/);
+  // Every heading, caption, legend, button, hint and label this page built, with its titles
+  // and the timeline's labels: each has Chinese in it once switched (tier names, field
+  // names and enum values stay as the engine names them, so they are not read here).
+  const texts = () =>
+    page.evaluate(() => {
+      const scope = '#cluster-editor, #cluster-fault-form, #cluster-timeline, #cluster-root .ab, #cluster-root .status';
+      /** @type {string[]} */
+      const out = [];
+      for (const box of document.querySelectorAll(scope)) {
+        for (const node of box.querySelectorAll(
+          'summary, h3, .sub, legend, button, .hint, #cluster-timing, text.row-sub',
+        )) {
+          out.push(String(node.textContent).trim());
+        }
+        for (const node of box.querySelectorAll('[title], [aria-label], g > title')) {
+          out.push(node.getAttribute('title') ?? node.getAttribute('aria-label') ?? String(node.textContent));
+        }
+      }
+      return out.filter((s) => /[A-Za-z]{2,}/.test(s) || /[\u3400-\u9fff]/.test(s));
+    });
+  await page.selectOption('#lang-select', 'zh');
+  assert.equal(await page.textContent('#cluster-editor summary'), '场景与负载');
+  assert.equal(await page.textContent('#cluster-pin'), '固定为 A');
+  assert.match(
+    String(await page.textContent('#cluster-timing')),
+    /^Worker 运行 \d+ 毫秒 · [\d,]+ 个事件 · 绘制 \d+ 毫秒$/,
+  );
+  assert.equal(await page.getAttribute('#cluster-timeline svg', 'aria-label'), '时间轴上的负载形状与各层故障');
+  const zh = await texts();
+  assert.ok(zh.length > 30, `found only ${zh.length} texts`);
+  assert.deepEqual(
+    zh.filter((s) => !/[\u3400-\u9fff]/.test(s)),
+    [],
+    'cluster texts without Chinese',
+  );
+  // Pinning shows the A/B texts in Chinese; back to English, everything is English again.
+  await page.click('#cluster-pin');
+  assert.equal(await page.textContent('#cluster-pin'), '把当前结果固定为 A');
+  assert.match(String(await page.textContent('#cluster-ab-status')), /^A：.+（种子 -?\d+）— B 是/);
+  await page.selectOption('#lang-select', 'en');
+  assert.equal(await page.textContent('#cluster-pin'), 'Pin current as A');
+  assert.equal(await page.textContent('#cluster-editor summary'), 'Scenario and load');
+  assert.deepEqual(
+    (await texts()).filter((s) => /[\u3400-\u9fff]/.test(s)),
+    [],
+    'Chinese left after switching back',
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -35,7 +35,7 @@ class FaultForm extends ClusterEditor {
       this.root.replaceChildren(
         el('p', {
           class: 'hint',
-          text: 'Click a fault bar to edit it; drag it to move it, drag its ends to resize it; + on a row adds one.',
+          text: t('cluster.fault.hint'),
         }),
       );
       return;
@@ -43,10 +43,13 @@ class FaultForm extends ClusterEditor {
     const p = `faults[${i}]`;
     const tier = this.cfg.tiers[f.tier];
     this.root.replaceChildren(
-      el('div', { class: 'sub', text: `fault ${i + 1}${tier ? ` on ${tier.name}` : ''}` }),
+      el('div', {
+        class: 'sub',
+        text: tier ? t('cluster.fault.onTier', { n: i + 1, name: tier.name }) : t('cluster.fault.n', { n: i + 1 }),
+      }),
       el('div', { class: 'grid' }, ...this.scalars(p, f, this.d.fault)),
-      this.kinded(`${p}.effect`, f.effect, 'effect', 'effect'),
-      el('button', { type: 'button', 'data-act': 'fault-del', 'data-index': String(i), text: 'Delete this fault' }),
+      this.kinded(`${p}.effect`, f.effect, 'effect', t('cluster.fault.effect')),
+      el('button', { type: 'button', 'data-act': 'fault-del', 'data-index': String(i), text: t('cluster.fault.del') }),
     );
   }
 
@@ -103,6 +106,9 @@ export class ClusterApp {
     this.active = false;
     this.dirty = true;
     this.timer = 0;
+    /** @type {{key: string, vars: Record<string, string>, kind: string} | null} the run's banner, if shown */
+    this.banner = null;
+    this.drawMs = 0;
     this.build(root);
     this.exports = new Exports(/** @type {HTMLTextAreaElement} */ (this.$('export-text')), this.$('copied'));
     this.bindExports();
@@ -128,8 +134,10 @@ export class ClusterApp {
       },
       onProgress: ({ progress, events }) => {
         /** @type {HTMLProgressElement} */ (this.$('progress')).value = progress;
-        this.$('progress-text').textContent =
-          `${(progress * 100).toFixed(0)}% · ${Math.round(events).toLocaleString('en')} events`;
+        this.$('progress-text').textContent = t('cluster.progress', {
+          pct: (progress * 100).toFixed(0),
+          events: Math.round(events).toLocaleString('en'),
+        });
       },
     });
   }
@@ -420,6 +428,27 @@ export class ClusterApp {
     this.timeline.render();
   }
 
+  /** Redraws every text this app built, after a language switch (the static ones: applyTexts). */
+  relabel() {
+    if (!this.cfg) return;
+    this.renderAll();
+    this.renderAb();
+    // Marks the problems again on the fields just rebuilt (and redraws the delay previews).
+    this.update({ validateOnly: true });
+    if (this.banner) this.runError(this.banner.key, this.banner.vars, this.banner.kind);
+    if (this.shown) this.renderTiming();
+  }
+
+  /** The status line of the run shown: the worker's time, its events, the drawing time. */
+  renderTiming() {
+    if (!this.shown) return;
+    this.$('timing').textContent = t('cluster.timing', {
+      run: this.shown.ms.toFixed(0),
+      events: Math.round(this.shown.events).toLocaleString('en'),
+      draw: this.drawMs.toFixed(0),
+    });
+  }
+
   renderAll() {
     this.editor.render();
     this.faultForm.render();
@@ -545,13 +574,13 @@ export class ClusterApp {
       if (err.cancelled) {
         this.requested = null; // the same scenario may be asked for again
         this.$('stale').hidden = !this.shown;
-        this.runError('Run cancelled. Edit the scenario, or press a preset, to run again.', 'info');
+        this.runError('cluster.cancelled', {}, 'info');
         document.body.dataset.clusterCancelled = String(Number(document.body.dataset.clusterCancelled || 0) + 1);
         return;
       }
       // The event bound's `allowed` is a whole sentence (how far it got, what to change).
       const message = err.field === 'max_events' && err.allowed ? err.allowed : String(err.message ?? e);
-      this.runError(`The run stopped: ${message}`);
+      this.runError('cluster.stopped', { message });
       this.$('stale').hidden = !this.shown;
     }
   }
@@ -572,20 +601,24 @@ export class ClusterApp {
       if (err.superseded || err.cancelled) throw e;
       this.pendingPin = null;
       this.renderAb();
-      this.runError(`The pinned scenario A could not be run: ${err.message ?? e}`);
+      this.runError('cluster.pinFailed', { message: String(err.message ?? e) });
       return true;
     }
   }
 
   /**
-   * @param {string | null} message
+   * Shows (or, with null, hides) the run's banner: a catalogue key and its values, kept
+   * so that a language switch rewrites it.
+   * @param {string | null} key
+   * @param {Record<string, string>} [vars]
    * @param {string} [kind]
    */
-  runError(message, kind = 'error') {
+  runError(key, vars = {}, kind = 'error') {
+    this.banner = key ? { key, vars, kind } : null;
     const box = this.$('run-error');
-    box.hidden = !message;
+    box.hidden = !key;
     box.className = `banner run-error ${kind}`;
-    box.textContent = message || '';
+    box.textContent = key ? t(key, vars) : '';
   }
 
   /**
@@ -614,8 +647,8 @@ export class ClusterApp {
     renderTable(/** @type {HTMLTableElement} */ (this.$('tiers')), shown.run.tierTable());
     renderTable(/** @type {HTMLTableElement} */ (this.$('routes')), shown.run.routeTable());
     this.renderAb();
-    const timing = `worker run ${shown.ms.toFixed(0)} ms · ${Math.round(shown.events).toLocaleString('en')} events · draw ${drawMs.toFixed(0)} ms`;
-    this.$('timing').textContent = timing;
+    this.drawMs = drawMs;
+    this.renderTiming();
     document.body.dataset.clusterRuns = String(Number(document.body.dataset.clusterRuns || 0) + 1);
   }
 
@@ -639,10 +672,13 @@ export class ClusterApp {
   renderAb() {
     const pinned = this.pinned;
     /** @type {HTMLButtonElement} */ (this.$('unpin')).disabled = !pinned;
-    this.$('pin').textContent = pinned ? 'Pin current as A' : 'Pin as A';
+    // The pin button's key follows the state, so applyTexts relabels it correctly.
+    const pinKey = pinned ? 'cluster.pinCurrent' : 'cluster.pin';
+    this.$('pin').dataset.i18n = pinKey;
+    this.$('pin').textContent = t(pinKey);
     this.$('ab-status').textContent = pinned
-      ? `A: ${pinned.cfg.name} (seed ${pinned.cfg.seed}) — B is what you see and edit now`
-      : 'Pin the current results as A, change something, and see B beside it.';
+      ? t('cluster.abStatus', { name: pinned.cfg.name, seed: pinned.cfg.seed })
+      : t('cluster.abHint');
     const block = this.$('compare-block');
     block.hidden = !(pinned && this.shown);
     if (pinned && this.shown) {

@@ -213,7 +213,7 @@ export class ClusterEditor {
     if (kind !== 'text') attrs.inputmode = 'decimal';
     const input = el('input', attrs);
     input.value = value === null || value === undefined ? '' : Array.isArray(value) ? value.join(', ') : String(value);
-    if (kind === 'opt') input.placeholder = 'none';
+    if (kind === 'opt') input.placeholder = t('cluster.ed.none');
     return el('label', { class: 'cf' }, el('span', { text }), input);
   }
 
@@ -285,8 +285,15 @@ export class ClusterEditor {
    * @param {unknown} v
    */
   seedField(path, v) {
-    const f = this.input(path, v, 'seed', 'seed');
-    f.append(el('button', { type: 'button', 'data-act': 'seed', title: 'New random seed', text: 'new random seed' }));
+    const f = this.input(path, v, 'seed', t('classic.f.seed'));
+    f.append(
+      el('button', {
+        type: 'button',
+        'data-act': 'seed',
+        title: t('cluster.ed.newSeedTitle'),
+        text: t('classic.randomSeed'),
+      }),
+    );
     f.classList.add('seed');
     return f;
   }
@@ -340,7 +347,7 @@ export class ClusterEditor {
    * @param {string[]} list
    */
   retryOn(path, list) {
-    return this.checkGroup(path, list, this.d.enums.retry_on, 'retry on');
+    return this.checkGroup(path, list, this.d.enums.retry_on, t('cluster.ed.retryOn'));
   }
 
   /**
@@ -367,7 +374,7 @@ export class ClusterEditor {
     const top = el(
       'details',
       { class: 'panel', open: true },
-      el('summary', { text: 'Scenario and load' }),
+      el('summary', { text: t('cluster.ed.scenario') }),
       el(
         'div',
         { class: 'grid' },
@@ -375,30 +382,24 @@ export class ClusterEditor {
         ...this.scalars('load', cfg.load, d.scenario.load),
       ),
       this.schedule(),
-      this.optional(
-        'load.closed_loop',
-        cfg.load.closed_loop,
-        'closed_loop',
-        'closed-loop callers (wait for the answer, think, repeat)',
-        () => [
-          el('div', { class: 'grid' }, ...this.scalars('load.closed_loop', cfg.load.closed_loop, d.closed_loop)),
-          this.kinded('load.closed_loop.think', cfg.load.closed_loop.think, 'dist', 'think time'),
-        ],
-      ),
+      this.optional('load.closed_loop', cfg.load.closed_loop, 'closed_loop', t('cluster.ed.closedLoop'), () => [
+        el('div', { class: 'grid' }, ...this.scalars('load.closed_loop', cfg.load.closed_loop, d.closed_loop)),
+        this.kinded('load.closed_loop.think', cfg.load.closed_loop.think, 'dist', t('cluster.ed.think')),
+      ]),
     );
     const tiers = el(
       'div',
       { class: 'tiers' },
-      ...cfg.tiers.map((/** @type {any} */ t, /** @type {number} */ k) => this.tierCard(t, k)),
-      el('button', { type: 'button', 'data-act': 'tier-add', class: 'add-tier', text: '+ Add tier at the end' }),
+      ...cfg.tiers.map((/** @type {any} */ tier, /** @type {number} */ k) => this.tierCard(tier, k)),
+      el('button', { type: 'button', 'data-act': 'tier-add', class: 'add-tier', text: t('cluster.ed.addTier') }),
     );
     const steady = el(
       'details',
       { class: 'panel' },
-      el('summary', { text: 'Steady state and recovery (how they are judged)' }),
+      el('summary', { text: t('cluster.ed.steady') }),
       el('div', { class: 'grid' }, ...this.scalars('steady', cfg.steady, d.scenario.steady)),
     );
-    this.root.replaceChildren(top, el('h3', { text: 'Tiers (a chain: each calls the next)' }), tiers, steady);
+    this.root.replaceChildren(top, el('h3', { text: t('cluster.ed.tiers') }), tiers, steady);
   }
 
   schedule() {
@@ -412,7 +413,7 @@ export class ClusterEditor {
           type: 'button',
           'data-act': 'seg-del',
           'data-index': String(i),
-          title: 'Remove this segment',
+          title: t('cluster.ed.segDel'),
           text: '✕',
         }),
       ),
@@ -420,17 +421,17 @@ export class ClusterEditor {
     return el(
       'div',
       { class: 'schedule' },
-      el('div', { class: 'sub', text: 'rate schedule (ramps and spikes; later segments win)' }),
+      el('div', { class: 'sub', text: t('cluster.ed.schedule') }),
       ...rows,
-      el('button', { type: 'button', 'data-act': 'seg-add', text: '+ segment' }),
+      el('button', { type: 'button', 'data-act': 'seg-add', text: t('cluster.ed.segAdd') }),
     );
   }
 
   /**
-   * @param {any} t the tier
+   * @param {any} tier the tier
    * @param {number} k its position
    */
-  tierCard(t, k) {
+  tierCard(tier, k) {
     const d = this.d;
     const n = this.cfg.tiers.length;
     const p = `tiers[${k}]`;
@@ -445,7 +446,7 @@ export class ClusterEditor {
         'data-act': act,
         'data-index': String(k),
         title,
-        'aria-label': `${title} (tier ${k + 1})`,
+        'aria-label': t('cluster.ed.tierAct', { act: title, n: k + 1 }),
         text,
         disabled,
       });
@@ -453,10 +454,10 @@ export class ClusterEditor {
       'div',
       { class: 'tier-head' },
       el('span', { class: 'tier-no', text: `${k + 1}` }),
-      this.input(`${p}.name`, t.name, 'text', 'name'),
-      btn('tier-up', '↑', 'Move up', k === 0),
-      btn('tier-down', '↓', 'Move down', k === n - 1),
-      btn('tier-del', '✕', 'Remove', n <= 1),
+      this.input(`${p}.name`, tier.name, 'text', t('cluster.ed.name')),
+      btn('tier-up', '↑', t('classic.act.up'), k === 0),
+      btn('tier-down', '↓', t('classic.act.down'), k === n - 1),
+      btn('tier-del', '✕', t('cluster.ed.remove'), n <= 1),
       // Where a message about the whole tier lands (in a tree: nothing calls it).
       el('span', { class: 'tier-msg', 'data-field': p }),
     );
@@ -467,12 +468,12 @@ export class ClusterEditor {
       el(
         'div',
         { class: 'grid' },
-        ...this.scalars(p, t, d.tier).filter((f) => !f.querySelector(`[data-field="${p}.name"]`)),
+        ...this.scalars(p, tier, d.tier).filter((f) => !f.querySelector(`[data-field="${p}.name"]`)),
       ),
-      this.kinded(`${p}.service`, t.service, 'dist', 'service time'),
+      this.kinded(`${p}.service`, tier.service, 'dist', t('cluster.ed.service')),
     );
-    if (t.client) card.append(this.clientBlock(`${p}.client`, t.client, this.cfg.tiers[k + 1]));
-    card.append(this.routesBlock(t, k));
+    if (tier.client) card.append(this.clientBlock(`${p}.client`, tier.client, this.cfg.tiers[k + 1]));
+    card.append(this.routesBlock(tier, k));
     return card;
   }
 
@@ -552,16 +553,16 @@ export class ClusterEditor {
     const block = el(
       'div',
       { class: 'client' },
-      el('div', { class: 'sub', text: `calls ${next ? next.name : 'the next tier'} with this client policy` }),
+      el('div', { class: 'sub', text: t('cluster.ed.calls', { name: next ? next.name : t('cluster.ed.nextTier') }) }),
       el('div', { class: 'grid' }, ...this.scalars(p, c, d.client)),
       this.retryOn(`${p}.retry_on`, c.retry_on),
-      this.kinded(`${p}.backoff`, c.backoff, 'backoff', 'backoff'),
-      this.kinded(`${p}.jitter`, c.jitter, 'jitter', 'jitter'),
+      this.kinded(`${p}.backoff`, c.backoff, 'backoff', t('cluster.ed.backoff')),
+      this.kinded(`${p}.jitter`, c.jitter, 'jitter', t('cluster.ed.jitter')),
       // The delay preview of this policy's backoff and jitter, drawn by the app (app.renderDelays).
       el('figure', { class: 'delay-preview', 'data-delay-client': p }),
-      this.kinded(`${p}.budget`, c.budget, 'budget', 'retry budget'),
-      this.kinded(`${p}.breaker`, c.breaker, 'breaker', 'breaker'),
-      this.optional(`${p}.bulkhead`, c.bulkhead, 'bulkhead', 'bulkhead (cap on concurrent calls)', () =>
+      this.kinded(`${p}.budget`, c.budget, 'budget', t('cluster.ed.budget')),
+      this.kinded(`${p}.breaker`, c.breaker, 'breaker', t('cluster.ed.breaker')),
+      this.optional(`${p}.bulkhead`, c.bulkhead, 'bulkhead', t('cluster.ed.bulkhead'), () =>
         this.scalars(`${p}.bulkhead`, c.bulkhead, d.bulkhead),
       ),
       // issue 12: what each attempt on this hop costs (off by default)

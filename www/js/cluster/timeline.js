@@ -3,7 +3,9 @@
 // run's time axis. Bars (faults and schedule segments) are dragged to move them and by
 // their edges to resize them, with pointer events (mouse, pen, touch); a click selects
 // a fault for the form below; "+" on a row, or a double click in it, adds a fault there.
-// All text goes in through textContent.
+// All text goes in through textContent, from the catalogues (t()).
+
+import { t } from '../lib/i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const GUTTER = 118; // row labels, CSS px
@@ -98,13 +100,15 @@ export class Timeline {
       height,
       class: 'timeline-svg',
       role: 'group',
-      'aria-label': 'Load shape and faults per tier on the time axis',
+      'aria-label': t('cluster.tl.label'),
     });
     // Rows and labels.
     root.append(svg('rect', { x: GUTTER, y: 0, width: this.plotW, height: LOAD_H - 4, class: 'row load-row' }));
-    root.append(svg('text', { x: 4, y: 16, class: 'row-label' }, 'load'));
-    root.append(svg('text', { x: 4, y: 32, class: 'row-sub' }, `${num(cfg.load?.rate_per_s)}/s base`));
-    tiers.forEach((/** @type {any} */ t, /** @type {number} */ k) => {
+    root.append(svg('text', { x: 4, y: 16, class: 'row-label' }, t('cluster.tl.load')));
+    root.append(
+      svg('text', { x: 4, y: 32, class: 'row-sub' }, t('cluster.tl.base', { rate: num(cfg.load?.rate_per_s) })),
+    );
+    tiers.forEach((/** @type {any} */ tier, /** @type {number} */ k) => {
       const y = LOAD_H + k * ROW_H;
       root.append(
         svg('rect', {
@@ -116,7 +120,7 @@ export class Timeline {
           'data-row': k,
         }),
       );
-      const full = String(t.name ?? '');
+      const full = String(tier.name ?? '');
       const name = svg(
         'text',
         { x: 22, y: y + ROW_H / 2 + 4, class: 'row-label' },
@@ -126,7 +130,7 @@ export class Timeline {
       root.append(name);
       const add = svg('g', { class: 'add-fault', 'data-add': k, role: 'button', tabindex: 0 });
       add.append(
-        svg('title', {}, `Add a fault to ${t.name}`),
+        svg('title', {}, t('cluster.tl.addFault', { name: full })),
         svg('rect', { x: 2, y: y + 7, width: 16, height: 16, rx: 3 }),
         svg('text', { x: 10, y: y + 19, 'text-anchor': 'middle' }, '+'),
       );
@@ -162,11 +166,11 @@ export class Timeline {
     const axisY = LOAD_H + tiers.length * ROW_H + 2;
     root.append(svg('line', { x1: GUTTER, x2: GUTTER + this.plotW, y1: axisY, y2: axisY, class: 'axis' }));
     const step = niceStep(this.duration / 10);
-    for (let t = 0; t <= this.duration + 1e-9; t += step) {
-      const x = this.x(t);
+    for (let ms = 0; ms <= this.duration + 1e-9; ms += step) {
+      const x = this.x(ms);
       root.append(svg('line', { x1: x, x2: x, y1: axisY, y2: axisY + 4, class: 'axis' }));
       root.append(
-        svg('text', { x, y: axisY + 16, 'text-anchor': 'middle', class: 'tick' }, `${+(t / 1000).toFixed(1)}s`),
+        svg('text', { x, y: axisY + 16, 'text-anchor': 'middle', class: 'tick' }, `${+(ms / 1000).toFixed(1)}s`),
       );
     }
     root.addEventListener('pointerdown', (/** @type {PointerEvent} */ e) => this.down(e));
@@ -231,7 +235,11 @@ export class Timeline {
       transform: `translate(${x0.toFixed(2)},${y})`,
       tabindex: 0,
       role: 'button',
-      'aria-label': `${type} ${text}, ${(start / 1000).toFixed(1)} to ${((start + dur) / 1000).toFixed(1)} s: arrows move, shift+arrows resize, Enter edits`,
+      'aria-label': t(`cluster.tl.${type}Aria`, {
+        what: text,
+        from: (start / 1000).toFixed(1),
+        to: ((start + dur) / 1000).toFixed(1),
+      }),
     });
     g.append(svg('rect', { class: 'body', x: 0, y: 0, width: w, height: h, rx: 3 }));
     g.append(svg('rect', { class: 'edge', 'data-edge': 'start', x: 0, y: 0, width: Math.min(EDGE, w / 3), height: h }));
@@ -250,7 +258,11 @@ export class Timeline {
       svg(
         'title',
         {},
-        `${text}: ${(start / 1000).toFixed(1)}–${((start + dur) / 1000).toFixed(1)} s (drag to move, drag an end to resize)`,
+        t('cluster.tl.barTitle', {
+          what: text,
+          from: (start / 1000).toFixed(1),
+          to: ((start + dur) / 1000).toFixed(1),
+        }),
       ),
     );
     g.append(label);
