@@ -343,3 +343,64 @@ test('the cluster page in both languages: the switch relabels its editor, timeli
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// i18n2: the charts with the keyboard alone, and their data table.
+test('both charts by keyboard: the readout at each second (bucket) is the mouse’s there', async () => {
+  const page = await open('?lang=en');
+  const models = [
+    { model: 'classic', chart: '#chart', readout: '#readout' },
+    { model: 'cluster', chart: '#cluster-chart', readout: '#cluster-readout' },
+  ];
+  for (const { model, chart, readout } of models) {
+    if (model === 'cluster') {
+      await page.click('input[name="model"][value="cluster"]');
+      await e2e.waitRunCount(page, 'clusterRuns', 1);
+    }
+    await page.locator(chart).scrollIntoViewIfNeeded();
+    const box = await page.locator(chart).boundingBox();
+    assert.ok(box);
+    const read = () =>
+      page.$eval(readout, (r) => ({ hidden: /** @type {HTMLElement} */ (r).hidden, text: r.textContent }));
+    for (const at of [0.15, 0.5, 0.85]) {
+      // The mouse over the chart: its readout, and which bucket it names.
+      await page.mouse.move(box.x + box.width * at, box.y + 40);
+      const mouse = await read();
+      assert.equal(mouse.hidden, false, `${model} mouse at ${at}`);
+      const title = await page.$eval(`${readout} .readout-title`, (x) => String(x.textContent));
+      // Then the keyboard alone: focus, Home, one arrow press per bucket up to the mouse's.
+      await page.mouse.move(0, 0);
+      await page.focus(chart);
+      await page.keyboard.press('Home');
+      const first = await read();
+      assert.equal(first.hidden, false, `${model} keyboard readout shown`);
+      for (let i = 0; i < 500 && !(await read()).text?.startsWith(title); i++) await page.keyboard.press('ArrowRight');
+      assert.equal((await read()).text, mouse.text, `${model}: ${title}`);
+      await page.keyboard.press('Escape');
+      assert.equal((await read()).hidden, true);
+    }
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the classic chart’s data table holds the CLI’s per-second values (run --json)', async () => {
+  const page = await open('?lang=en');
+  await page.click('#chart-block details.chart-data summary');
+  await page.waitForSelector('#chart-block details.chart-data table tbody tr');
+  const table = await e2e.tableRows(page, '#chart-block details.chart-data table');
+  /** @type {{results: {name: string, per_sec: number[]}[], scenario: {duration_s: number}}} */
+  const json = JSON.parse(cli(['run', '--json']));
+  const [head, ...rows] = table;
+  assert.equal(head[0], 'second');
+  assert.equal(rows.length, json.scenario.duration_s);
+  json.results.forEach((r, i) => {
+    assert.equal(head[i + 1], r.name);
+    assert.deepEqual(
+      rows.map((row) => Number(row[i + 1])),
+      r.per_sec,
+      r.name,
+    );
+  });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -216,23 +216,33 @@ pub struct ReadoutRow {
 /// The readout at a position along the time axis, 0..=1 of the plotting width.
 pub type ReadoutAt = Box<dyn Fn(f64) -> Option<Readout>>;
 
-/// A drawn chart: maps mouse positions back to the data under them.
+/// A drawn chart: maps mouse positions back to the data under them, and keyboard
+/// positions (a bucket's index) to the same readout.
 #[wasm_bindgen]
 pub struct ChartHandle {
     dpr: f64,
     x_px: (i32, i32),
     y_px: (i32, i32),
+    /// The middle of every bucket (a second of the classic model), 0..=1 of the time axis.
+    centres: Vec<f64>,
     at: ReadoutAt,
 }
 
 impl ChartHandle {
-    /// A handle for a chart whose time axis spans device pixels `x_px`, and whose panels
-    /// span `y_px` vertically.
-    pub fn new(dpr: f64, x_px: (i32, i32), y_px: (i32, i32), at: ReadoutAt) -> ChartHandle {
+    /// A handle for a chart whose time axis spans device pixels `x_px`, whose panels
+    /// span `y_px` vertically, and whose buckets have their middles at `centres`.
+    pub fn new(
+        dpr: f64,
+        x_px: (i32, i32),
+        y_px: (i32, i32),
+        centres: Vec<f64>,
+        at: ReadoutAt,
+    ) -> ChartHandle {
         ChartHandle {
             dpr,
             x_px,
             y_px,
+            centres,
             at,
         }
     }
@@ -256,5 +266,29 @@ impl ChartHandle {
             Some(r) => to_js(&r),
             None => Ok(JsValue::NULL),
         }
+    }
+
+    /// How many positions the keyboard steps through: the buckets (seconds) drawn.
+    pub fn positions(&self) -> usize {
+        self.centres.len()
+    }
+
+    /// The readout of bucket `i`: the one the mouse gets anywhere over that bucket,
+    /// since it is read at the bucket's middle through the same function; `null` past
+    /// the last bucket.
+    #[wasm_bindgen(js_name = readoutAt, unchecked_return_type = "Readout | null")]
+    pub fn readout_at(&self, i: usize) -> Result<JsValue, JsValue> {
+        match self.centres.get(i).and_then(|&f| (self.at)(f)) {
+            Some(r) => to_js(&r),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// The CSS x pixel of bucket `i`'s middle (where the keyboard's readout stands).
+    #[wasm_bindgen(js_name = positionX)]
+    pub fn position_x(&self, i: usize) -> f64 {
+        let (x0, x1) = self.x_px;
+        let f = self.centres.get(i).copied().unwrap_or(0.0);
+        (f64::from(x0) + f * f64::from(x1 - x0)) / self.dpr
     }
 }

@@ -121,11 +121,16 @@ pub fn draw(
     let (xr, yr) = chart.plotting_area().get_pixel_range();
     let out = Rc::clone(out);
     let hidden = hidden.clone();
+    // The middle of every second drawn, for the keyboard's positions.
+    let duration = f64::from(out.scenario.duration_s.max(1));
+    let seconds = out.results.first().map_or(0, |r| r.per_sec.len());
+    let centres = (0..seconds).map(|s| (s as f64 + 0.5) / duration).collect();
     let at = move |f: f64| readout(&out, &hidden, cost, f);
     Ok(ChartHandle::new(
         dpr,
         (xr.start, xr.end),
         (yr.start, yr.end),
+        centres,
         Box::new(at),
     ))
 }

@@ -205,10 +205,25 @@ pub fn draw(
     let (lat, _) = below.split_vertically(px(OTHER_H));
     latency_panel(&lat, r, a_result, dpr)?;
     rest.present().map_err(draw_error)?;
+    // The middle of every bucket (the last one may end early, with the run), for the
+    // keyboard's positions.
+    let duration = r.duration_ms.max(1) as f64;
+    let centres = (0..r.buckets.len())
+        .map(|b| {
+            let (s, e) = span(r, b);
+            (s + e) / 2.0 * 1000.0 / duration
+        })
+        .collect();
     let run = Rc::clone(run);
     let at = move |f: f64| readout(&run, a.as_deref(), f);
     // Every panel shares the time axis: the readout answers at any height.
-    Ok(ChartHandle::new(dpr, x_px, (0, i32::MAX), Box::new(at)))
+    Ok(ChartHandle::new(
+        dpr,
+        x_px,
+        (0, i32::MAX),
+        centres,
+        Box::new(at),
+    ))
 }
 
 type Area = DrawingArea<CanvasBackend, Shift>;

@@ -48,12 +48,17 @@ export class ClassicApp {
         $('spinner').hidden = !busy;
       },
     });
-    this.chart = new ChartView(/** @type {HTMLCanvasElement} */ ($('chart')), $('readout'), (canvas) => {
-      if (!this.run) return null;
-      const handle = this.run.draw(canvas, { hidden: this.view.hidden, cost: this.costShown() });
-      this.renderLegend();
-      return handle;
-    });
+    this.chart = new ChartView(
+      /** @type {HTMLCanvasElement} */ ($('chart')),
+      $('readout'),
+      (canvas) => {
+        if (!this.run) return null;
+        const handle = this.run.draw(canvas, { hidden: this.view.hidden, cost: this.costShown() });
+        this.renderLegend();
+        return handle;
+      },
+      () => this.run?.csv() ?? null,
+    );
     this.editor = new ClassicEditor(this, root);
     this.buildIssue12();
     $('cancel-run').addEventListener('click', () => this.runner.cancel());

@@ -122,12 +122,17 @@ export class ClusterApp {
       addFault: (tier, start) => this.addFault(tier, start),
     });
     const canvas = /** @type {HTMLCanvasElement} */ (this.$('chart'));
-    this.chart = new ChartView(canvas, this.$('readout'), () => {
-      if (!this.shown) return null;
-      const { run } = this.shown;
-      canvas.style.height = `${run.chartHeight()}px`;
-      return this.pinned ? run.drawWithPinned(canvas, this.pinned.run, {}) : run.draw(canvas, {});
-    });
+    this.chart = new ChartView(
+      canvas,
+      this.$('readout'),
+      () => {
+        if (!this.shown) return null;
+        const { run } = this.shown;
+        canvas.style.height = `${run.chartHeight()}px`;
+        return this.pinned ? run.drawWithPinned(canvas, this.pinned.run, {}) : run.draw(canvas, {});
+      },
+      () => this.shown?.run.csv() ?? null,
+    );
     this.runner = new Runner(this.wasm, {
       onBusy: (busy) => {
         this.$('progress-box').hidden = !busy;

@@ -209,4 +209,6 @@ export default {
   'cluster.abStatus': 'A: {name} (seed {seed}) — B is what you see and edit now',
   'cluster.abHint': 'Pin the current results as A, change something, and see B beside it.',
   // end i18n2
+  // i18n2 (issue 13): the charts' data table.
+  'chart.dataTable': "Data table (the chart's numbers, as the CSV export)",
 };

@@ -206,4 +206,6 @@ export default {
   'cluster.abStatus': 'A：{name}（种子 {seed}）— B 是你现在看到并编辑的结果',
   'cluster.abHint': '把当前结果固定为 A，改动一些设置，就能看到 B 与它并列。',
   // i18n2 结束
+  // i18n2（issue 13）：图表的数据表。
+  'chart.dataTable': '数据表（图表的数值，与 CSV 导出相同）',
 };

@@ -27,3 +27,40 @@ export function renderTable(table, { columns, rows }, rowClass = () => '') {
     ),
   );
 }
+
+/**
+ * The engine's CSV (RFC 4180: quoted fields, doubled quotes) as `{columns, rows}`: the
+ * charts' data tables show the export's own cells, never numbers recomputed here.
+ * @param {string} text
+ * @returns {Table}
+ */
+export function parseCsv(text) {
+  /** @type {string[][]} */
+  const lines = [];
+  /** @type {string[]} */
+  let row = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\n') {
+      row.push(cell);
+      lines.push(row);
+      row = [];
+      cell = '';
+    } else if (c !== '\r') cell += c;
+  }
+  if (cell !== '' || row.length) lines.push([...row, cell]);
+  const [columns = [], ...rows] = lines;
+  return { columns, rows };
+}
