@@ -404,3 +404,51 @@ test('the classic chart’s data table holds the CLI’s per-second values (run 
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// i18n2: the charts in the page's theme.
+test('both charts are drawn in the page’s theme: its background is their paper, light or dark', async () => {
+  /**
+   * How many of the canvas's pixels are near `rgb`, over all of them.
+   * @param {import('playwright-core').Page} page
+   * @param {string} selector
+   * @param {number[]} rgb
+   */
+  const share = (page, selector, rgb) =>
+    page.$eval(
+      selector,
+      (c, want) => {
+        const canvas = /** @type {HTMLCanvasElement} */ (c);
+        const d = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d')).getImageData(
+          0,
+          0,
+          canvas.width,
+          canvas.height,
+        ).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          if (Math.abs(d[i] - want[0]) + Math.abs(d[i + 1] - want[1]) + Math.abs(d[i + 2] - want[2]) < 6) n++;
+        }
+        return n / (d.length / 4);
+      },
+      rgb,
+    );
+  for (const theme of ['light', 'dark']) {
+    const page = await open(`?lang=en&theme=${theme}`);
+    // The page's own background colour is the charts' paper in either theme.
+    const bg = (await background(page)).match(/\d+/g)?.map(Number) ?? [];
+    const other = theme === 'dark' ? [255, 255, 255] : [20, 23, 29];
+    await page.locator('#chart').screenshot({ path: path.join(e2e.ARTIFACTS, `i18n2-chart-classic-${theme}.png`) });
+    const paper = await share(page, '#chart', bg);
+    assert.ok(paper > 0.3, `classic ${theme}: paper ${paper}`);
+    assert.ok((await share(page, '#chart', other)) < 0.01, `classic ${theme}: no paper of the other theme`);
+    await page.click('input[name="model"][value="cluster"]');
+    await e2e.waitRunCount(page, 'clusterRuns', 1);
+    await page
+      .locator('#cluster-chart')
+      .screenshot({ path: path.join(e2e.ARTIFACTS, `i18n2-chart-cluster-${theme}.png`) });
+    assert.ok((await share(page, '#cluster-chart', bg)) > 0.5, `cluster ${theme}: paper`);
+    assert.ok((await share(page, '#cluster-chart', other)) < 0.01, `cluster ${theme}: no paper of the other theme`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

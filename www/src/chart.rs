@@ -61,6 +61,63 @@ pub struct ChartOptions {
     /// Draws the cost per second instead of attempts per second (the classic chart;
     /// strategies without a cost model have no cost line).
     pub cost: bool,
+    /// `"dark"` for the dark theme (the page's `theme=dark` or `prefers-color-scheme`),
+    /// else light.
+    pub theme: Option<String>,
+}
+
+/// The colours of a chart's paper and ink; the series keep their colour-blind-safe
+/// palette in either theme.
+#[derive(Clone, Copy)]
+pub struct Theme {
+    /// The chart's background.
+    pub paper: RGBColor,
+    /// Labels, captions and legend text.
+    pub text: RGBColor,
+    /// Quieter captions (the cluster's breaker bands).
+    pub muted: RGBColor,
+    /// Light and bold grid lines.
+    pub grid: (RGBColor, RGBColor),
+    /// Axes.
+    pub axis: RGBColor,
+    /// Reference lines: capacity, run A of a comparison.
+    pub ink: RGBColor,
+    /// The legend box's border.
+    pub legend_border: RGBColor,
+}
+
+/// The light theme: the charts as they always were.
+pub const LIGHT: Theme = Theme {
+    paper: RGBColor(255, 255, 255),
+    text: RGBColor(0, 0, 0),
+    muted: RGBColor(70, 70, 70),
+    grid: (RGBColor(238, 238, 238), RGBColor(220, 220, 220)),
+    axis: RGBColor(120, 120, 120),
+    ink: RGBColor(40, 40, 40),
+    legend_border: RGBColor(200, 200, 200),
+};
+
+/// The dark theme: the page's dark background (`--bg` in style.css), light ink.
+pub const DARK: Theme = Theme {
+    paper: RGBColor(20, 23, 29),
+    text: RGBColor(230, 232, 236),
+    muted: RGBColor(180, 184, 192),
+    grid: (RGBColor(40, 44, 52), RGBColor(62, 67, 78)),
+    axis: RGBColor(150, 155, 165),
+    ink: RGBColor(225, 228, 234),
+    legend_border: RGBColor(80, 86, 98),
+};
+
+thread_local! {
+    // The theme of the chart being drawn: set by `area` at the start of every drawing,
+    // read by the shared helpers (fonts, grid, legend), so both models' drawing code
+    // takes the theme from the one option without passing it to every panel.
+    static CURRENT: std::cell::Cell<Theme> = const { std::cell::Cell::new(LIGHT) };
+}
+
+/// The theme of the chart being drawn.
+pub fn theme() -> Theme {
+    CURRENT.with(std::cell::Cell::get)
 }
 
 impl ChartOptions {
@@ -80,21 +137,33 @@ impl ChartOptions {
             .unwrap_or(1.0)
             .clamp(1.0, 4.0)
     }
+
+    /// The theme asked for: dark for `"dark"`, else light.
+    pub fn theme(&self) -> Theme {
+        if self.theme.as_deref() == Some("dark") {
+            DARK
+        } else {
+            LIGHT
+        }
+    }
 }
 
 /// Sizes the canvas's backing store in device pixels for a CSS box of `css_w × css_h`
-/// and returns the drawing area over it (filled white).
+/// and returns the drawing area over it (filled with `theme`'s paper, the theme of
+/// everything drawn until the next call).
 pub fn area(
     canvas: &HtmlCanvasElement,
     (css_w, css_h): (f64, f64),
     dpr: f64,
+    theme: Theme,
 ) -> Result<DrawingArea<CanvasBackend, plotters::coord::Shift>, String> {
+    CURRENT.with(|c| c.set(theme));
     canvas.set_width((css_w * dpr).round() as u32);
     canvas.set_height((css_h * dpr).round() as u32);
     let backend =
         CanvasBackend::with_canvas_object(canvas.clone()).ok_or("the canvas has no 2d context")?;
     let root = backend.into_drawing_area();
-    root.fill(&WHITE).map_err(draw_error)?;
+    root.fill(&theme.paper).map_err(draw_error)?;
     Ok(root)
 }
 
@@ -103,9 +172,9 @@ pub fn draw_error<E: std::fmt::Debug>(e: E) -> String {
     format!("drawing the chart failed: {e:?}")
 }
 
-/// A sans-serif font of `px` CSS pixels.
-pub fn font(px: f64, dpr: f64) -> FontDesc<'static> {
-    ("sans-serif", px * dpr).into_font()
+/// A sans-serif font of `px` CSS pixels, in the theme's text colour.
+pub fn font(px: f64, dpr: f64) -> TextStyle<'static> {
+    ("sans-serif", px * dpr).into_font().color(&theme().text)
 }
 
 /// A legend key: a short line in `style`, `w` CSS pixels long.
@@ -138,8 +207,8 @@ pub fn legend<CT: CoordTranslate>(
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
+        .background_style(theme().paper.mix(0.85))
+        .border_style(theme().legend_border)
         .label_font(font(font_px, dpr))
         .margin((margin_px * dpr).round() as u32)
         .draw()
@@ -154,9 +223,10 @@ pub fn time_mesh<'a, 'b>(
     (x_labels, y_labels): (usize, usize),
 ) -> MeshStyle<'a, 'b, RangedCoordf64, RangedCoordf64, CanvasBackend> {
     let mut mesh = chart.configure_mesh();
-    mesh.light_line_style(RGBColor(238, 238, 238))
-        .bold_line_style(RGBColor(220, 220, 220))
-        .axis_style(RGBColor(120, 120, 120))
+    let th = theme();
+    mesh.light_line_style(th.grid.0)
+        .bold_line_style(th.grid.1)
+        .axis_style(th.axis)
         .x_labels(x_labels)
         .y_labels(y_labels)
         .y_label_formatter(&|v| format!("{}", v.round() as i64));
@@ -176,7 +246,7 @@ pub fn capacity_line(
     key_w: f64,
     dpr: f64,
 ) -> Result<(), String> {
-    let style = ShapeStyle::from(&RGBColor(40, 40, 40)).stroke_width((1.5 * dpr).round() as u32);
+    let style = ShapeStyle::from(&theme().ink).stroke_width((1.5 * dpr).round() as u32);
     chart
         .draw_series(std::iter::once(PathElement::new(
             vec![(0.0, y), (duration, y)],

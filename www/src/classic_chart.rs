@@ -27,7 +27,7 @@ pub fn draw(
         f64::from(canvas.client_width().max(200)),
         f64::from(canvas.client_height().max(150)),
     );
-    let root = area(canvas, css, dpr)?;
+    let root = area(canvas, css, dpr, opts.theme())?;
     let hidden = &opts.hidden;
     let shown = |i: usize| !hidden.contains(&(i as u32));
     let s = |v: f64| (v * dpr).round() as u32;

@@ -184,7 +184,7 @@ pub fn draw(
         f64::from(canvas.client_width().max(300)),
         height(&run.scenario),
     );
-    let root = area(canvas, css, dpr)?;
+    let root = area(canvas, css, dpr, opts.theme())?;
     let (sc, r) = (&run.scenario, &run.result);
     let a_result = a.as_ref().map(|a| &a.result);
     let px = |v: f64| (v * dpr).round() as i32;
@@ -346,7 +346,7 @@ fn tier_panel(
             .legend(legend_box(RGBColor(240, 160, 160)));
     }
     if let Some(a) = a.filter(|a| a.tiers.len() > k) {
-        let style = ShapeStyle::from(&RGBColor(20, 20, 20)).stroke_width(s(1.6));
+        let style = ShapeStyle::from(&chart::theme().ink).stroke_width(s(1.6));
         chart
             .draw_series(LineSeries::new(
                 clip(step_line(a, |b| attempts_per_s(a, b, k)), duration),
@@ -379,7 +379,7 @@ fn breaker_band(
         .margin_left(s(10.0))
         .margin_right(s(10.0))
         .margin_bottom(s(4.0))
-        .caption(label, font(11.0, dpr).color(&RGBColor(70, 70, 70)))
+        .caption(label, font(11.0, dpr).color(&chart::theme().muted))
         .x_label_area_size(0)
         .y_label_area_size(s(64.0))
         .build_cartesian_2d(0.0..duration, 0.0..n)
@@ -389,7 +389,7 @@ fn breaker_band(
         .disable_mesh()
         .x_labels(0)
         .y_labels(2)
-        .axis_style(RGBColor(160, 160, 160))
+        .axis_style(chart::theme().axis)
         .y_label_formatter(&|v| format!("{}", v.round() as i64))
         .label_style(font(10.0, dpr))
         .draw()
@@ -517,7 +517,7 @@ fn latency_panel(
         .label(format!("p50 (run {:.1} ms)", run.p50))
         .legend(line_key(p50, 14.0, dpr));
     if let Some(a) = a {
-        let st = ShapeStyle::from(&RGBColor(20, 20, 20)).stroke_width(s(1.6));
+        let st = ShapeStyle::from(&chart::theme().ink).stroke_width(s(1.6));
         chart
             .draw_series(LineSeries::new(
                 clip(step_line(a, |b| a.buckets[b].latency_ms.p99), duration),

@@ -51,9 +51,9 @@ export class ClassicApp {
     this.chart = new ChartView(
       /** @type {HTMLCanvasElement} */ ($('chart')),
       $('readout'),
-      (canvas) => {
+      (canvas, options) => {
         if (!this.run) return null;
-        const handle = this.run.draw(canvas, { hidden: this.view.hidden, cost: this.costShown() });
+        const handle = this.run.draw(canvas, { ...options, hidden: this.view.hidden, cost: this.costShown() });
         this.renderLegend();
         return handle;
       },

@@ -125,11 +125,11 @@ export class ClusterApp {
     this.chart = new ChartView(
       canvas,
       this.$('readout'),
-      () => {
+      (_canvas, options) => {
         if (!this.shown) return null;
         const { run } = this.shown;
         canvas.style.height = `${run.chartHeight()}px`;
-        return this.pinned ? run.drawWithPinned(canvas, this.pinned.run, {}) : run.draw(canvas, {});
+        return this.pinned ? run.drawWithPinned(canvas, this.pinned.run, options) : run.draw(canvas, options);
       },
       () => this.shown?.run.csv() ?? null,
     );

@@ -13,11 +13,23 @@ import { parseCsv, renderTable } from './table.js';
 
 /** @typedef {import('../../retrystorm-web.js').ChartHandle} Handle */
 
+/**
+ * The charts' theme: the link's `theme=` (boot.js puts it on <html>), else the reader's
+ * `prefers-color-scheme`, as the page's own colours follow it (style.css).
+ * @returns {'light' | 'dark'}
+ */
+export function chartTheme() {
+  const chosen = document.documentElement.dataset.theme;
+  if (chosen === 'light' || chosen === 'dark') return chosen;
+  return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
 export class ChartView {
   /**
    * @param {HTMLCanvasElement} canvas
    * @param {HTMLElement} readout the hover box
-   * @param {(canvas: HTMLCanvasElement) => Handle | null} draw draws the current data (null: nothing to draw)
+   * @param {(canvas: HTMLCanvasElement, options: {theme: 'light' | 'dark'}) => Handle | null} draw draws the
+   *   current data with the page's chart options (null: nothing to draw)
    * @param {() => string | null} csv the engine's CSV of what the chart shows (null: no run yet)
    */
   constructor(canvas, readout, draw, csv) {
@@ -69,6 +81,8 @@ export class ChartView {
       if (this.canvas.clientWidth !== this.lastWidth && this.handle) this.schedule();
     }).observe(canvas);
     this.watchDpr();
+    // The reader's colour scheme changing redraws in the other theme (unless the link chose).
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.schedule());
   }
 
   watchDpr() {
@@ -93,7 +107,7 @@ export class ChartView {
   draw() {
     const t0 = performance.now();
     this.lastWidth = this.canvas.clientWidth;
-    const handle = this.drawFn(this.canvas);
+    const handle = this.drawFn(this.canvas, { theme: chartTheme() });
     if (!handle) return 0;
     this.handle?.free();
     this.handle = handle;
