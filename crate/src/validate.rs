@@ -1,6 +1,7 @@
 //! Validation shared by every scenario format: one error type that names the field,
 //! the offending value and the allowed range, and the small checks that build it.
 
+use crate::report::Lang;
 use core::fmt;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -79,19 +80,43 @@ fn join(parent: &str, field: &str) -> String {
     }
 }
 
+impl ValidationError {
+    /// The message in `lang`: the sentence around the field's path, the value found and
+    /// what is allowed, which stay as they are (a path is what the reader types; the
+    /// allowed part is a range or the engine's own description). English is the CLI's
+    /// (and `Display`'s) wording.
+    pub fn message(&self, lang: Lang) -> String {
+        let (field, value, allowed) = (&self.field, &self.value, &self.allowed);
+        let zh = lang == Lang::Zh;
+        if field.is_empty() {
+            return if zh {
+                format!("场景无效：{allowed}")
+            } else {
+                format!("invalid scenario: {allowed}")
+            };
+        }
+        match (self.kind, zh) {
+            (ErrorKind::Missing, false) => format!("{field} is missing: expected {allowed}"),
+            (ErrorKind::Missing, true) => format!("缺少 {field}：应为 {allowed}"),
+            (ErrorKind::Unknown, false) => format!("unknown field `{field}`, expected {allowed}"),
+            (ErrorKind::Unknown, true) => format!("未知字段 `{field}`，应为 {allowed}"),
+            (_, false) if value.is_empty() => format!("{field}: {allowed}"),
+            (_, true) if value.is_empty() => format!("{field}：{allowed}"),
+            (ErrorKind::Type, false) => {
+                format!("{field} = {value} is not allowed: expected {allowed}")
+            }
+            (ErrorKind::Type, true) => format!("{field} = {value} 不被接受：应为 {allowed}"),
+            (ErrorKind::Range, false) => {
+                format!("{field} = {value} is out of range: allowed {allowed}")
+            }
+            (ErrorKind::Range, true) => format!("{field} = {value} 超出范围：允许 {allowed}"),
+        }
+    }
+}
+
 impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (field, value, allowed) = (&self.field, &self.value, &self.allowed);
-        if field.is_empty() {
-            return write!(f, "invalid scenario: {allowed}");
-        }
-        match self.kind {
-            ErrorKind::Missing => write!(f, "{field} is missing: expected {allowed}"),
-            ErrorKind::Unknown => write!(f, "unknown field `{field}`, expected {allowed}"),
-            _ if value.is_empty() => write!(f, "{field}: {allowed}"),
-            ErrorKind::Type => write!(f, "{field} = {value} is not allowed: expected {allowed}"),
-            ErrorKind::Range => write!(f, "{field} = {value} is out of range: allowed {allowed}"),
-        }
+        f.write_str(&self.message(Lang::En))
     }
 }
 
@@ -378,6 +403,24 @@ mod tests {
         );
         let e = e.within("scenario");
         assert_eq!(e.field, "scenario.clients");
+    }
+
+    #[test]
+    fn chinese_messages_keep_path_value_and_allowed() {
+        let e = in_range("strategies[1].max_retry", 99u32, 0, 30).unwrap_err();
+        assert_eq!(
+            e.message(Lang::Zh),
+            "strategies[1].max_retry = 99 超出范围：允许 0..=30"
+        );
+        assert_eq!(e.message(Lang::En), e.to_string());
+        let missing =
+            ValidationError::new("tiers[0].name", "", "a name").of_kind(ErrorKind::Missing);
+        assert_eq!(missing.message(Lang::Zh), "缺少 tiers[0].name：应为 a name");
+        let doc = ValidationError::document("expected value at line 1 column 1");
+        assert_eq!(
+            doc.message(Lang::Zh),
+            "场景无效：expected value at line 1 column 1"
+        );
     }
 
     #[test]

@@ -452,3 +452,34 @@ test('both charts are drawn in the page’s theme: its background is their paper
     await page.close();
   }
 });
+
+// i18n2: the engine's validation messages in the page's language.
+test('a value out of range is marked in the page’s language, the field path as the engine names it', async () => {
+  const page = await open('?lang=zh');
+  await page.locator('[data-field="strategies[1].max_retry"]').fill('999');
+  await page.waitForSelector('#classic-root .field-msg');
+  // The range is README's (`strategies[1].max_retry = 99 is out of range: allowed 0..=30`).
+  assert.equal(
+    await page.textContent('#classic-root .field-msg'),
+    'strategies[1].max_retry = 999 超出范围：允许 0..=30',
+  );
+  // The switch rewrites it in English.
+  await page.selectOption('#lang-select', 'en');
+  await page.waitForFunction(() =>
+    document.querySelector('#classic-root .field-msg')?.textContent?.includes('is out of range'),
+  );
+  assert.equal(
+    await page.textContent('#classic-root .field-msg'),
+    'strategies[1].max_retry = 999 is out of range: allowed 0..=30',
+  );
+  // The cluster model, in Chinese again.
+  await page.selectOption('#lang-select', 'zh');
+  await page.click('input[name="model"][value="cluster"]');
+  await e2e.waitRunCount(page, 'clusterRuns', 1);
+  await page.locator('[data-field="tiers[1].instances"]').fill('0');
+  await page.waitForSelector('#cluster-root .field-msg');
+  assert.equal(await page.textContent('#cluster-root .field-msg'), 'tiers[1].instances = 0 超出范围：允许 1..=10000');
+  await page.selectOption('#lang-select', 'en'); // leave the saved choice as the other tests expect
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -2,10 +2,11 @@
 //! and [`ClassicRun`], a run held on the Rust side with its renderings.
 
 use crate::chart::{ChartHandle, ChartOptions};
-use crate::{js_error, json_from_js, problems_js, run_class, scenario_and_seed, to_js, HeldRun};
+use crate::{
+    js_error, json_from_js, page_lang, problems_js, run_class, scenario_and_seed, to_js, HeldRun,
+};
 use retrystorm::classic::{self, report, Attribution, Output, Scenario, StrategyResult};
 use retrystorm::cost::{Billed, Cost};
-use retrystorm::report::Lang;
 use retrystorm::ValidationError;
 use serde::Serialize;
 use std::rc::Rc;
@@ -128,10 +129,11 @@ pub fn classic_attribution(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsVal
     })
 }
 
-/// Every problem of a classic scenario (`[{field, value, allowed, message}]`, empty if fine).
+/// Every problem of a classic scenario (`[{field, value, allowed, message}]`, empty if fine),
+/// the messages in `lang` (`"zh"` or `"en"`, the default).
 #[wasm_bindgen(js_name = classicValidate, unchecked_return_type = "Problem[]")]
-pub fn classic_validate(cfg: JsValue) -> Result<JsValue, JsValue> {
-    problems_js(scenario_from_js(&cfg), Scenario::problems)
+pub fn classic_validate(cfg: JsValue, lang: Option<String>) -> Result<JsValue, JsValue> {
+    problems_js(scenario_from_js(&cfg), Scenario::problems, lang.as_deref())
 }
 
 /// The article's four acceptance checks on this scenario: `[{name, pass, detail}]`,
@@ -148,11 +150,6 @@ pub fn classic_verdicts(
         &report::verdicts_in(&scenario, seed, page_lang(lang.as_deref()))
             .map_err(|e| js_error(&e))?,
     )
-}
-
-/// The page's language code as the engine's: `"zh"` is Chinese, anything else English.
-fn page_lang(lang: Option<&str>) -> Lang {
-    lang.and_then(Lang::parse).unwrap_or(Lang::En)
 }
 
 impl HeldRun for Output {

@@ -42,8 +42,8 @@ pub fn cluster_defaults() -> Result<JsValue, JsValue> {
 /// Every problem of a cluster scenario, `[{field, value, allowed, message}]` (empty when
 /// valid); a field is a full path such as `tiers[1].client.budget.percent`.
 #[wasm_bindgen(js_name = clusterValidate, unchecked_return_type = "Problem[]")]
-pub fn cluster_validate(cfg: JsValue) -> Result<JsValue, JsValue> {
-    problems_js(scenario_unchecked(&cfg), present::problems)
+pub fn cluster_validate(cfg: JsValue, lang: Option<String>) -> Result<JsValue, JsValue> {
+    problems_js(scenario_unchecked(&cfg), present::problems, lang.as_deref())
 }
 
 /// The scenario with every defaulted field written out (and no `model` key), so an

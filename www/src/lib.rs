@@ -24,6 +24,7 @@ pub mod cluster_chart;
 pub mod edit;
 pub mod preview;
 
+use retrystorm::report::Lang;
 use retrystorm::share::{self, ShareState};
 use retrystorm::ValidationError;
 use serde::Serialize;
@@ -282,10 +283,11 @@ pub(crate) struct ProblemJs {
     message: String,
 }
 
-impl From<ValidationError> for ProblemJs {
-    fn from(e: ValidationError) -> Self {
+impl ProblemJs {
+    /// The problem with its message in `lang`.
+    fn of(e: ValidationError, lang: Lang) -> Self {
         ProblemJs {
-            message: e.to_string(),
+            message: e.message(lang),
             field: e.field,
             value: e.value,
             allowed: e.allowed,
@@ -293,15 +295,26 @@ impl From<ValidationError> for ProblemJs {
     }
 }
 
+/// The page's language for the engine's texts: `"zh"` or `"en"` (the default).
+pub(crate) fn page_lang(lang: Option<&str>) -> Lang {
+    lang.and_then(Lang::parse).unwrap_or(Lang::En)
+}
+
 /// `[{field, value, allowed, message}]` of a model's scenario: every problem of a document
-/// that parses, else the one parse error (never a throw: the page shows it at a field).
+/// that parses, else the one parse error (never a throw: the page shows it at a field);
+/// the messages in `lang` (`"zh"` or `"en"`, the default).
 pub(crate) fn problems_js<S>(
     parsed: Result<S, ValidationError>,
     problems: impl FnOnce(&S) -> Vec<ValidationError>,
+    lang: Option<&str>,
 ) -> Result<JsValue, JsValue> {
+    let lang = page_lang(lang);
     let list: Vec<ProblemJs> = match parsed {
-        Ok(s) => problems(&s).into_iter().map(ProblemJs::from).collect(),
-        Err(e) => vec![e.into()],
+        Ok(s) => problems(&s)
+            .into_iter()
+            .map(|e| ProblemJs::of(e, lang))
+            .collect(),
+        Err(e) => vec![ProblemJs::of(e, lang)],
     };
     to_js(&list)
 }

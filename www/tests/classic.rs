@@ -214,7 +214,7 @@ fn validate_lists_every_problem() {
     let mut sc = Scenario::article();
     sc.clients = 0;
     sc.strategies[2].max_retry = 10_000;
-    let problems = web::classic::classic_validate(js_of(&sc)).unwrap();
+    let problems = web::classic::classic_validate(js_of(&sc), None).unwrap();
     let list: Vec<serde_json::Value> = serde_json::from_str(&text(&problems)).unwrap();
     let fields: Vec<&str> = list.iter().map(|p| p["field"].as_str().unwrap()).collect();
     assert!(
@@ -224,8 +224,15 @@ fn validate_lists_every_problem() {
     assert!(list
         .iter()
         .all(|p| !p["message"].as_str().unwrap().is_empty()));
-    let ok = web::classic::classic_validate(js_of(&Scenario::article())).unwrap();
+    let ok = web::classic::classic_validate(js_of(&Scenario::article()), None).unwrap();
     assert_eq!(text(&ok), "[]");
+    // In Chinese: the same problems, the path, value and range unchanged.
+    let zh = web::classic::classic_validate(js_of(&sc), Some("zh".into())).unwrap();
+    let zh: Vec<serde_json::Value> = serde_json::from_str(&text(&zh)).unwrap();
+    assert_eq!(zh.len(), list.len());
+    assert_eq!(zh[0]["field"], list[0]["field"]);
+    let clients = zh.iter().find(|p| p["field"] == "clients").unwrap();
+    assert_eq!(clients["message"], "clients = 0 超出范围：允许 1..=1000000");
 }
 
 #[wasm_bindgen_test]

@@ -181,7 +181,7 @@ fn validate_lists_every_problem_by_path() {
     v["duration_ms"] = 0.into();
     v["tiers"][0]["client"]["timeout_ms"] = 0.into();
     v["faults"][0]["effect"] = serde_json::json!({"kind": "brownout", "factor": 7});
-    let problems = web::cluster_validate(js(&v.to_string())).unwrap();
+    let problems = web::cluster_validate(js(&v.to_string()), None).unwrap();
     let fields: Vec<String> = js_sys::Array::from(&problems)
         .iter()
         .map(|p| get(&p, "field").as_string().unwrap())
@@ -199,11 +199,11 @@ fn validate_lists_every_problem_by_path() {
         get(&first, "message").as_string().unwrap(),
         "duration_ms = 0 is out of range: allowed 1..=86400000"
     );
-    let ok = web::cluster_validate(js(&serde_json::to_string(&s).unwrap())).unwrap();
+    let ok = web::cluster_validate(js(&serde_json::to_string(&s).unwrap()), None).unwrap();
     assert_eq!(js_sys::Array::from(&ok).length(), 0);
     // Text in a number field is a document error, still an entry, never a throw.
     v["duration_ms"] = "abc".into();
-    let p = web::cluster_validate(js(&v.to_string())).unwrap();
+    let p = web::cluster_validate(js(&v.to_string()), None).unwrap();
     assert_eq!(js_sys::Array::from(&p).length(), 1);
 }
 

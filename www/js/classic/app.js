@@ -221,7 +221,7 @@ export class ClassicApp {
     if (key === this.lastKey) return;
     this.lastKey = key;
     this.renderDelays();
-    const problems = this.wasm.classicValidate(cfg);
+    const problems = this.wasm.classicValidate(cfg, lang());
     this.editor.showProblems(problems);
     $('stale').hidden = problems.length === 0;
     if (problems.length) return;

@@ -9,7 +9,7 @@ import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
 import { el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
 import { getPath } from '../lib/fields.js';
-import { t } from '../lib/i18n.js';
+import { lang, t } from '../lib/i18n.js';
 import { Runner } from '../lib/runner.js';
 import { renderTable } from '../lib/table.js';
 import { ClusterEditor } from './editor.js';
@@ -524,7 +524,7 @@ export class ClusterApp {
   update({ immediate = false, validateOnly = false } = {}) {
     if (!this.cfg) return;
     /** @type {import('../lib/fields.js').Problem[]} */
-    const problems = this.wasm.clusterValidate(this.cfg);
+    const problems = this.wasm.clusterValidate(this.cfg, lang());
     this.renderDelays();
     let unplaced = this.editor.showProblems(problems);
     unplaced = this.faultForm.showProblems(unplaced);
