@@ -86,27 +86,38 @@ pub struct Theme {
     pub legend_border: RGBColor,
 }
 
+impl Theme {
+    /// A theme from its colours in the order of the fields: paper, text, muted, light
+    /// grid, bold grid, axis, ink, legend border.
+    const fn of(c: [(u8, u8, u8); 8]) -> Theme {
+        const fn rgb((r, g, b): (u8, u8, u8)) -> RGBColor {
+            RGBColor(r, g, b)
+        }
+        Theme {
+            paper: rgb(c[0]),
+            text: rgb(c[1]),
+            muted: rgb(c[2]),
+            grid: (rgb(c[3]), rgb(c[4])),
+            axis: rgb(c[5]),
+            ink: rgb(c[6]),
+            legend_border: rgb(c[7]),
+        }
+    }
+}
+
 /// The light theme: the charts as they always were.
-pub const LIGHT: Theme = Theme {
-    paper: RGBColor(255, 255, 255),
-    text: RGBColor(0, 0, 0),
-    muted: RGBColor(70, 70, 70),
-    grid: (RGBColor(238, 238, 238), RGBColor(220, 220, 220)),
-    axis: RGBColor(120, 120, 120),
-    ink: RGBColor(40, 40, 40),
-    legend_border: RGBColor(200, 200, 200),
-};
+#[rustfmt::skip]
+pub const LIGHT: Theme = Theme::of([
+    (255, 255, 255), (0, 0, 0), (70, 70, 70), (238, 238, 238), (220, 220, 220),
+    (120, 120, 120), (40, 40, 40), (200, 200, 200),
+]);
 
 /// The dark theme: the page's dark background (`--bg` in style.css), light ink.
-pub const DARK: Theme = Theme {
-    paper: RGBColor(20, 23, 29),
-    text: RGBColor(230, 232, 236),
-    muted: RGBColor(180, 184, 192),
-    grid: (RGBColor(40, 44, 52), RGBColor(62, 67, 78)),
-    axis: RGBColor(150, 155, 165),
-    ink: RGBColor(225, 228, 234),
-    legend_border: RGBColor(80, 86, 98),
-};
+#[rustfmt::skip]
+pub const DARK: Theme = Theme::of([
+    (20, 23, 29), (230, 232, 236), (180, 184, 192), (40, 44, 52), (62, 67, 78),
+    (150, 155, 165), (225, 228, 234), (80, 86, 98),
+]);
 
 thread_local! {
     // The theme of the chart being drawn: set by `area` at the start of every drawing,
