@@ -298,8 +298,17 @@ export class ClassicApp {
         { id: 'attribution-block', class: 'editor-only', 'aria-labelledby': 'attribution-h' },
         el('h3', { id: 'attribution-h', text: t('attribution.heading') }),
         el('p', { class: 'note', text: t('attribution.note') }),
-        el('div', { class: 'scroll' }, el('table', { id: 'attribution-figures', class: 'results' })),
-        el('div', { class: 'scroll' }, el('table', { id: 'attribution-checks', class: 'results' })),
+        // Focusable scroll regions, so keyboard users can scroll the wide tables (axe).
+        el(
+          'div',
+          { class: 'scroll', tabindex: '0', role: 'region', 'aria-labelledby': 'attribution-h' },
+          el('table', { id: 'attribution-figures', class: 'results' }),
+        ),
+        el(
+          'div',
+          { class: 'scroll', tabindex: '0', role: 'region', 'aria-labelledby': 'attribution-h' },
+          el('table', { id: 'attribution-checks', class: 'results' }),
+        ),
       ),
     );
   }
