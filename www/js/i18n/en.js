@@ -211,7 +211,4 @@ export default {
   // end i18n2
   // i18n2 (issue 13): the charts' data table.
   'chart.dataTable': "Data table (the chart's numbers, as the CSV export)",
-  // i18n2: the attribution tables' scroll regions.
-  'attribution.figuresLabel': "The article's key figures under each attribution convention",
-  'attribution.checksLabel': "The article's acceptance checks under each attribution convention",
 };

@@ -208,7 +208,4 @@ export default {
   // i18n2 结束
   // i18n2（issue 13）：图表的数据表。
   'chart.dataTable': '数据表（图表的数值，与 CSV 导出相同）',
-  // i18n2：归因比较表格的滚动区域。
-  'attribution.figuresLabel': '各种归因约定下文章的关键数字',
-  'attribution.checksLabel': '各种归因约定下文章的验收检查',
 };
