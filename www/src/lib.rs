@@ -22,6 +22,7 @@ pub mod classic_chart;
 pub mod cluster;
 pub mod cluster_chart;
 pub mod edit;
+pub mod plan;
 
 use retrystorm::share::{self, ShareState};
 use retrystorm::ValidationError;

@@ -2,7 +2,7 @@
 //! median, p5–p95 and min–max ranges and mean ± sd, then the counted verdicts.
 
 use super::{Ensemble, Group, MetricSpread};
-use crate::report::csv_field;
+use crate::report::{csv_field, Table};
 use core::fmt::Write as _;
 
 /// A number as a table shows it: whole numbers without decimals, others with up to
@@ -117,6 +117,56 @@ pub fn recovery_line(e: &Ensemble) -> Option<String> {
         );
     }
     Some(s)
+}
+
+/// The results table of an ensemble: a row per group (strategy, or the run and each
+/// tier), a column per metric of the first group, each cell [`cell`] ("median
+/// [p5–p95]"); a metric a group lacks is "—".
+pub fn cells(e: &Ensemble) -> Table {
+    let metrics: Vec<&str> = e
+        .groups
+        .first()
+        .map(|g| g.metrics.iter().map(|m| m.metric.as_str()).collect())
+        .unwrap_or_default();
+    let mut columns = vec!["name".to_string()];
+    columns.extend(metrics.iter().map(|m| m.to_string()));
+    let rows = e
+        .groups
+        .iter()
+        .map(|g| {
+            let mut row = vec![g.name.clone()];
+            row.extend(metrics.iter().map(|name| {
+                g.metrics
+                    .iter()
+                    .find(|m| m.metric == *name)
+                    .map_or_else(|| "—".to_string(), cell)
+            }));
+            row
+        })
+        .collect();
+    Table { columns, rows }
+}
+
+/// The results table in Markdown, under a caption naming the seeds, then the counted
+/// verdicts as a list.
+pub fn markdown(e: &Ensemble) -> String {
+    let mut out = format!(
+        "Retry Storm Playground — ensemble of {} seeds (median [p5–p95])\n\n",
+        e.seeds.len()
+    );
+    out.push_str(&crate::report::markdown(&cells(e)));
+    if !e.verdicts.is_empty() {
+        out.push('\n');
+        for v in &e.verdicts {
+            let _ = writeln!(
+                out,
+                "- {}: {}",
+                crate::report::md_cell(&v.name),
+                count_text(v.pass, v.of)
+            );
+        }
+    }
+    out
 }
 
 /// Every per-seed value as CSV (`seed,group,metric,value`; an empty value where a run
