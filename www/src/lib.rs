@@ -23,6 +23,7 @@ pub mod cluster;
 pub mod cluster_chart;
 pub mod edit;
 pub mod plan;
+pub mod strip_chart;
 
 use retrystorm::share::{self, ShareState};
 use retrystorm::ValidationError;

@@ -32,7 +32,7 @@ impl Plan {
             .map_err(|e| js_error(&e))?;
         let def: Sweep =
             retrystorm::validate::from_value(&json_from_js(&sweep).map_err(|e| js_error(&e))?)
-                .map_err(|e| js_error(&e.within("sweep")))?;
+                .map_err(|e| js_error(&e))?;
         let plan = def.plan(&base).map_err(|e| js_error(&e))?;
         let samples = vec![None; plan.items()];
         Ok(Plan { plan, samples })
@@ -210,5 +210,33 @@ impl PlanResult {
             seeds: self.ensemble.seeds.iter().map(|s| s.to_string()).collect(),
             groups,
         })
+    }
+
+    /// The CSS height in pixels the distribution of `metric` needs.
+    #[wasm_bindgen(js_name = distributionHeight)]
+    pub fn distribution_height(&self, metric: &str) -> f64 {
+        crate::strip_chart::height(&self.ensemble, metric)
+    }
+
+    /// Draws the distribution of `metric` (a strip per group, a dot per seed) on
+    /// `canvas` (sized by its CSS box: set its height to `distributionHeight` first);
+    /// options `{dpr}`.
+    #[wasm_bindgen(js_name = drawDistribution)]
+    pub fn draw_distribution(
+        &self,
+        canvas: web_sys::HtmlCanvasElement,
+        metric: &str,
+        options: JsValue,
+    ) -> Result<(), JsValue> {
+        let opts = crate::chart::ChartOptions::from_js(options)?;
+        crate::strip_chart::draw(&canvas, &self.ensemble, metric, opts.ratio()).map_err(plain_error)
+    }
+
+    /// The seed (as a decimal string) of the dot at the CSS point `(x, y)` of the
+    /// distribution of `metric` drawn `width` CSS pixels wide; `undefined` if none.
+    #[wasm_bindgen(js_name = seedAt)]
+    pub fn seed_at(&self, metric: &str, width: f64, x: f64, y: f64) -> Option<String> {
+        crate::strip_chart::seed_at(&self.ensemble, metric, width, x, y)
+            .map(|i| self.ensemble.seeds[i].to_string())
     }
 }
