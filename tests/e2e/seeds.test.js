@@ -29,17 +29,21 @@ async function open(query = '') {
  * @param {import('playwright-core').Page} page
  * @param {string} n
  */
-async function setSeeds(page, n, { wait = true } = {}) {
-  await page.fill('.seeds-n', n);
-  await page.locator('.seeds-n').dispatchEvent('change');
-  if (wait) await page.waitForFunction(() => document.body.dataset.ensemble === 'done', null, { timeout: 60_000 });
+async function setSeeds(page, n, { wait = true, root = '#classic-root' } = {}) {
+  await page.fill(`${root} .seeds-n`, n);
+  await page.locator(`${root} .seeds-n`).dispatchEvent('change');
+  const key = root === '#cluster-root' ? 'clusterEnsemble' : 'classicEnsemble';
+  if (wait) await page.waitForFunction((k) => document.body.dataset[k] === 'done', key, { timeout: 60_000 });
 }
 
-/** @param {import('playwright-core').Page} page */
-async function results(page) {
+/**
+ * @param {import('playwright-core').Page} page
+ * @param {string} [root]
+ */
+async function results(page, root = '#classic-root') {
   return {
-    table: await e2e.tableRows(page, '.seeds-table'),
-    verdicts: await page.$$eval('.seeds-verdicts li', (lis) => lis.map((li) => String(li.textContent))),
+    table: await e2e.tableRows(page, `${root} .seeds-table`),
+    verdicts: await page.$$eval(`${root} .seeds-verdicts li`, (lis) => lis.map((li) => String(li.textContent))),
   };
 }
 
@@ -75,11 +79,13 @@ test('an ensemble of 50 seeds counts the verdicts as the CLI does, with median [
   });
   // The single-run table gives way to the ensemble's; one seed brings it back.
   assert.equal(await page.isVisible('#results'), false);
-  assert.ok((await page.$eval('.seeds-dist', (c) => Number(/** @type {HTMLElement} */ (c).dataset.drawn))) >= 1);
+  assert.ok(
+    (await page.$eval('#classic-root .seeds-dist', (c) => Number(/** @type {HTMLElement} */ (c).dataset.drawn))) >= 1,
+  );
   await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'seeds-classic-50.png'), fullPage: true });
   await setSeeds(page, '1', { wait: false });
   await page.waitForSelector('#results', { state: 'visible' });
-  assert.equal(await page.isVisible('.seeds-out'), false);
+  assert.equal(await page.isVisible('#classic-root .seeds-out'), false);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -91,8 +97,8 @@ test('1 and 3 workers give the same results, and the link reproduces them in a f
   const link = new URL(one.url());
   assert.match(String(link.searchParams.get('s')), /^v3\./);
   const three = await open(`?workers=3&s=${link.searchParams.get('s')}`);
-  await three.waitForFunction(() => document.body.dataset.ensemble === 'done', null, { timeout: 60_000 });
-  assert.equal(await three.inputValue('.seeds-n'), '40');
+  await three.waitForFunction(() => document.body.dataset.classicEnsemble === 'done', null, { timeout: 60_000 });
+  assert.equal(await three.inputValue('#classic-root .seeds-n'), '40');
   assert.deepEqual(await results(three), a);
   assert.deepEqual([...one.errors, ...three.errors], []);
   await one.close();
@@ -102,10 +108,10 @@ test('1 and 3 workers give the same results, and the link reproduces them in a f
 test('the exports: Markdown with median [p5–p95] cells and the per-seed CSV', async () => {
   const page = await open();
   await setSeeds(page, '20');
-  const md = String(await e2e.downloaded(page, '.seeds-md'));
+  const md = String(await e2e.downloaded(page, '#classic-root .seeds-md'));
   assert.match(md, /ensemble of 20 seeds \(median \[p5–p95\]\)/);
   assert.match(md, /PASS on \d+ of 20 seeds/);
-  const csv = String(await e2e.downloaded(page, '.seeds-csv'))
+  const csv = String(await e2e.downloaded(page, '#classic-root .seeds-csv'))
     .trim()
     .split('\n');
   assert.equal(csv[0], 'seed,group,metric,value');
@@ -120,10 +126,10 @@ test('Cancel stops a long ensemble and leaves the page usable', async () => {
   const page = await open();
   await e2e.commitField(page, { field: 'clients', value: '5000', runs: 'runs', commit: 'change' });
   await setSeeds(page, '2000', { wait: false });
-  await page.waitForSelector('.seeds-cancel', { state: 'visible' });
-  await page.click('.seeds-cancel');
-  await page.waitForFunction(() => document.body.dataset.ensemble === 'cancelled');
-  assert.match(await page.textContent('.seeds-status'), /cancelled after \d+ of 2000 seeds/);
+  await page.waitForSelector('#classic-root .seeds-cancel', { state: 'visible' });
+  await page.click('#classic-root .seeds-cancel');
+  await page.waitForFunction(() => document.body.dataset.classicEnsemble === 'cancelled');
+  assert.match(await page.textContent('#classic-root .seeds-status'), /cancelled after \d+ of 2000 seeds/);
   // Usable: a small ensemble runs to the end after it.
   await e2e.commitField(page, { field: 'clients', value: '200', runs: 'runs', commit: 'change' });
   await setSeeds(page, '10');
@@ -140,9 +146,9 @@ test('bad seed settings get a message naming the field; a bad link names it too'
     ['abc', /seeds/],
   ]) {
     await setSeeds(page, /** @type {string} */ (n), { wait: false });
-    await page.waitForFunction(() => document.querySelector('.seeds-error')?.textContent !== '');
-    assert.match(String(await page.textContent('.seeds-error')), /** @type {RegExp} */ (needle));
-    assert.equal(await page.getAttribute('.seeds-error', 'data-field'), 'seeds');
+    await page.waitForFunction(() => document.querySelector('#classic-root .seeds-error')?.textContent !== '');
+    assert.match(String(await page.textContent('#classic-root .seeds-error')), /** @type {RegExp} */ (needle));
+    assert.equal(await page.getAttribute('#classic-root .seeds-error', 'data-field'), 'seeds');
   }
   await page.close();
   const bad = Buffer.from(JSON.stringify({ classic_sweep: { seeds: 0 } })).toString('base64url');
@@ -150,4 +156,29 @@ test('bad seed settings get a message naming the field; a bad link names it too'
   await linked.waitForSelector('#banner:not([hidden])');
   assert.match(String(await linked.textContent('#banner')), /link\.classic_sweep\.seeds = 0 is out of range/);
   await linked.close();
+});
+
+test('a cluster ensemble says "recovered in k of N seeds" with the recovery times, as the CLI does', async () => {
+  const page = await open();
+  await page.click('[data-preset="cluster-gc-stampede-naive"]');
+  await e2e.waitRunCount(page, 'clusterRuns', 1);
+  await setSeeds(page, '12', { root: '#cluster-root' });
+  const native = execFileSync(e2e.CLI, ['ensemble', '--preset', 'cluster-gc-stampede-naive', '--seeds', '12'], {
+    encoding: 'utf8',
+  });
+  const line = native
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.startsWith('recovered in'));
+  assert.ok(line, native);
+  assert.equal(await page.textContent('#cluster-root .seeds-recovery'), line);
+  const { table, verdicts } = await results(page, '#cluster-root');
+  assert.equal(table[1][0], 'run');
+  assert.ok(
+    verdicts.some((v) => /recovered.*PASS on \d+ of 12 seeds/.test(v)),
+    verdicts.join('; '),
+  );
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'seeds-cluster-12.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });

@@ -25,11 +25,14 @@ pub struct Plan {
 #[wasm_bindgen]
 impl Plan {
     /// Checks `sweep` (a definition as `retrystorm grid --sweep` reads, e.g. `{seeds: 100}`)
-    /// against `scenario` (either model); errors name the field (`seeds`, `params[0].path`).
+    /// against `scenario` of `model` (`"classic"` or `"cluster"`: the page's scenarios
+    /// leave their model implicit); errors name the field (`seeds`, `params[0].path`).
     #[wasm_bindgen(constructor)]
-    pub fn new(scenario: JsValue, sweep: JsValue) -> Result<Plan, JsValue> {
-        let base = scenario::from_value(json_from_js(&scenario).map_err(|e| js_error(&e))?)
-            .map_err(|e| js_error(&e))?;
+    pub fn new(model: &str, scenario: JsValue, sweep: JsValue) -> Result<Plan, JsValue> {
+        let model: scenario::Model =
+            serde_json::from_value(serde_json::Value::String(model.into())).map_err(plain_error)?;
+        let doc = json_from_js(&scenario).map_err(|e| js_error(&e))?;
+        let base = scenario::read(Some(model), &doc).map_err(|e| js_error(&e))?;
         let def: Sweep =
             retrystorm::validate::from_value(&json_from_js(&sweep).map_err(|e| js_error(&e))?)
                 .map_err(|e| js_error(&e))?;

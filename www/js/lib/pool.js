@@ -42,16 +42,17 @@ export class Pool {
   }
 
   /**
-   * Runs `plan` (built by the caller from `scenario` and `sweep`, so its errors are the
+   * Runs `plan` (built by the caller from `model`, `scenario` and `sweep`, so its errors are the
    * caller's to show); `onUpdate(done)` hears progress (items done in order). Resolves
    * when every item is in; rejects with {cancelled} or the engine's Error.
    * @param {Plan} plan
+   * @param {'classic' | 'cluster'} model
    * @param {unknown} scenario
    * @param {unknown} sweep
    * @param {(done: number) => void} onUpdate
    * @returns {Promise<void>}
    */
-  run(plan, scenario, sweep, onUpdate) {
+  run(plan, model, scenario, sweep, onUpdate) {
     this.cancel();
     const run = ++this.runId;
     const items = plan.items();
@@ -97,7 +98,7 @@ export class Pool {
         if (next >= items) return;
         const from = next;
         next = Math.min(items, next + chunk);
-        w.postMessage({ run, scenario, sweep, from, to: next });
+        w.postMessage({ run, model, scenario, sweep, from, to: next });
       };
       for (const w of workers) {
         w.onmessage = (event) => {

@@ -1,7 +1,7 @@
 // One worker of the pool (./pool.js): it builds the engine's Plan from the (scenario,
 // sweep) it is sent, once per run, and runs the items it is handed.
 //
-// Protocol: the page posts {run, scenario, sweep, from, to}; the worker answers
+// Protocol: the page posts {run, model, scenario, sweep, from, to}; the worker answers
 // {run, samples: [[item, sampleJSON], …]} for the items from..to, or
 // {run, error: {message, field, value, allowed}}.
 
@@ -14,14 +14,14 @@ const ready = init({ module_or_path: new URL('../../retrystorm-web_bg.wasm', imp
 let held = null;
 
 self.onmessage = async (/** @type {MessageEvent} */ event) => {
-  const { run, scenario, sweep, from, to } = event.data;
+  const { run, model, scenario, sweep, from, to } = event.data;
   try {
     await ready;
     const last = held;
     let plan = last && last.run === run ? last.plan : null;
     if (!plan) {
       last?.plan.free();
-      plan = new wasm.Plan(scenario, sweep);
+      plan = new wasm.Plan(model, scenario, sweep);
       held = { run, plan };
     }
     /** @type {[number, string][]} */

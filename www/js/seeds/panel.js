@@ -35,6 +35,8 @@ export class SeedsPanel {
     this.onMode = onMode;
     this.onChange = onChange;
     this.pool = new Pool(wasm);
+    /** Where the page says how the ensemble stands (running, done, cancelled, error), for tests. */
+    this.stateKey = `${model}Ensemble`;
     /** @type {SweepDef | null} the ensemble settings as typed (null: one seed) */
     this.def = null;
     /** @type {SweepDef | null} the last settings the engine accepted: what the link carries */
@@ -153,7 +155,7 @@ export class SeedsPanel {
     /** @type {Plan} */
     let plan;
     try {
-      plan = new this.wasm.Plan(scenario, this.def);
+      plan = new this.wasm.Plan(this.model, scenario, this.def);
     } catch (e) {
       const err = /** @type {Error & {field?: string}} */ (e);
       this.error.textContent = err.message;
@@ -170,22 +172,22 @@ export class SeedsPanel {
     const t0 = performance.now();
     this.cancelButton.hidden = false;
     this.status.textContent = t('seeds.progress', { done: 0, total });
-    document.body.dataset.ensemble = 'running';
+    document.body.dataset[this.stateKey] = 'running';
     try {
-      await this.pool.run(plan, scenario, this.def, (done) => {
+      await this.pool.run(plan, this.model, scenario, this.def, (done) => {
         if (this.plan !== plan) return;
         this.status.textContent = t('seeds.progress', { done, total });
         this.show(plan);
       });
       this.status.textContent = t('seeds.done', { total, s: ((performance.now() - t0) / 1000).toFixed(2) });
-      document.body.dataset.ensemble = 'done';
+      document.body.dataset[this.stateKey] = 'done';
     } catch (e) {
       if (this.plan !== plan) return;
       const err = /** @type {{cancelled?: boolean, message?: string}} */ (e);
       this.status.textContent = err.cancelled
         ? t('seeds.cancelled', { done: plan.done(), total })
         : String(err.message);
-      document.body.dataset.ensemble = err.cancelled ? 'cancelled' : 'error';
+      document.body.dataset[this.stateKey] = err.cancelled ? 'cancelled' : 'error';
     } finally {
       if (this.plan === plan) this.cancelButton.hidden = true;
     }
@@ -198,7 +200,7 @@ export class SeedsPanel {
     if (!on) {
       this.status.textContent = '';
       this.cancelButton.hidden = true;
-      delete document.body.dataset.ensemble;
+      delete document.body.dataset[this.stateKey];
     }
   }
 
