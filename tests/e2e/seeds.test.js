@@ -42,7 +42,7 @@ async function setSeeds(page, n, { wait = true, root = '#classic-root' } = {}) {
  */
 async function results(page, root = '#classic-root') {
   return {
-    table: await e2e.tableRows(page, `${root} .seeds-table`),
+    table: await e2e.tableRows(page, `${root} .seeds-tables`),
     verdicts: await page.$$eval(`${root} .seeds-verdicts li`, (lis) => lis.map((li) => String(li.textContent))),
   };
 }

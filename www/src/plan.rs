@@ -140,11 +140,11 @@ impl PlanResult {
         self.complete
     }
 
-    /// The results table: a row per strategy (or run and tier), a column per metric,
-    /// each cell "median [p5–p95]".
-    #[wasm_bindgen(unchecked_return_type = "Table")]
-    pub fn table(&self) -> Result<JsValue, JsValue> {
-        to_js(&render::cells(&self.ensemble))
+    /// The results tables: a row per strategy (the classic model), or the run's then the
+    /// tiers' (the cluster model), a column per metric, each cell "median [p5–p95]".
+    #[wasm_bindgen(unchecked_return_type = "Table[]")]
+    pub fn tables(&self) -> Result<JsValue, JsValue> {
+        to_js(&render::tables(&self.ensemble))
     }
 
     /// The results table in Markdown ("median [p5–p95]" cells).

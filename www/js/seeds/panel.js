@@ -68,7 +68,7 @@ export class SeedsPanel {
     );
     this.recovery = el('p', { class: 'seeds-recovery' });
     this.verdicts = el('ul', { class: 'verdicts seeds-verdicts' });
-    this.table = el('table', { class: 'results seeds-table' });
+    this.tables = el('div', { class: 'seeds-tables' });
     this.select = el('select', { class: 'seeds-metric', 'aria-label': t('seeds.metric') });
     this.select.addEventListener('change', () => {
       this.metric = this.select.value;
@@ -94,7 +94,7 @@ export class SeedsPanel {
       el('h3', { text: t('seeds.title') }),
       this.recovery,
       this.verdicts,
-      el('div', { class: 'scroll' }, this.table),
+      this.tables,
       el(
         'div',
         { class: 'seeds-dist-head editor-only' },
@@ -213,7 +213,13 @@ export class SeedsPanel {
     if (!result) return;
     this.result?.free();
     this.result = result;
-    renderTable(this.table, result.table());
+    this.tables.replaceChildren(
+      ...result.tables().map((data) => {
+        const table = el('table', { class: 'results seeds-table' });
+        renderTable(table, data);
+        return el('div', { class: 'scroll' }, table);
+      }),
+    );
     this.recovery.textContent = result.recoveryLine() ?? '';
     this.recovery.hidden = !this.recovery.textContent;
     this.verdicts.replaceChildren(
