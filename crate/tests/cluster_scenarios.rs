@@ -46,19 +46,6 @@ const ALL: [&str; 7] = [
 ];
 
 #[test]
-#[ignore]
-fn print_reports() {
-    let only = std::env::var("ONLY").ok();
-    for t in ALL {
-        if only.as_ref().is_some_and(|o| !t.contains(o.as_str())) {
-            continue;
-        }
-        let (s, r) = run(t);
-        println!("{}", report::text(&s, &r));
-    }
-}
-
-#[test]
 fn every_scenario_validates_and_round_trips() {
     for t in ALL {
         let s = load(t);

@@ -137,7 +137,9 @@ test('the canvas is drawn, sharp for the device pixel ratio, and not blank', asy
   assert.ok(stats.colours > 20, `only ${stats.colours} colours`);
   assert.ok(stats.nonWhite > 1000, `only ${stats.nonWhite} drawn pixels`);
   assert.equal(stats.w, Math.round(stats.cssW * stats.dpr));
-  // Hover readout: the second and every strategy's attempts under the mouse.
+  // Hover readout: the second and every strategy's attempts under the mouse (the chart
+  // may sit below the fold when the preset list is long).
+  await page.locator('#chart').scrollIntoViewIfNeeded();
   const box = await page.locator('#chart').boundingBox();
   await page.mouse.move(box.x + box.width * 0.45, box.y + box.height / 2);
   await page.waitForSelector('#readout:not([hidden])');

@@ -82,12 +82,17 @@ pub fn text(title: &str, e: &Ensemble) -> String {
         group_text(&mut out, g);
     }
     let _ = writeln!(out, "verdicts:");
-    for v in &e.verdicts {
-        let _ = writeln!(out, "  {}: {}", v.name, count_text(v.pass, v.of));
-    }
     if e.model == "cluster" {
+        // "recovered in 22 of 24 seeds" with the recovery times; then how many stayed stuck.
         if let Some(line) = recovery_line(e) {
             let _ = writeln!(out, "  {line}");
+        }
+        if let Some(m) = e.verdicts.iter().find(|v| v.name == "metastable" && v.of > 0) {
+            let _ = writeln!(out, "  metastable in {} of {} seeds", m.pass, m.of);
+        }
+    } else {
+        for v in &e.verdicts {
+            let _ = writeln!(out, "  {}: {}", v.name, count_text(v.pass, v.of));
         }
     }
     out
