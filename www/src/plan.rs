@@ -157,7 +157,8 @@ impl PlanResult {
         render::csv(&self.ensemble)
     }
 
-    /// The counted verdicts, `[{name, pass, of, text}]` ("PASS on 997 of 1000 seeds").
+    /// The counted verdicts, `[{name, pass, of, text}]` ("PASS on 997 of 1000 seeds",
+    /// "metastable in 2 of 12 seeds").
     #[wasm_bindgen(
         unchecked_return_type = "{name: string, pass: number, of: number, text: string}[]"
     )]
@@ -170,7 +171,7 @@ impl PlanResult {
                 name: c.name.clone(),
                 pass: c.pass,
                 of: c.of,
-                text: render::count_text(c.pass, c.of),
+                text: render::verdict_text(&self.ensemble.model, c),
             })
             .collect();
         to_js(&list)

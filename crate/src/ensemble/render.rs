@@ -1,7 +1,7 @@
 //! Text and CSV renderings of an [`Ensemble`]: per group a table of every metric's
 //! median, p5–p95 and min–max ranges and mean ± sd, then the counted verdicts.
 
-use super::{Ensemble, Group, MetricSpread};
+use super::{Count, Ensemble, Group, MetricSpread};
 use crate::report::{csv_field, Table};
 use core::fmt::Write as _;
 
@@ -33,6 +33,16 @@ pub fn count_text(pass: usize, of: usize) -> String {
         "not applicable".into()
     } else {
         format!("PASS on {pass} of {of} seeds")
+    }
+}
+
+/// A counted verdict as the reports say it: the classic checks "PASS on k of N seeds";
+/// the cluster model's "recovered in k of N seeds", "metastable in k of N seeds".
+pub fn verdict_text(model: &str, c: &Count) -> String {
+    if model == "cluster" && c.of > 0 {
+        format!("{} in {} of {} seeds", c.name, c.pass, c.of)
+    } else {
+        count_text(c.pass, c.of)
     }
 }
 
@@ -87,8 +97,12 @@ pub fn text(title: &str, e: &Ensemble) -> String {
         if let Some(line) = recovery_line(e) {
             let _ = writeln!(out, "  {line}");
         }
-        if let Some(m) = e.verdicts.iter().find(|v| v.name == "metastable" && v.of > 0) {
-            let _ = writeln!(out, "  metastable in {} of {} seeds", m.pass, m.of);
+        if let Some(m) = e
+            .verdicts
+            .iter()
+            .find(|v| v.name == "metastable" && v.of > 0)
+        {
+            let _ = writeln!(out, "  {}", verdict_text(&e.model, m));
         }
     } else {
         for v in &e.verdicts {
