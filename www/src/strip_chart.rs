@@ -2,7 +2,7 @@
 //! run and each tier) with a dot per seed at its value, so a two-humped result shows as
 //! two clusters. Dots are spread vertically by seed index (not at random), so a redraw
 //! puts every dot where it was, and [`seed_at`] finds the dot under the pointer with the
-//! same [`Layout`] the drawing used.
+//! same layout the drawing used.
 
 use crate::chart::{area, color, draw_error, font};
 use plotters::prelude::*;

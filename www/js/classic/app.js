@@ -85,6 +85,7 @@ export class ClassicApp {
     this.cfg = state?.classic ?? structuredClone(this.defaults.scenario);
     this.view = { hidden: state?.view?.hidden ?? [] };
     this.seeds.restore(state?.classic_sweep);
+    this.lastKey = null; // a link or history entry may differ in its seeds only: run again
     this.editor.render();
     this.update();
   }
