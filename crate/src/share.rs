@@ -61,6 +61,9 @@ pub struct View {
     /// Indices of strategies hidden from the chart (the results table always shows all).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hidden: Vec<u32>,
+    /// The classic chart shows cost per second instead of attempts per second.
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub cost: bool,
 }
 
 /// Everything a share link restores (the version-2 document).
@@ -401,7 +404,10 @@ mod tests {
                 "strategies": [{"name": "<img src=x onerror=alert(1)> 重试"}]})),
             cluster: None,
             cluster_a: None,
-            view: View { hidden: vec![1, 3] },
+            view: View {
+                hidden: vec![1, 3],
+                cost: true,
+            },
             ..ShareState::default()
         }
     }

@@ -58,6 +58,9 @@ pub struct ChartOptions {
     pub hidden: Vec<u32>,
     /// Device pixel ratio to draw at; the window's when absent (tests pass 1 or 2).
     pub dpr: Option<f64>,
+    /// Draws the cost per second instead of attempts per second (the classic chart;
+    /// strategies without a cost model have no cost line).
+    pub cost: bool,
 }
 
 impl ChartOptions {

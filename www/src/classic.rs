@@ -3,7 +3,8 @@
 
 use crate::chart::{ChartHandle, ChartOptions};
 use crate::{js_error, json_from_js, problems_js, run_class, scenario_and_seed, to_js, HeldRun};
-use retrystorm::classic::{self, report, Output, Scenario};
+use retrystorm::classic::{self, report, Attribution, Output, Scenario, StrategyResult};
+use retrystorm::cost::{Billed, Cost};
 use retrystorm::ValidationError;
 use serde::Serialize;
 use std::rc::Rc;
@@ -17,17 +18,112 @@ pub fn scenario_from_js(cfg: &JsValue) -> Result<Scenario, ValidationError> {
     retrystorm::scenario::read_classic(&json_from_js(cfg)?)
 }
 
-/// The model's defaults: `{scenario}`, the article's scenario.
+/// The model's defaults: the article's scenario, the cost model a strategy starts from
+/// when one is switched on, and the values of the enumerated fields.
 #[derive(Serialize)]
 struct Defaults {
     scenario: Scenario,
+    cost: Cost,
+    enums: Enums,
 }
 
-/// The classic model's defaults `{scenario}`: the article's scenario, declared only in the engine.
+/// Allowed values of the classic model's enumerated fields.
+#[derive(Serialize)]
+struct Enums {
+    /// `attribution`, the article's first.
+    attribution: Vec<Attribution>,
+    /// `strategies[].cost.billed` entries.
+    billed: Vec<Billed>,
+}
+
+/// The classic model's defaults `{scenario, cost, enums: {attribution, billed}}`: the
+/// article's scenario and a cost model, declared only in the engine.
 #[wasm_bindgen(js_name = classicDefaults)]
 pub fn classic_defaults() -> Result<JsValue, JsValue> {
     to_js(&Defaults {
         scenario: Scenario::article(),
+        cost: Cost::default(),
+        enums: Enums {
+            attribution: Attribution::ALL.to_vec(),
+            billed: Billed::kinds(),
+        },
+    })
+}
+
+/// One figure of a result, formatted as the CLI formats it.
+type Cell = fn(&StrategyResult) -> String;
+
+/// How the article's figures and checks change with the time-attribution convention.
+#[derive(Serialize)]
+struct AttributionTables {
+    /// Per strategy, amplification, delivery and peak QPS under each convention side by side.
+    figures: report::Table,
+    /// Per acceptance check, its verdict under each convention.
+    checks: report::Table,
+}
+
+/// The scenario run under every attribution convention (`ceil`, `floor`, `round`):
+/// `{figures, checks}`, two tables whose cells are formatted as the CLI's `run
+/// --attribution` formats them, so a reader sees which conclusions survive the convention.
+#[wasm_bindgen(js_name = classicAttribution, unchecked_return_type = "{figures: Table, checks: Table}")]
+pub fn classic_attribution(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsValue> {
+    let (scenario, seed) = scenario_and_seed(&cfg, &seed, scenario_from_js, |s| s.seed)?;
+    let runs = Attribution::ALL
+        .iter()
+        .map(|&a| {
+            let sc = Scenario {
+                attribution: a,
+                ..scenario.clone()
+            };
+            let out = classic::simulate(&sc, seed)?;
+            let checks = report::verdicts_of(&out)?;
+            Ok((a, out, checks))
+        })
+        .collect::<Result<Vec<_>, ValidationError>>()
+        .map_err(|e| js_error(&e))?;
+    let figures: [(&str, Cell); 3] = [
+        ("amplification", report::amplification),
+        ("delivery", report::delivery),
+        ("peak QPS", |r| r.peak.to_string()),
+    ];
+    let mut columns = vec!["strategy".to_string()];
+    for (name, _) in &figures {
+        columns.extend(runs.iter().map(|(a, ..)| format!("{name} {}", a.name())));
+    }
+    let rows = scenario
+        .strategies
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut row = vec![s.name.clone()];
+            for (_, cell) in &figures {
+                row.extend(runs.iter().map(|(_, out, _)| cell(&out.results[i])));
+            }
+            row
+        })
+        .collect();
+    let verdict = |v: &report::Verdict| match v.pass {
+        Some(true) => "PASS",
+        Some(false) => "FAIL",
+        None => "n/a",
+    };
+    let mut check_columns = vec!["check".to_string()];
+    check_columns.extend(runs.iter().map(|(a, ..)| a.name().to_string()));
+    let checks = report::VERDICT_NAMES
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            let mut row = vec![name.to_string()];
+            row.extend(runs.iter().map(|(_, _, c)| verdict(&c[k]).to_string()));
+            row
+        })
+        .collect();
+    to_js(&AttributionTables {
+        figures: report::Table { columns, rows },
+        checks: report::Table {
+            columns: check_columns,
+            rows: checks,
+        },
     })
 }
 
@@ -90,6 +186,12 @@ impl ClassicRun {
     /// Attempts per second for every strategy, as CSV.
     pub fn csv(&self) -> String {
         report::csv_per_sec(&self.inner)
+    }
+
+    /// True when some strategy has a cost model (the table's cost columns, the chart's cost switch).
+    #[wasm_bindgen(js_name = hasCost)]
+    pub fn has_cost(&self) -> bool {
+        report::has_cost(&self.inner)
     }
 
     /// The strategies' names, in order (the chart's series).

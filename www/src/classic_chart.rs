@@ -1,5 +1,6 @@
 //! The classic model's recovery-window chart: attempts per second for every strategy
-//! against the upstream's capacity, with the outage window shaded.
+//! against the upstream's capacity, with the outage window shaded; or, switched to cost,
+//! the cost per second of every strategy with a cost model.
 //!
 //! Each second is a bucket, so every series is drawn as a step line over `[s, s+1)`;
 //! that way the shaded outage `[from_s, to_s)` lines up exactly with the buckets it
@@ -10,7 +11,8 @@ use crate::chart::{
     Readout, ReadoutRow,
 };
 use plotters::prelude::*;
-use retrystorm::classic::Output;
+use retrystorm::classic::{Output, StrategyResult};
+use retrystorm::javafmt::fixed;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 
@@ -31,16 +33,18 @@ pub fn draw(
     let s = |v: f64| (v * dpr).round() as u32;
     let sc = &out.scenario;
     let duration = f64::from(sc.duration_s.max(1));
-    let capacity = f64::from(sc.capacity);
+    let cost = opts.cost;
+    // Attempts are judged against capacity; cost has no capacity line.
+    let capacity = if cost { 0.0 } else { f64::from(sc.capacity) };
     let peak = out
         .results
         .iter()
         .enumerate()
         .filter(|(i, _)| shown(*i))
-        .map(|(_, r)| r.peak)
-        .max()
-        .unwrap_or(0);
-    let y_max = (f64::from(peak).max(capacity) * 1.12).max(1.0);
+        .filter_map(|(_, r)| series(r, cost))
+        .flat_map(|v| v.into_iter())
+        .fold(0.0, f64::max);
+    let y_max = (peak.max(capacity) * 1.12).max(if cost { 1e-6 } else { 1.0 });
 
     let mut chart = ChartBuilder::on(&root)
         .margin(s(10.0))
@@ -53,7 +57,11 @@ pub fn draw(
         // line on every redraw and adds nothing a reader uses.
         .max_light_lines(1)
         .x_desc("second")
-        .y_desc("attempts per second")
+        .y_desc(if cost {
+            "cost per second"
+        } else {
+            "attempts per second"
+        })
         .x_label_formatter(&|v| format!("{}", v.round() as i64))
         .label_style(font(12.0, dpr))
         .axis_desc_style(font(12.0, dpr))
@@ -61,7 +69,7 @@ pub fn draw(
         .map_err(draw_error)?;
 
     // Overload zone above capacity, then the outage window: background first.
-    if y_max > capacity {
+    if !cost && y_max > capacity {
         chart
             .draw_series(std::iter::once(Rectangle::new(
                 [(0.0, capacity), (duration, y_max)],
@@ -83,18 +91,23 @@ pub fn draw(
             .label(format!("outage [{}, {})", sc.outage.from_s, sc.outage.to_s))
             .legend(box_key(RGBColor(220, 50, 47).mix(0.3).filled(), 16.0, dpr));
     }
-    chart::capacity_line(
-        &mut chart,
-        (duration, capacity),
-        format!("capacity {}", sc.capacity),
-        16.0,
-        dpr,
-    )?;
+    if !cost {
+        chart::capacity_line(
+            &mut chart,
+            (duration, capacity),
+            format!("capacity {}", sc.capacity),
+            16.0,
+            dpr,
+        )?;
+    }
 
     for (i, r) in out.results.iter().enumerate().filter(|(i, _)| shown(*i)) {
+        let Some(values) = series(r, cost) else {
+            continue;
+        };
         let style = ShapeStyle::from(&color(i)).stroke_width(s(2.0));
-        let steps = r.per_sec.iter().enumerate().flat_map(|(sec, &v)| {
-            let (x, y) = (sec as f64, f64::from(v));
+        let steps = values.into_iter().enumerate().flat_map(|(sec, y)| {
+            let x = sec as f64;
             [(x, y), (x + 1.0, y)]
         });
         chart
@@ -108,7 +121,7 @@ pub fn draw(
     let (xr, yr) = chart.plotting_area().get_pixel_range();
     let out = Rc::clone(out);
     let hidden = hidden.clone();
-    let at = move |f: f64| readout(&out, &hidden, f);
+    let at = move |f: f64| readout(&out, &hidden, cost, f);
     Ok(ChartHandle::new(
         dpr,
         (xr.start, xr.end),
@@ -117,9 +130,19 @@ pub fn draw(
     ))
 }
 
+/// A strategy's line: attempts per second, or its cost per second (`None` without a
+/// cost model).
+fn series(r: &StrategyResult, cost: bool) -> Option<Vec<f64>> {
+    if cost {
+        r.cost.as_ref().map(|c| c.per_sec.clone())
+    } else {
+        Some(r.per_sec.iter().map(|&v| f64::from(v)).collect())
+    }
+}
+
 /// The readout at `f` (0..=1 of the time axis): the second and every shown strategy's
-/// attempts in it, marked when over capacity.
-fn readout(out: &Output, hidden: &[u32], f: f64) -> Option<Readout> {
+/// attempts in it, marked when over capacity (or its cost in it, to 4 decimals).
+fn readout(out: &Output, hidden: &[u32], cost: bool, f: f64) -> Option<Readout> {
     let len = out.results.first().map_or(0, |r| r.per_sec.len());
     if len == 0 {
         return None;
@@ -132,16 +155,27 @@ fn readout(out: &Output, hidden: &[u32], f: f64) -> Option<Readout> {
         .iter()
         .enumerate()
         .filter(|(i, _)| !hidden.contains(&(*i as u32)))
-        .map(|(i, r)| ReadoutRow {
-            label: r.name.clone(),
-            value: r.per_sec[second].to_string(),
-            color: css_color(i),
-            alarm: r.per_sec[second] > capacity,
+        .filter_map(|(i, r)| {
+            let value = if cost {
+                fixed(*r.cost.as_ref()?.per_sec.get(second)?, 4)
+            } else {
+                r.per_sec[second].to_string()
+            };
+            Some(ReadoutRow {
+                label: r.name.clone(),
+                value,
+                color: css_color(i),
+                alarm: !cost && r.per_sec[second] > capacity,
+            })
         })
         .collect();
     Some(Readout {
         bucket: second,
-        title: format!("second {second} · capacity {capacity}"),
+        title: if cost {
+            format!("second {second} · cost")
+        } else {
+            format!("second {second} · capacity {capacity}")
+        },
         rows,
     })
 }

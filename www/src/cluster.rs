@@ -202,6 +202,13 @@ impl ClusterRun {
         to_js(&present::tier_table(&self.inner.result))
     }
 
+    /// Per-route totals `{columns, rows}`: every route of every tier's client (a chain's
+    /// hop is one route), its share of the calls, outcomes, retry amplification and cost.
+    #[wasm_bindgen(js_name = routeTable, unchecked_return_type = "Table")]
+    pub fn route_table(&self) -> Result<JsValue, JsValue> {
+        to_js(&present::route_table(&self.inner.result))
+    }
+
     /// The A/B table `{columns: [metric, A, B, Δ, Δ %], rows}` with `pinned` as A and this run as B.
     #[wasm_bindgen(unchecked_return_type = "Table")]
     pub fn compare(&self, pinned: &ClusterRun) -> Result<JsValue, JsValue> {

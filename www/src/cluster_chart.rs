@@ -45,6 +45,25 @@ fn has_breaker(s: &Scenario, k: usize) -> bool {
         .is_some_and(|c| c.breaker != Breaker::None)
 }
 
+/// How tier `k` is called when a route calls it: ` (route gateway → fast, 80% of the
+/// calls)`, so a tree's panels read as its per-route breakdown (a route's attempts are
+/// its callee tier's); empty for a tier called through a chain's client.
+fn route_into(s: &Scenario, k: usize) -> String {
+    s.tiers
+        .iter()
+        .find_map(|caller| {
+            let sum: f64 = caller.routes.iter().map(|r| r.weight).sum();
+            let route = caller.routes.iter().find(|r| r.to as usize == k)?;
+            Some(format!(
+                " (route {} → {}, {:.0}% of the calls)",
+                caller.name,
+                s.tiers[k].name,
+                100.0 * route.weight / sum
+            ))
+        })
+        .unwrap_or_default()
+}
+
 /// The CSS height the chart of `s` needs, pixels.
 pub fn height(s: &Scenario) -> f64 {
     let bands = (0..s.tiers.len()).filter(|&k| has_breaker(s, k)).count();
@@ -239,7 +258,10 @@ fn tier_panel(
     let name = &sc.tiers[k].name;
     let mut chart = time_panel(
         area,
-        &format!("{name}: attempts per second (first attempts + retries)"),
+        &format!(
+            "{name}{}: attempts per second (first attempts + retries)",
+            route_into(sc, k)
+        ),
         (duration, y_max),
         5,
         dpr,

@@ -1,5 +1,6 @@
 //! Exports of the engine's editing rules for the cluster editor (`retrystorm::cluster::edit`):
-//! the load's rate over time, and tier add/move/remove with the faults renumbered. The
+//! the load's rate over time, tier add/move/remove with the faults and routes renumbered,
+//! and route add/remove. The
 //! scenario goes in as the page holds it (a JS object that may not validate yet) and
 //! comes back edited.
 
@@ -32,6 +33,7 @@ fn parts() -> Result<NewParts, JsValue> {
     Ok(NewParts {
         tier: doc(to_js(&d.tier)?)?,
         client: doc(to_js(&d.client)?)?,
+        route: doc(to_js(&d.route)?)?,
     })
 }
 
@@ -61,4 +63,17 @@ pub fn cluster_move_tier(cfg: JsValue, i: u32, j: u32) -> Result<JsValue, JsValu
 #[wasm_bindgen(js_name = clusterRemoveTier)]
 pub fn cluster_remove_tier(cfg: JsValue, i: u32) -> Result<JsValue, JsValue> {
     edited(&cfg, |d, p| edit::remove_tier(d, i as usize, p))
+}
+
+/// The scenario with a route added to tier `k` (its client, if any, becomes the first
+/// route; the new route calls the first later tier nobody calls, or a new tier).
+#[wasm_bindgen(js_name = clusterAddRoute)]
+pub fn cluster_add_route(cfg: JsValue, k: u32) -> Result<JsValue, JsValue> {
+    edited(&cfg, |d, p| edit::add_route(d, k as usize, p))
+}
+
+/// The scenario without route `r` of tier `k` (the tier it called stays).
+#[wasm_bindgen(js_name = clusterRemoveRoute)]
+pub fn cluster_remove_route(cfg: JsValue, k: u32, r: u32) -> Result<JsValue, JsValue> {
+    edited(&cfg, |d, _| edit::remove_route(d, k as usize, r as usize))
 }

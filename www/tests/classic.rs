@@ -313,3 +313,41 @@ fn chart_draws_sharp_pixels_and_maps_the_mouse_back() {
     assert_eq!(names, [1, 3, 4, 5].map(|i| out.results[i].name.clone()));
     canvas.remove();
 }
+
+#[wasm_bindgen_test]
+fn the_attribution_comparison_is_the_engine_run_under_each_convention() {
+    let sc = Scenario::article();
+    let v = web::classic::classic_attribution(js_of(&sc), JsValue::UNDEFINED).unwrap();
+    let figures: report::Table = decode(&get(&v, "figures"));
+    let checks: report::Table = decode(&get(&v, "checks"));
+    let n = classic::Attribution::ALL.len();
+    assert_eq!(figures.columns.len(), 1 + 3 * n);
+    for (c, &a) in classic::Attribution::ALL.iter().enumerate() {
+        let out = classic::simulate(
+            &Scenario {
+                attribution: a,
+                ..sc.clone()
+            },
+            sc.seed,
+        )
+        .unwrap();
+        assert_eq!(
+            figures.columns[1 + c],
+            format!("amplification {}", a.name())
+        );
+        for (i, r) in out.results.iter().enumerate() {
+            assert_eq!(figures.rows[i][1 + c], report::amplification(r));
+            assert_eq!(figures.rows[i][1 + n + c], report::delivery(r));
+            assert_eq!(figures.rows[i][1 + 2 * n + c], r.peak.to_string());
+        }
+        let verdicts = report::verdicts_of(&out).unwrap();
+        for (k, v) in verdicts.iter().enumerate() {
+            let want = match v.pass {
+                Some(true) => "PASS",
+                Some(false) => "FAIL",
+                None => "n/a",
+            };
+            assert_eq!(checks.rows[k][1 + c], want, "{} under {}", v.name, a.name());
+        }
+    }
+}

@@ -6,7 +6,12 @@
 //! - [`add_tier`], [`move_tier`], [`remove_tier`]: changes to the chain of tiers that keep
 //!   the scenario meaningful. Client policies belong to hops (positions in the chain),
 //!   so they stay where they are when tiers move; the last tier has no client; faults
-//!   follow the tier they were put on and are renumbered, or dropped with it.
+//!   follow the tier they were put on and are renumbered, or dropped with it;
+//! - [`add_route`], [`remove_route`]: a tier's routes (a tree instead of a chain). A
+//!   route's `to` follows the tier it calls when tiers move, and the route goes when its
+//!   tier is removed. In a tree, a tier's client is its own (it calls the tier after it),
+//!   so no edit gives a tier a client it did not have, except the old last tier when a
+//!   tier is appended (as in a chain).
 //!
 //! The tier edits work on the scenario document (JSON), not on a parsed [`Scenario`]: an
 //! editor holds a document that may not parse yet (a half-typed number is text), and a
@@ -76,6 +81,8 @@ pub struct NewParts {
     pub tier: Value,
     /// A new hop's client policy.
     pub client: Value,
+    /// A new route (its `to` is set when added).
+    pub route: Value,
 }
 
 impl NewParts {
@@ -87,20 +94,37 @@ impl NewParts {
         NewParts {
             tier: json(serde_json::to_value(d.tier)),
             client: json(serde_json::to_value(d.client)),
+            route: json(serde_json::to_value(d.route)),
         }
     }
 }
 
-/// Gives every tier but the last the hop policy of its position (`hops[k]`, a new client
-/// where there is none), and the last tier none.
+/// The routes of a tier document (empty when it has none).
+fn routes_of(tier: &Value) -> &[Value] {
+    tier.get("routes")
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// True when some tier has routes: the tiers form a tree, not a chain.
+fn is_tree(tiers: &[Value]) -> bool {
+    tiers.iter().any(|t| !routes_of(t).is_empty())
+}
+
+/// Gives every tier but the last the hop policy of its position (`hops[k]`; in a chain a
+/// new client where there is none), and the last tier and every tier with routes none.
 fn set_hops(tiers: &mut [Value], mut hops: Vec<Value>, parts: &NewParts) {
     let n = tiers.len();
+    // In a tree a tier without a client is a leaf or has routes: filling it in would
+    // make a second caller of the tier after it.
+    let tree = is_tree(tiers);
     for (k, t) in tiers.iter_mut().enumerate() {
-        let client = if k + 1 == n {
+        let client = if k + 1 == n || !routes_of(t).is_empty() {
             Value::Null
         } else {
             match hops.get_mut(k).map(Value::take) {
                 Some(c) if !c.is_null() => c,
+                _ if tree => Value::Null,
                 _ => parts.client.clone(),
             }
         };
@@ -118,19 +142,16 @@ fn hops(tiers: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-/// Rewrites every fault's tier with `f(tier)`; `None` removes the fault.
-fn renumber_faults(doc: &mut Value, f: impl Fn(u64) -> Option<u64>) {
-    let Some(faults) = doc.get_mut("faults").and_then(Value::as_array_mut) else {
-        return;
-    };
-    faults.retain_mut(|fault| {
-        // A fault whose tier is not a number yet is left for validation to name.
-        let Some(tier) = fault.get("tier").and_then(Value::as_u64) else {
+/// Rewrites the tier index at `key` of every entry of `list` with `f(index)`; `None`
+/// removes the entry. An index that is not a number yet is left for validation to name.
+fn renumber(list: &mut Vec<Value>, key: &str, f: &impl Fn(u64) -> Option<u64>) {
+    list.retain_mut(|entry| {
+        let Some(index) = entry.get(key).and_then(Value::as_u64) else {
             return true;
         };
-        match f(tier) {
-            Some(t) => {
-                fault["tier"] = t.into();
+        match f(index) {
+            Some(i) => {
+                entry[key] = i.into();
                 true
             }
             None => false,
@@ -138,10 +159,24 @@ fn renumber_faults(doc: &mut Value, f: impl Fn(u64) -> Option<u64>) {
     });
 }
 
-/// Appends `parts.tier` (named uniquely) at the end of the chain; the old last tier now
-/// calls it through `parts.client`.
-pub fn add_tier(doc: &mut Value, parts: &NewParts) -> Result<(), ValidationError> {
-    let tiers = tiers(doc)?;
+/// Rewrites every fault's tier with `f(tier)`; `None` removes the fault.
+fn renumber_faults(doc: &mut Value, f: impl Fn(u64) -> Option<u64>) {
+    if let Some(faults) = doc.get_mut("faults").and_then(Value::as_array_mut) {
+        renumber(faults, "tier", &f);
+    }
+}
+
+/// Rewrites every route's `to` with `f(to)`; `None` removes the route.
+fn renumber_routes(tiers: &mut [Value], f: impl Fn(u64) -> Option<u64>) {
+    for t in tiers {
+        if let Some(routes) = t.get_mut("routes").and_then(Value::as_array_mut) {
+            renumber(routes, "to", &f);
+        }
+    }
+}
+
+/// `parts.tier` named so that no tier of `tiers` has its name.
+fn new_tier(tiers: &[Value], parts: &NewParts) -> Value {
     let mut tier = parts.tier.clone();
     let base = tier["name"].as_str().unwrap_or("tier").to_string();
     let taken = |name: &str| tiers.iter().any(|t| t["name"].as_str() == Some(name));
@@ -152,7 +187,19 @@ pub fn add_tier(doc: &mut Value, parts: &NewParts) -> Result<(), ValidationError
         n += 1;
     }
     tier["name"] = name.into();
-    let hops = hops(tiers);
+    tier
+}
+
+/// Appends `parts.tier` (named uniquely) at the end of the chain; the old last tier now
+/// calls it through `parts.client`.
+pub fn add_tier(doc: &mut Value, parts: &NewParts) -> Result<(), ValidationError> {
+    let tiers = tiers(doc)?;
+    let tier = new_tier(tiers, parts);
+    let mut hops = hops(tiers);
+    // The old last tier calls the new one (in a tree too: nothing else calls it).
+    if let Some(last) = hops.last_mut() {
+        *last = parts.client.clone();
+    }
     tiers.push(tier);
     set_hops(tiers, hops, parts);
     Ok(())
@@ -172,7 +219,7 @@ pub fn move_tier(
     tiers.swap(i, j);
     set_hops(tiers, hops, parts);
     let (i, j) = (i as u64, j as u64);
-    renumber_faults(doc, |t| {
+    let swap = |t: u64| {
         Some(if t == i {
             j
         } else if t == j {
@@ -180,7 +227,9 @@ pub fn move_tier(
         } else {
             t
         })
-    });
+    };
+    renumber_routes(tiers, swap);
+    renumber_faults(doc, swap);
     Ok(())
 }
 
@@ -193,17 +242,86 @@ pub fn remove_tier(doc: &mut Value, i: usize, parts: &NewParts) -> Result<(), Va
         return Err(ValidationError::new("tiers", 1, "at least one tier"));
     }
     let mut hops = hops(tiers);
+    // In a tree, a tier i without a client called nothing after it: the hop into it
+    // must not close up onto tier i + 1 (which may have its own caller).
+    if is_tree(tiers) && i > 0 && hops[i].is_null() {
+        hops[i - 1] = Value::Null;
+    }
     tiers.remove(i);
     // Hop k is the call from tier k to tier k + 1: removing tier i removes the hop into
     // it, which is the hop out of it except for the last tier (which had none).
     hops.remove(i.min(hops.len() - 2));
-    set_hops(tiers, hops, parts);
     let i = i as u64;
-    renumber_faults(doc, |t| match t.cmp(&i) {
+    let close_up = |t: u64| match t.cmp(&i) {
         core::cmp::Ordering::Less => Some(t),
         core::cmp::Ordering::Equal => None,
         core::cmp::Ordering::Greater => Some(t - 1),
-    });
+    };
+    renumber_routes(tiers, close_up);
+    set_hops(tiers, hops, parts);
+    renumber_faults(doc, close_up);
+    Ok(())
+}
+
+/// True when some tier calls tier `to` (through its client or a route).
+fn is_called(tiers: &[Value], to: usize) -> bool {
+    let by_client = to > 0 && tiers[to - 1].get("client").is_some_and(|c| !c.is_null());
+    by_client
+        || tiers
+            .iter()
+            .flat_map(routes_of)
+            .any(|r| r.get("to").and_then(Value::as_u64) == Some(to as u64))
+}
+
+/// Adds a route to tier `k`: a tier that called the next one through its client now
+/// calls it through a first route with that client (same meaning, weight of a new
+/// route); the new route goes to the first later tier nobody calls, or to a new tier
+/// appended for it.
+pub fn add_route(doc: &mut Value, k: usize, parts: &NewParts) -> Result<(), ValidationError> {
+    let tiers = tiers(doc)?;
+    check_index("tiers", k, tiers.len())?;
+    if let Some(client) = tiers[k].get("client").filter(|c| !c.is_null()).cloned() {
+        let mut first = parts.route.clone();
+        first["to"] = (k as u64 + 1).into();
+        first["client"] = client;
+        tiers[k]["client"] = Value::Null;
+        tiers[k]["routes"] = Value::Array(vec![first]);
+    }
+    let to = match (k + 1..tiers.len()).find(|&t| !is_called(tiers, t)) {
+        Some(t) => t,
+        None => {
+            let tier = new_tier(tiers, parts);
+            tiers.push(tier);
+            tiers.len() - 1
+        }
+    };
+    let mut route = parts.route.clone();
+    route["to"] = (to as u64).into();
+    match tiers[k].get_mut("routes").and_then(Value::as_array_mut) {
+        Some(routes) => routes.push(route),
+        None => tiers[k]["routes"] = Value::Array(vec![route]),
+    }
+    Ok(())
+}
+
+/// Removes route `r` of tier `k` (the tier it called stays, for the editor to reuse or
+/// remove; validation names it while nothing calls it).
+pub fn remove_route(doc: &mut Value, k: usize, r: usize) -> Result<(), ValidationError> {
+    let tiers = tiers(doc)?;
+    check_index("tiers", k, tiers.len())?;
+    let field = format!("tiers[{k}].routes");
+    let routes = tiers[k]
+        .get_mut("routes")
+        .and_then(Value::as_array_mut)
+        .ok_or_else(|| ValidationError::new(&field, "", "a list of routes"))?;
+    check_index(&field, r, routes.len())?;
+    routes.remove(r);
+    if routes.is_empty() {
+        if let Value::Object(map) = &mut tiers[k] {
+            map.remove("routes");
+            map.remove("route_sharing");
+        }
+    }
     Ok(())
 }
 
@@ -390,5 +508,105 @@ mod tests {
         assert_eq!(v["tiers"][1]["instances"], "12x");
         assert_eq!(v["faults"][1]["tier"], "one");
         assert!(add_tier(&mut json!({"tiers": 3}), &parts()).is_err());
+    }
+
+    /// The bundled shared-budget routes preset: gateway → fast (1) and slow (2) by route.
+    fn routes_doc() -> Value {
+        let b = bundled()
+            .into_iter()
+            .find(|b| b.id == "cluster-routes-shared-budget")
+            .expect("bundled");
+        let mut v: Value = serde_json::from_str(b.json).unwrap();
+        // The page holds the scenario without the file's model tag.
+        v.as_object_mut().unwrap().remove("model");
+        v
+    }
+
+    /// `(tier, to)` of every route, in tier then route order.
+    fn route_targets(v: &Value) -> Vec<(usize, u64)> {
+        let tiers = v["tiers"].as_array().unwrap();
+        tiers
+            .iter()
+            .enumerate()
+            .flat_map(|(k, t)| {
+                routes_of(t)
+                    .iter()
+                    .map(move |r| (k, r["to"].as_u64().unwrap()))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_route_added_to_a_chain_keeps_its_hop_as_the_first_route_and_calls_a_new_tier() {
+        let mut v = doc();
+        add_route(&mut v, 2, &parts()).unwrap();
+        // The last tier had no client: its only route calls a new tier appended for it.
+        assert_eq!(route_targets(&v), [(2, 3)]);
+        assert_eq!(names(&v).len(), 4);
+        valid(&v);
+        // Tier 1 called tier 2 through its client: that call is now its first route,
+        // with the same policy; tier 4 is new for the second route.
+        add_route(&mut v, 1, &parts()).unwrap();
+        assert_eq!(route_targets(&v), [(1, 2), (1, 4), (2, 3)]);
+        assert!(v["tiers"][1]["client"].is_null());
+        assert_eq!(v["tiers"][1]["routes"][0]["client"]["timeout_ms"], 111);
+        assert_eq!(timeouts(&v)[0], Some(100), "other hops untouched");
+        valid(&v);
+        // A tier nobody calls is reused before a new one is made.
+        remove_route(&mut v, 1, 1).unwrap();
+        let e = serde_json::from_value::<Scenario>(v.clone())
+            .unwrap()
+            .validate()
+            .unwrap_err();
+        assert!(e.to_string().contains("tiers"), "{e}");
+        add_route(&mut v, 1, &parts()).unwrap();
+        assert_eq!(route_targets(&v), [(1, 2), (1, 4), (2, 3)]);
+        assert_eq!(names(&v).len(), 5);
+        valid(&v);
+        // Removing a tier's last route leaves it without routes (nor route sharing).
+        remove_route(&mut v, 2, 0).unwrap();
+        assert!(v["tiers"][2].get("routes").is_none());
+        assert_eq!(
+            remove_route(&mut v, 2, 0).unwrap_err().field,
+            "tiers[2].routes"
+        );
+        assert_eq!(
+            remove_route(&mut v, 1, 2).unwrap_err().field,
+            "tiers[1].routes"
+        );
+    }
+
+    #[test]
+    fn tier_edits_in_a_tree_renumber_routes_and_never_add_a_second_caller() {
+        let mut v = routes_doc();
+        valid(&v);
+        assert_eq!(route_targets(&v), [(0, 1), (0, 2)]);
+        // Swapping the two pools: the routes follow their pool.
+        let fast = v["tiers"][0]["routes"][0]["weight"].clone();
+        move_tier(&mut v, 1, 2, &parts()).unwrap();
+        assert_eq!(route_targets(&v), [(0, 2), (0, 1)]);
+        assert_eq!(v["tiers"][0]["routes"][0]["weight"], fast);
+        assert!(v["tiers"][1]["client"].is_null(), "a leaf stays a leaf");
+        valid(&v);
+        // Appending: the old last tier calls the new one; the other leaf is left alone.
+        add_tier(&mut v, &parts()).unwrap();
+        assert!(v["tiers"][1]["client"].is_null());
+        assert!(!v["tiers"][2]["client"].is_null());
+        valid(&v);
+        // Removing a pool removes its route and renumbers the later ones; the hop into
+        // the removed leaf does not close up onto the next tier.
+        let mut v = routes_doc();
+        remove_tier(&mut v, 1, &parts()).unwrap();
+        assert_eq!(route_targets(&v), [(0, 1)]);
+        assert!(v["tiers"][0]["client"].is_null());
+        valid(&v);
+        let mut v = routes_doc();
+        add_tier(&mut v, &parts()).unwrap();
+        remove_tier(&mut v, 2, &parts()).unwrap();
+        assert_eq!(route_targets(&v), [(0, 1)]);
+        assert!(
+            v["tiers"][1]["client"].is_null(),
+            "tier 1 did not call tier 2"
+        );
     }
 }

@@ -7,6 +7,7 @@
 import { ChartView } from '../lib/chartview.js';
 import { $, el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
+import { t } from '../lib/i18n.js';
 import { Runner } from '../lib/runner.js';
 import { renderTable } from '../lib/table.js';
 import { SeedsPanel } from '../seeds/panel.js';
@@ -17,6 +18,7 @@ import { ClassicEditor } from './editor.js';
 /** @typedef {import('../shell.js').Preset} Preset */
 /** @typedef {import('../../retrystorm-web.js').ClassicRun} ClassicRun */
 /** @typedef {import('../../retrystorm-web.js').Verdict} Verdict */
+/** @typedef {import('../../retrystorm-web.js').Table} Table */
 
 /** @typedef {import('../shell.js').ModelApp} ModelApp */
 
@@ -33,7 +35,7 @@ export class ClassicApp {
     this.defaults = this.wasm.classicDefaults();
     /** The scenario being edited. */
     this.cfg = structuredClone(this.defaults.scenario);
-    /** @type {{hidden: number[]}} */
+    /** @type {{hidden: number[], cost?: boolean}} */
     this.view = { hidden: [] };
     /** @type {ClassicRun | null} the run on screen */
     this.run = null;
@@ -48,11 +50,12 @@ export class ClassicApp {
     });
     this.chart = new ChartView(/** @type {HTMLCanvasElement} */ ($('chart')), $('readout'), (canvas) => {
       if (!this.run) return null;
-      const handle = this.run.draw(canvas, { hidden: this.view.hidden });
+      const handle = this.run.draw(canvas, { hidden: this.view.hidden, cost: this.costShown() });
       this.renderLegend();
       return handle;
     });
     this.editor = new ClassicEditor(this, root);
+    this.buildIssue12();
     // Many seeds (seeds/panel.js): its control above the chart, its results after the table.
     const seedsControls = el('div', { class: 'editor-only' });
     $('chart-block').before(seedsControls);
@@ -84,6 +87,7 @@ export class ClassicApp {
   restore(state, _shown) {
     this.cfg = state?.classic ?? structuredClone(this.defaults.scenario);
     this.view = { hidden: state?.view?.hidden ?? [] };
+    if (state?.view?.cost) this.view.cost = true;
     this.seeds.restore(state?.classic_sweep);
     this.lastKey = null; // a link or history entry may differ in its seeds only: run again
     this.editor.render();
@@ -139,6 +143,10 @@ export class ClassicApp {
       const verdicts = await this.runner.run({ ...request, kind: 'verdicts' });
       this.renderVerdicts(/** @type {Verdict[]} */ (verdicts.value));
       $('verdicts').classList.remove('pending');
+      $('attribution-block').classList.add('pending');
+      const conventions = await this.runner.run({ ...request, kind: 'attribution' });
+      this.renderAttribution(/** @type {{figures: Table, checks: Table}} */ (conventions.value));
+      $('attribution-block').classList.remove('pending');
     } catch (e) {
       const err = /** @type {{cancelled?: boolean, superseded?: boolean, field?: string, message?: string}} */ (e);
       if (err.cancelled || err.superseded) {
@@ -161,10 +169,86 @@ export class ClassicApp {
     this.run?.free();
     this.run = run;
     renderTable(/** @type {HTMLTableElement} */ ($('results')), run.table());
+    this.renderChartSwitch();
     const drawMs = this.chart.draw();
     $('timing').textContent = `run ${ms.toFixed(1)} ms · draw ${drawMs.toFixed(1)} ms`;
     document.body.dataset.runs = String(Number(document.body.dataset.runs || 0) + 1);
   }
+
+  // --- issue 12: the chart's attempts/s ↔ cost/s switch and the attribution comparison ---
+
+  /** Whether the chart shows cost per second: asked for (view state) and some strategy has a cost model. */
+  costShown() {
+    return !!this.view.cost && !!this.run?.hasCost();
+  }
+
+  /** Builds the chart switch (before the legend) and the attribution comparison (after the table). */
+  buildIssue12() {
+    /**
+     * @param {string} value
+     * @param {string} label
+     */
+    const option = (value, label) => {
+      const radio = el('input', { type: 'radio', name: 'chart-series', value });
+      radio.addEventListener('change', () => {
+        if (value === 'cost') this.view.cost = true;
+        else delete this.view.cost;
+        this.hooks.changed(false, true);
+        this.chart.draw();
+      });
+      return el('label', {}, radio, ' ', label);
+    };
+    $('legend').before(
+      el(
+        'div',
+        { id: 'chart-switch', class: 'chart-switch editor-only', role: 'radiogroup', 'aria-label': t('chart.switch') },
+        option('attempts', t('chart.attempts')),
+        option('cost', t('chart.cost')),
+      ),
+    );
+    $('table-block').after(
+      el(
+        'section',
+        { id: 'attribution-block', class: 'editor-only', 'aria-labelledby': 'attribution-h' },
+        el('h3', { id: 'attribution-h', text: t('attribution.heading') }),
+        el('p', { class: 'note', text: t('attribution.note') }),
+        el('div', { class: 'scroll' }, el('table', { id: 'attribution-figures', class: 'results' })),
+        el('div', { class: 'scroll' }, el('table', { id: 'attribution-checks', class: 'results' })),
+      ),
+    );
+  }
+
+  /** Sets the switch from the view state; the cost side is off without a cost model. */
+  renderChartSwitch() {
+    const hasCost = !!this.run?.hasCost();
+    for (const node of $('chart-switch').querySelectorAll('input')) {
+      const radio = /** @type {HTMLInputElement} */ (node);
+      if (radio.value === 'cost') radio.disabled = !hasCost;
+      radio.checked = (radio.value === 'cost') === this.costShown();
+    }
+    $('chart-switch').title = hasCost ? '' : t('chart.noCost');
+  }
+
+  /**
+   * The article's figures and checks under every attribution convention, side by side.
+   * @param {{figures: Table, checks: Table}} tables
+   */
+  renderAttribution({ figures, checks }) {
+    const current = this.cfg.attribution ?? this.defaults.enums.attribution[0];
+    renderTable(/** @type {HTMLTableElement} */ ($('attribution-figures')), figures);
+    renderTable(/** @type {HTMLTableElement} */ ($('attribution-checks')), checks);
+    // The columns of the convention in use are marked, so the table above reads against them.
+    for (const id of ['attribution-figures', 'attribution-checks']) {
+      const table = /** @type {HTMLTableElement} */ ($(id));
+      const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent ?? '');
+      for (const row of table.rows) {
+        heads.forEach((head, k) => {
+          row.cells[k]?.classList.toggle('current', head === current || head.endsWith(` ${current}`));
+        });
+      }
+    }
+  }
+  // --- end issue 12 ---
 
   /** The legend: a checkbox per strategy to hide or show it (view state, in the link). */
   renderLegend() {
@@ -217,7 +301,10 @@ export class ClassicApp {
       if (this.run) ex.download('retry-storm-per-second.csv', this.run.csv(), 'text/csv');
     });
     $('export-png').addEventListener('click', () =>
-      ex.png(/** @type {HTMLCanvasElement} */ ($('chart')), 'retry-storm-chart.png'),
+      ex.png(
+        /** @type {HTMLCanvasElement} */ ($('chart')),
+        this.costShown() ? 'retry-storm-cost-chart.png' : 'retry-storm-chart.png',
+      ),
     );
     $('export-json').addEventListener('click', () => {
       ex.download('retry-storm-scenario.json', `${JSON.stringify(this.cfg, null, 2)}\n`, 'application/json');

@@ -3,7 +3,8 @@
 // the engine (classicValidate(), classicDefaults()).
 
 import { $, el } from '../lib/dom.js';
-import { getPath, markProblems, parseInteger, randomSeed, setPath } from '../lib/fields.js';
+import { getPath, markProblems, parseInteger, parseNumber, randomSeed, setPath } from '../lib/fields.js';
+import { t } from '../lib/i18n.js';
 
 /** @typedef {import('../lib/fields.js').Problem} Problem */
 /** @typedef {import('./app.js').ClassicApp} ClassicApp */
@@ -19,12 +20,24 @@ function readInput(cfg, input) {
   const field = /** @type {string} */ (input.dataset.field);
   const key = field.split('.').pop();
   let value;
-  if (input instanceof HTMLInputElement && input.type === 'checkbox') value = input.checked;
+  if (input.dataset.decimal !== undefined) value = parseNumber(input.value);
+  else if (input instanceof HTMLInputElement && input.type === 'checkbox') value = input.checked;
   else if (input instanceof HTMLSelectElement || key === 'name') value = input.value;
   else if (key && OPTIONAL.has(key) && field.startsWith('strategies') && input.value.trim() === '') value = undefined;
   else value = parseInteger(input.value);
   setPath(cfg, field, value);
   return typeof value !== 'string' || key === 'name' || input instanceof HTMLSelectElement;
+}
+
+/**
+ * The billed kinds ticked in a cost model's `billed` group, in the engine's order.
+ * @param {Element} group the element holding `data-field="strategies[i].cost.billed"`
+ * @returns {string[]}
+ */
+function billedOf(group) {
+  return [...group.querySelectorAll('input[data-billed]')]
+    .filter((box) => /** @type {HTMLInputElement} */ (box).checked)
+    .map((box) => String(/** @type {HTMLInputElement} */ (box).dataset.billed));
 }
 
 export class ClassicEditor {
@@ -46,6 +59,11 @@ export class ClassicEditor {
         /** @type {Element} */ (event.target).closest('[data-field]')
       );
       if (!input?.dataset.field) return;
+      if (input.dataset.billedGroup !== undefined) {
+        setPath(this.app.cfg, input.dataset.field, billedOf(input));
+        this.app.changed({ commit });
+        return;
+      }
       if (readInput(this.app.cfg, input)) this.badText.delete(input.dataset.field);
       else this.badText.add(input.dataset.field);
       this.app.changed({ commit });
@@ -60,6 +78,16 @@ export class ClassicEditor {
       );
       if (button) this.rowAction(String(button.dataset.act), Number(button.dataset.row));
     });
+    // A strategy's cost model is switched on with the engine's default cost, off by removal.
+    this.tbody.addEventListener('change', (event) => {
+      const box = /** @type {HTMLInputElement} */ (event.target);
+      if (box.dataset?.costToggle === undefined) return;
+      const s = this.app.cfg.strategies[Number(box.dataset.costToggle)];
+      if (box.checked) s.cost = structuredClone(this.app.defaults.cost);
+      else delete s.cost;
+      this.structureChanged();
+    });
+    this.addIssue12Fields();
     $('add-strategy').addEventListener('click', () => this.addStrategy());
     $('reset-strategies').addEventListener('click', () => {
       this.app.cfg.strategies = structuredClone(this.app.defaults.scenario.strategies);
@@ -71,6 +99,80 @@ export class ClassicEditor {
       this.app.changed({ commit: true });
     });
   }
+
+  // --- issue 12: the attribution selector and the cost column (built here, so the
+  // texts go through t() and the values come from classicDefaults()) ---
+  addIssue12Fields() {
+    const select = el(
+      'select',
+      { 'data-field': 'attribution', id: 'attribution' },
+      ...this.app.defaults.enums.attribution.map((/** @type {string} */ a) =>
+        el('option', { value: a, text: t(`attribution.${a}`) }),
+      ),
+    );
+    this.form.append(
+      el('label', { class: 'attribution', title: t('attribution.title') }, t('attribution.label'), ' ', select),
+    );
+    const head = $('strategies').querySelector('thead tr');
+    head?.lastElementChild?.before(el('th', { title: t('cost.title'), text: t('cost.column') }));
+  }
+
+  /**
+   * The row under strategy `i` holding its cost model's fields.
+   * @param {any} cost the strategy's cost model
+   * @param {number} i
+   */
+  costRow(cost, i) {
+    /** @param {string} key */
+    const f = (key) => `strategies[${i}].cost.${key}`;
+    /**
+     * @param {string} key
+     * @param {boolean} decimal
+     */
+    const field = (key, decimal) =>
+      el(
+        'label',
+        {},
+        t(`cost.${key}`),
+        ' ',
+        el('input', {
+          'data-field': f(key),
+          'data-decimal': decimal ? '' : undefined,
+          value: String(cost[key]),
+          inputmode: decimal ? 'decimal' : 'numeric',
+          'aria-label': t('cost.aria', { field: t(`cost.${key}`), row: i + 1 }),
+        }),
+      );
+    const billed = el(
+      'span',
+      { class: 'billed', 'data-field': f('billed'), 'data-billed-group': '' },
+      t('cost.billed'),
+      ...this.app.defaults.enums.billed.map((/** @type {string} */ kind) => {
+        const box = el('input', { type: 'checkbox', 'data-billed': kind });
+        box.checked = (cost.billed ?? []).includes(kind);
+        return el('label', {}, box, ' ', t(`cost.billed.${kind}`));
+      }),
+    );
+    return el(
+      'tr',
+      { class: 'cost-row' },
+      el('td', {}),
+      el(
+        'td',
+        { colspan: '11' },
+        el(
+          'div',
+          { class: 'cost-fields' },
+          field('input_tokens', false),
+          field('output_tokens', false),
+          field('input_price_per_1k', true),
+          field('output_price_per_1k', true),
+          billed,
+        ),
+      ),
+    );
+  }
+  // --- end issue 12 ---
 
   addStrategy() {
     const strategies = this.app.cfg.strategies;
@@ -111,7 +213,14 @@ export class ClassicEditor {
       const v = getPath(cfg, String(node.dataset.field));
       node.value = v === undefined ? '' : String(v);
     }
-    this.tbody.replaceChildren(.../** @type {any[]} */ (cfg.strategies).map((s, i) => this.row(s, i, cfg)));
+    // Absent, the attribution is the engine's default: the first it lists (the article's).
+    /** @type {HTMLSelectElement} */ ($('attribution')).value =
+      cfg.attribution ?? this.app.defaults.enums.attribution[0];
+    this.tbody.replaceChildren(
+      .../** @type {any[]} */ (cfg.strategies).flatMap((s, i) =>
+        s.cost ? [this.row(s, i, cfg), this.costRow(s.cost, i)] : [this.row(s, i, cfg)],
+      ),
+    );
   }
 
   /**
@@ -191,6 +300,16 @@ export class ClassicEditor {
       // The placeholder shows the scenario-wide value this row inherits when left empty.
       num('breaker_trip_failures', String(cfg.breaker_trip_failures)),
       num('breaker_open_s', String(cfg.breaker_open_s)),
+      el(
+        'td',
+        { class: 'center' },
+        el('input', {
+          type: 'checkbox',
+          'data-cost-toggle': String(i),
+          checked: !!s.cost,
+          'aria-label': t('cost.toggle', { row: i + 1 }),
+        }),
+      ),
       el(
         'td',
         { class: 'acts' },

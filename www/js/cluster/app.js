@@ -7,6 +7,7 @@
 import { ChartView } from '../lib/chartview.js';
 import { el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
+import { t } from '../lib/i18n.js';
 import { Runner } from '../lib/runner.js';
 import { renderTable } from '../lib/table.js';
 import { SeedsPanel } from '../seeds/panel.js';
@@ -260,6 +261,9 @@ export class ClusterApp {
             el('div', { class: 'scroll' }, el('table', { id: id('summary'), class: 'results' })),
             el('h3', { text: 'Per tier' }),
             el('div', { class: 'scroll' }, el('table', { id: id('tiers'), class: 'results' })),
+            // issue 12: every route of every tier (a chain's hop is one route)
+            el('h3', { text: t('routes.table') }),
+            el('div', { class: 'scroll' }, el('table', { id: id('routes'), class: 'results' })),
           ),
           el('a', {
             id: id('open'),
@@ -571,6 +575,7 @@ export class ClusterApp {
     const drawMs = this.chart.draw();
     renderTable(/** @type {HTMLTableElement} */ (this.$('summary')), shown.run.table());
     renderTable(/** @type {HTMLTableElement} */ (this.$('tiers')), shown.run.tierTable());
+    renderTable(/** @type {HTMLTableElement} */ (this.$('routes')), shown.run.routeTable());
     this.renderAb();
     const timing = `worker run ${shown.ms.toFixed(0)} ms · ${Math.round(shown.events).toLocaleString('en')} events · draw ${drawMs.toFixed(0)} ms`;
     this.$('timing').textContent = timing;

@@ -8,6 +8,7 @@
 
 import { el } from '../lib/dom.js';
 import { getPath, markProblems, parseInteger, parseNumber, randomSeed, setPath } from '../lib/fields.js';
+import { t } from '../lib/i18n.js';
 
 /** @typedef {import('../lib/fields.js').Problem} Problem */
 
@@ -40,6 +41,10 @@ const SPECIAL = new Set([
   'load',
   'steady',
   'description',
+  'routes',
+  'route_sharing',
+  'cost',
+  'billed',
 ]);
 
 export class ClusterEditor {
@@ -99,6 +104,21 @@ export class ClusterEditor {
       case 'seed':
         value = parseInteger(input.value);
         break;
+      case 'index': {
+        // A route's target tier: the names in the client block below it change too.
+        setPath(this.cfg, path, Number(input.value));
+        this.render();
+        this.app.changed({ commit: true, structural: true });
+        return;
+      }
+      case 'sharing': {
+        // `route_sharing` is absent while both are per route: made here when first ticked.
+        const [tierPath, key] = path.split('.route_sharing.');
+        const tier = getPath(this.cfg, tierPath);
+        tier.route_sharing = { ...(tier.route_sharing ?? {}), [key]: input.checked };
+        this.app.changed({ commit, structural: false });
+        return;
+      }
       case 'list':
         value = input.value
           .split(/[\s,;]+/)
@@ -161,6 +181,8 @@ export class ClusterEditor {
       else if (act === 'tier-del') this.app.cfg = wasm.clusterRemoveTier(cfg, i);
       else if (act === 'tier-up') this.app.cfg = wasm.clusterMoveTier(cfg, i, i - 1);
       else if (act === 'tier-down') this.app.cfg = wasm.clusterMoveTier(cfg, i, i + 1);
+      else if (act === 'route-add') this.app.cfg = wasm.clusterAddRoute(cfg, i);
+      else if (act === 'route-del') this.app.cfg = wasm.clusterRemoveRoute(cfg, i, Number(data.route));
       else if (act === 'seg-add') cfg.load.schedule.push(clone(this.d.segment));
       else if (act === 'seg-del') cfg.load.schedule.splice(i, 1);
       else if (act === 'seed') cfg.seed = randomSeed();
@@ -318,17 +340,23 @@ export class ClusterEditor {
    * @param {string[]} list
    */
   retryOn(path, list) {
-    const boxes = this.d.enums.retry_on.map((/** @type {string} */ k) => {
+    return this.checkGroup(path, list, this.d.enums.retry_on, 'retry on');
+  }
+
+  /**
+   * A set of values (`retry_on`, a cost model's `billed`) as a checkbox per allowed value.
+   * @param {string} path
+   * @param {string[]} list the values ticked
+   * @param {string[]} options every allowed value, in the engine's order
+   * @param {string} legend
+   */
+  checkGroup(path, list, options, legend) {
+    const boxes = options.map((k) => {
       const b = el('input', { type: 'checkbox', 'data-field': path, 'data-kind': 'retry', 'data-value': k });
       b.checked = (list || []).includes(k);
       return el('label', { class: 'check' }, b, el('span', { text: label(k) }));
     });
-    return el(
-      'fieldset',
-      { class: 'cf retry-on', 'data-field-group': path },
-      el('legend', { text: 'retry on' }),
-      ...boxes,
-    );
+    return el('fieldset', { class: 'cf retry-on', 'data-field-group': path }, el('legend', { text: legend }), ...boxes);
   }
 
   // ---- sections ----
@@ -429,6 +457,8 @@ export class ClusterEditor {
       btn('tier-up', '↑', 'Move up', k === 0),
       btn('tier-down', '↓', 'Move down', k === n - 1),
       btn('tier-del', '✕', 'Remove', n <= 1),
+      // Where a message about the whole tier lands (in a tree: nothing calls it).
+      el('span', { class: 'tier-msg', 'data-field': p }),
     );
     const card = el(
       'div',
@@ -442,8 +472,75 @@ export class ClusterEditor {
       this.kinded(`${p}.service`, t.service, 'dist', 'service time'),
     );
     if (t.client) card.append(this.clientBlock(`${p}.client`, t.client, this.cfg.tiers[k + 1]));
+    card.append(this.routesBlock(t, k));
     return card;
   }
+
+  // --- issue 12: a tier's routes (add/remove by the engine's rules, target, weight, the
+  // route's own client policy in the client form) and their sharing ---
+
+  /**
+   * @param {any} tier
+   * @param {number} k its position
+   */
+  routesBlock(tier, k) {
+    const tiers = this.cfg.tiers;
+    const p = `tiers[${k}]`;
+    /** @type {any[]} */
+    const routes = tier.routes ?? [];
+    const items = routes.map((route, i) => {
+      const rp = `${p}.routes[${i}]`;
+      // The targets a route may have: the later tiers.
+      const options = [];
+      for (let j = k + 1; j < tiers.length; j++) {
+        options.push(el('option', { value: String(j), text: `${j + 1} ${tiers[j].name}` }));
+      }
+      const to = el('select', { 'data-field': `${rp}.to`, 'data-kind': 'index' }, ...options);
+      to.value = String(route.to);
+      return el(
+        'div',
+        { class: 'route', 'data-route': String(i) },
+        el(
+          'div',
+          { class: 'route-head' },
+          el('span', { class: 'sub', text: t('routes.route', { n: i + 1 }) }),
+          el('label', { class: 'cf' }, el('span', { text: t('routes.to') }), to),
+          this.input(`${rp}.weight`, route.weight, 'num', t('routes.weight')),
+          el('button', {
+            type: 'button',
+            'data-act': 'route-del',
+            'data-index': String(k),
+            'data-route': String(i),
+            title: t('routes.remove'),
+            'aria-label': t('routes.removeAria', { n: i + 1, tier: k + 1 }),
+            text: '✕',
+          }),
+        ),
+        this.clientBlock(`${rp}.client`, route.client, tiers[route.to]),
+      );
+    });
+    /** @param {string} key */
+    const sharing = (key) => {
+      const box = el('input', { type: 'checkbox', 'data-field': `${p}.route_sharing.${key}`, 'data-kind': 'sharing' });
+      box.checked = !!tier.route_sharing?.[key];
+      return el('label', { class: 'cf check' }, box, el('span', { text: t(`routes.share.${key}`) }));
+    };
+    return el(
+      'div',
+      { class: 'routes' },
+      routes.length ? el('div', { class: 'sub', text: t('routes.heading') }) : null,
+      ...items,
+      routes.length ? el('div', { class: 'route-sharing grid' }, sharing('budget'), sharing('breaker')) : null,
+      el('button', {
+        type: 'button',
+        'data-act': 'route-add',
+        'data-index': String(k),
+        title: t('routes.addTitle'),
+        text: t('routes.add'),
+      }),
+    );
+  }
+  // --- end issue 12 ---
 
   /**
    * @param {string} p the client's path
@@ -465,6 +562,11 @@ export class ClusterEditor {
       this.optional(`${p}.bulkhead`, c.bulkhead, 'bulkhead', 'bulkhead (cap on concurrent calls)', () =>
         this.scalars(`${p}.bulkhead`, c.bulkhead, d.bulkhead),
       ),
+      // issue 12: what each attempt on this hop costs (off by default)
+      this.optional(`${p}.cost`, c.cost, 'cost', t('cost.model'), () => [
+        el('div', { class: 'grid' }, ...this.scalars(`${p}.cost`, c.cost, d.cost)),
+        this.checkGroup(`${p}.cost.billed`, c.cost.billed, d.enums.billed, t('cost.billed')),
+      ]),
     );
     return block;
   }

@@ -10,7 +10,8 @@
 /**
  * @typedef {object} JobRequest
  * @property {'classic' | 'cluster'} model
- * @property {'run' | 'verdicts'} kind "verdicts": the classic model's acceptance checks
+ * @property {'run' | 'verdicts' | 'attribution'} kind "verdicts": the classic model's acceptance
+ *   checks; "attribution": its figures and checks under every time-attribution convention
  * @property {unknown} cfg the scenario as the page holds it
  * @property {unknown} [seed] a number, a decimal string, or undefined for the scenario's own
  */
@@ -37,6 +38,9 @@ const REPORT_MS = 50;
 export function runJob(wasm, { model, kind, cfg, seed }, onProgress) {
   if (model === 'classic' && kind === 'verdicts') {
     return { value: wasm.classicVerdicts(cfg, seed), events: 0 };
+  }
+  if (model === 'classic' && kind === 'attribution') {
+    return { value: wasm.classicAttribution(cfg, seed), events: 0 };
   }
   if (model === 'classic' && kind === 'run') {
     const run = wasm.ClassicRun.run(cfg, seed);
