@@ -44,7 +44,8 @@ step "cargo doc" env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
 # Biome's config is biome.json; `biome check --write www/js www/types tests/e2e` applies its fixes.
 step "js format and lint" biome ci --colors=off www/js www/types tests/e2e
 # The page's run scheduling (newest request wins, restart, cancel), in node with a fake Worker.
-step "js unit tests" node --test "$E2E_DIR/runner.test.js"
+# The page's catalogues: both languages have every key, and no page text is outside them.
+step "js unit tests" node --test "$E2E_DIR/runner.test.js" "$E2E_DIR/catalogue.test.js"
 step "engine tests" cargo test
 step "wasm-bindgen tests" cargo test -p retrystorm-web --target wasm32-unknown-unknown
 step "CLI build" cargo build --release
@@ -57,7 +58,7 @@ step "trunk build (sub-path)" trunk build --release --offline --public-url "$SUB
 mkdir -p "$ROOT/tests/artifacts"
 step "e2e" env DIST="$ROOT/dist" DIST_SUBPATH="$ROOT/target/dist-subpath" SUBPATH="$SUBPATH" \
   RETRYSTORM_BIN="$ROOT/target/release/retrystorm" ARTIFACTS="$ROOT/tests/artifacts" \
-  node --test --test-concurrency=1 "$E2E_DIR/playground.test.js" "$E2E_DIR/cluster.test.js" "$E2E_DIR/issue12.test.js" "$E2E_DIR/seeds.test.js"
+  node --test --test-concurrency=1 "$E2E_DIR/playground.test.js" "$E2E_DIR/cluster.test.js" "$E2E_DIR/issue12.test.js" "$E2E_DIR/i18n.test.js" "$E2E_DIR/seeds.test.js"
 
 log "summary"
 printf '%s\n' "${summary[@]}"

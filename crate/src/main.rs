@@ -46,6 +46,7 @@ options:
   --attribution RULE      which second a retry is charged to: ceil (the article's),
                           floor or round; overrides the scenario's (classic reports)
   --json                  print one JSON object instead of text (`run`, `ensemble`)
+  --lang zh|en            the classic reports' headings: the article's Chinese (default) or English
   -h, --help              this text
   -V, --version           the version";
 
@@ -71,6 +72,7 @@ struct Args {
     out: Option<String>,
     budget_override: Option<u32>,
     attribution: Option<classic::Attribution>,
+    lang: retrystorm::report::Lang,
     json: bool,
 }
 
@@ -155,6 +157,11 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
                     })?;
                 args.attribution = Some(rule);
             }
+            "--lang" => {
+                let v = take(&mut it)?;
+                args.lang = retrystorm::report::Lang::parse(&v)
+                    .ok_or_else(|| format!("--lang {v:?} is not allowed: expected zh or en"))?;
+            }
             "--json" => args.json = true,
             "--out" => args.out = Some(take(&mut it)?),
             "-h" | "--help" => args.command = "help".into(),
@@ -237,7 +244,7 @@ fn execute(args: &Args) -> Result<String, String> {
                     // the endings follow it as a table of their own.
                     Ok(format!(
                         "{}\n{}",
-                        report::run_text(&out, args.budget_override),
+                        report::run_text_in(&out, args.budget_override, args.lang),
                         report::endings_text(&out)
                     ))
                 }
@@ -264,7 +271,7 @@ fn execute(args: &Args) -> Result<String, String> {
         "herd" => {
             let sc = classic_only(args, load(args, "article")?, "herd")?;
             let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
-            Ok(report::herd_text(&out))
+            Ok(report::herd_text_in(&out, args.lang))
         }
         "sweep" => {
             let mut sc = classic_only(args, load(args, "article")?, "sweep")?;
@@ -275,12 +282,12 @@ fn execute(args: &Args) -> Result<String, String> {
                 Some(list) => seed_list("--seeds", list, 100)?,
                 None => report::ARTICLE_SEEDS.to_vec(),
             };
-            report::sweep_text(&sc, &seeds).map_err(err)
+            report::sweep_text_in(&sc, &seeds, args.lang).map_err(err)
         }
         "breaker" => {
             let sc = classic_only(args, load(args, "breaker-groups")?, "breaker")?;
             let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
-            Ok(report::breaker_text(&out))
+            Ok(report::breaker_text_in(&out, args.lang))
         }
         "ensemble" => {
             let sc = load(args, "article")?;

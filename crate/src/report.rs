@@ -6,6 +6,37 @@
 use core::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
+/// The language of the reports' words: the article's Chinese (the CLI's default, so its
+/// output stays the article's byte for byte) or English (`--lang en`, the page in English).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    /// The article's Chinese headings.
+    #[default]
+    Zh,
+    /// English headings.
+    En,
+}
+
+impl Lang {
+    /// `zh` or `en`; anything else is `None`.
+    pub fn parse(s: &str) -> Option<Lang> {
+        match s {
+            "zh" => Some(Lang::Zh),
+            "en" => Some(Lang::En),
+            _ => None,
+        }
+    }
+
+    /// The text of this language among the two given.
+    pub fn pick<'a>(self, zh: &'a str, en: &'a str) -> &'a str {
+        match self {
+            Lang::Zh => zh,
+            Lang::En => en,
+        }
+    }
+}
+
 /// A formatted table: column titles and rows of cells, ready to render.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Table {

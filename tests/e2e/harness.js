@@ -58,6 +58,9 @@ export class Harness {
       executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
       headless: true,
       viewport: this.viewport,
+      // The page follows the browser's language when the link has none: English here,
+      // so the tests that read English texts do not depend on the machine's locale.
+      locale: 'en-US',
       acceptDownloads: true,
       args: [
         '--no-sandbox',

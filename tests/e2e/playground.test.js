@@ -281,7 +281,10 @@ test('embed mode shows only the chart and/or the table and an "open in playgroun
   const page0 = await open(h.url);
   await page0.click('#copy-embed');
   const snippet = await page0.inputValue('#export-text');
-  assert.match(snippet, /^<iframe src="[^"]*embed=both"[^>]*><\/iframe>$/);
+  assert.match(
+    snippet,
+    /^<iframe data-retrystorm src="[^"]*embed=both"[^>]*><\/iframe>\n<script>[^\n]*retrystorm:height[^\n]*<\/script>$/,
+  );
   await page0.close();
   const page = await open(`${h.url}?embed=both`);
   for (const hidden of ['#scenario-block', '#strategies-block', '#presets-block', '#copy-link', '#export-block']) {

@@ -5,6 +5,7 @@
 import { ClassicApp } from './classic/app.js';
 import { ClusterApp } from './cluster/app.js';
 import { $, banner } from './lib/dom.js';
+import { initialLang, setLang, t } from './lib/i18n.js';
 import { readLocation } from './lib/urlstate.js';
 import { Shell } from './shell.js';
 
@@ -16,10 +17,7 @@ const LOAD_TIMEOUT_MS = 20_000;
 function failLoad(reason) {
   $('loading').hidden = true;
   document.body.classList.remove('loading');
-  banner(
-    `The simulator could not be loaded (${reason}). ` +
-      'It needs a browser with WebAssembly and JavaScript modules, served over http(s). Reloading may help.',
-  );
+  banner(t('shell.loadFailed', { reason }));
 }
 
 /**
@@ -54,9 +52,34 @@ function waitForWasm() {
   });
 }
 
+/**
+ * An embedded page tells its host how tall it is, whenever that changes, with the
+ * message `{type: 'retrystorm:height', height}` (CSS pixels; README, "Embed"): the
+ * snippet of "copy embed code" listens for it and sizes the iframe, so nothing scrolls
+ * inside it. A host without the listener keeps the iframe's fixed height.
+ */
+function postHeight() {
+  if (window.parent === window) return;
+  let last = -1;
+  const send = () => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    window.parent.postMessage({ type: 'retrystorm:height', height }, '*');
+  };
+  new ResizeObserver(send).observe(document.documentElement);
+  send();
+}
+
 async function main() {
-  const { embed } = readLocation();
-  if (embed) document.body.classList.add('embed', `embed-${embed}`);
+  const { embed, theme } = readLocation();
+  // `theme=light|dark` overrides the reader's `prefers-color-scheme` (style.css).
+  if (theme) document.documentElement.dataset.theme = theme;
+  setLang(initialLang());
+  if (embed) {
+    document.body.classList.add('embed', `embed-${embed}`);
+    postHeight();
+  }
   /** @type {Wasm} */
   let wasm;
   try {

@@ -5,7 +5,8 @@
 
 import { $, banner } from './lib/dom.js';
 import { embedSnippet } from './lib/exports.js';
-import { readLocation, urlFor, writeLocation } from './lib/urlstate.js';
+import { lang, onLangChange, setLang, t } from './lib/i18n.js';
+import { readLocation, urlFor, VIEWS, writeLocation } from './lib/urlstate.js';
 
 /** @typedef {import('./lib/jobs.js').Wasm} Wasm */
 /** @typedef {'classic' | 'cluster'} Model */
@@ -26,6 +27,8 @@ import { readLocation, urlFor, writeLocation } from './lib/urlstate.js';
  * @property {(preset: Preset) => void} loadPreset
  * @property {(active: boolean) => void} setActive shows or hides the model
  * @property {(href: string) => void} setOpenLink the "open in playground" link of embeds
+ * @property {() => void} [relabel] redraws the texts it built after a language switch
+ * @property {(view: string) => void} [setView] shows one of the article's reports (the classic model)
  */
 
 /**
@@ -52,6 +55,8 @@ export class Shell {
     /** @type {string | null} */
     this.entryText = null;
     this.entryDirty = false;
+    /** The classic page's view: the results table or one of the article's reports. */
+    this.view = readLocation().view;
     this.apps = makeApps({
       wasm,
       embed,
@@ -64,11 +69,50 @@ export class Shell {
         if (radio.checked) this.setModel(/** @type {Model} */ (radio.value), { commit: true });
       });
     }
-    $('copy-link')?.addEventListener('click', () => this.app.exports.copy(urlFor(this.stateText()), 'Link'));
-    $('copy-embed')?.addEventListener('click', () =>
-      this.app.exports.copy(embedSnippet(urlFor(this.stateText(), { embed: 'both' }), 'both'), 'Embed code'),
+    $('copy-link')?.addEventListener('click', () =>
+      this.app.exports.copy(urlFor(this.stateText(), { view: this.shownView() }), t('shell.what.link')),
     );
+    $('copy-embed')?.addEventListener('click', () => {
+      const view = this.shownView();
+      const embed = view === 'table' ? 'both' : view;
+      this.app.exports.copy(embedSnippet(urlFor(this.stateText(), { embed }), embed), t('shell.what.embed'));
+    });
+    for (const button of document.querySelectorAll('#report-tabs [data-view]')) {
+      button.addEventListener('click', () => this.setView(/** @type {string} */ (button.getAttribute('data-view'))));
+    }
+    const select = /** @type {HTMLSelectElement | null} */ ($('lang-select'));
+    if (select) {
+      select.value = lang();
+      select.addEventListener('change', () => setLang(select.value === 'zh' ? 'zh' : 'en', { remember: true }));
+    }
+    onLangChange(() => {
+      if (select) select.value = lang();
+      for (const [, app] of this.entries()) app.relabel?.();
+    });
     addEventListener('popstate', () => this.restore({ fromHistory: true }));
+  }
+
+  /** The view a link should carry: reports belong to the classic model. */
+  shownView() {
+    return this.model === 'classic' ? this.view : 'table';
+  }
+
+  /**
+   * Shows the results table or one of the article's reports, in a new history entry.
+   * @param {string} view
+   * @param {{write?: boolean}} [options]
+   */
+  setView(view, { write = true } = {}) {
+    this.view = VIEWS.includes(view) ? view : 'table';
+    for (const button of document.querySelectorAll('#report-tabs [data-view]')) {
+      button.setAttribute('aria-pressed', String(button.getAttribute('data-view') === this.view));
+    }
+    this.apps.classic.setView?.(this.view);
+    if (!write || this.embed) return;
+    const text = this.safeStateText();
+    if (text !== null) writeLocation(text, { push: true, view: this.shownView() });
+    this.entryText = text;
+    this.entryDirty = false;
   }
 
   /** The app on screen. */
@@ -103,9 +147,7 @@ export class Shell {
         state = this.wasm.decodeState(text);
         banner(null);
       } catch (e) {
-        banner(
-          `This link could not be read: ${/** @type {Error} */ (e).message}. Showing the article's defaults instead.`,
-        );
+        banner(t('shell.badLink', { message: /** @type {Error} */ (e).message }));
       }
     } else if (!fromHistory) {
       banner(null);
@@ -117,6 +159,7 @@ export class Shell {
     this.entryDirty = false;
     for (const [name, app] of this.entries()) app.restore(state, name === model);
     this.setModel(model);
+    this.setView(readLocation().view, { write: false });
   }
 
   /** @returns {[Model, ModelApp][]} */
@@ -152,8 +195,9 @@ export class Shell {
   }
 
   setOpenLink() {
-    if (this.embed) this.app.setOpenLink(urlFor(readLocation().text));
-    else this.app.setOpenLink(urlFor(this.safeStateText()));
+    const view = this.shownView();
+    if (this.embed) this.app.setOpenLink(urlFor(readLocation().text, { view }));
+    else this.app.setOpenLink(urlFor(this.safeStateText(), { view }));
   }
 
   /** The state text, or null while a half-typed value cannot be encoded yet. */
@@ -176,12 +220,12 @@ export class Shell {
     if (this.embed) return;
     const text = this.safeStateText();
     if (text === null) return; // keep the last URL
-    this.app.setOpenLink(urlFor(text));
+    this.app.setOpenLink(urlFor(text, { view: this.shownView() }));
     if (text === this.entryText) {
       if (commit) this.entryDirty = false;
       return;
     }
-    writeLocation(text, { push: !viewOnly && !this.entryDirty });
+    writeLocation(text, { push: !viewOnly && !this.entryDirty, view: this.shownView() });
     this.entryText = text;
     if (!viewOnly) this.entryDirty = !commit;
   }

@@ -5,6 +5,7 @@ use crate::chart::{ChartHandle, ChartOptions};
 use crate::{js_error, json_from_js, problems_js, run_class, scenario_and_seed, to_js, HeldRun};
 use retrystorm::classic::{self, report, Attribution, Output, Scenario, StrategyResult};
 use retrystorm::cost::{Billed, Cost};
+use retrystorm::report::Lang;
 use retrystorm::ValidationError;
 use serde::Serialize;
 use std::rc::Rc;
@@ -135,10 +136,23 @@ pub fn classic_validate(cfg: JsValue) -> Result<JsValue, JsValue> {
 
 /// The article's four acceptance checks on this scenario: `[{name, pass, detail}]`,
 /// `pass` being `null` when a check does not apply.
+/// Named in `lang` (`"zh"` or `"en"`, the default).
 #[wasm_bindgen(js_name = classicVerdicts, unchecked_return_type = "Verdict[]")]
-pub fn classic_verdicts(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsValue> {
+pub fn classic_verdicts(
+    cfg: JsValue,
+    seed: JsValue,
+    lang: Option<String>,
+) -> Result<JsValue, JsValue> {
     let (scenario, seed) = scenario_and_seed(&cfg, &seed, scenario_from_js, |s| s.seed)?;
-    to_js(&report::verdicts(&scenario, seed).map_err(|e| js_error(&e))?)
+    to_js(
+        &report::verdicts_in(&scenario, seed, page_lang(lang.as_deref()))
+            .map_err(|e| js_error(&e))?,
+    )
+}
+
+/// The page's language code as the engine's: `"zh"` is Chinese, anything else English.
+fn page_lang(lang: Option<&str>) -> Lang {
+    lang.and_then(Lang::parse).unwrap_or(Lang::En)
 }
 
 impl HeldRun for Output {
@@ -172,10 +186,24 @@ run_class!(
 
 #[wasm_bindgen]
 impl ClassicRun {
-    /// The results table exactly as the CLI formats it: `{columns, rows}` of strings.
+    /// The results table exactly as the CLI formats it: `{columns, rows}` of strings,
+    /// titled in `lang` (`"zh"` or `"en"`, the default).
     #[wasm_bindgen(unchecked_return_type = "Table")]
-    pub fn table(&self) -> Result<JsValue, JsValue> {
-        to_js(&report::table(&self.inner))
+    pub fn table(&self, lang: Option<String>) -> Result<JsValue, JsValue> {
+        to_js(&report::table_in(&self.inner, page_lang(lang.as_deref())))
+    }
+
+    /// One of the article's four reports (`"run"`, `"herd"`, `"sweep"`, `"breaker"`) on
+    /// this run's scenario and seed, exactly as `retrystorm <report> --lang <lang>` prints it.
+    pub fn report(&self, which: &str, lang: Option<String>) -> Result<String, JsValue> {
+        let which: report::ArticleReport = serde_json::from_value(serde_json::Value::from(which))
+            .map_err(|_| {
+            crate::plain_error(format!(
+                "no report {which:?}: expected run, herd, sweep or breaker"
+            ))
+        })?;
+        report::article_report(&self.inner, which, page_lang(lang.as_deref()))
+            .map_err(|e| js_error(&e))
     }
 
     /// The results as a Markdown table, ready to paste into a post.

@@ -23,6 +23,7 @@ pub mod cluster;
 pub mod cluster_chart;
 pub mod edit;
 pub mod plan;
+pub mod preview;
 pub mod strip_chart;
 
 use retrystorm::share::{self, ShareState};
@@ -46,6 +47,8 @@ export interface Readout {
 }
 /** One of the article's acceptance checks; `pass` is null when it does not apply. */
 export interface Verdict { name: string; pass: boolean | null; detail: string }
+/** The waits before one retry in the delay preview, ms. */
+export interface RetryDelays { retry: number; min: number; p25: number; median: number; p75: number; max: number; samples: number[] }
 /** A bundled scenario. */
 export interface Preset { id: string; title: string; description: string; model: "classic" | "cluster"; scenario: any }
 "#;

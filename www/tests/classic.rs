@@ -47,7 +47,7 @@ fn article_run_equals_native_engine() {
     assert_eq!(output_of(&r), native);
     assert_eq!(r.get(), &native);
     // The formatted table is the engine's, cell for cell.
-    let table: report::Table = decode(&r.table().unwrap());
+    let table: report::Table = decode(&r.table(None).unwrap());
     assert_eq!(table, report::table(&native));
     assert_eq!(table.rows[1][1], "2.34x");
     assert_eq!(table.rows[2][3], "1057");
@@ -266,7 +266,8 @@ fn text_exports_match_the_engine() {
     assert_eq!(r.markdown(), report::markdown_table(&out));
     assert_eq!(r.csv(), report::csv_per_sec(&out));
     let verdicts =
-        web::classic::classic_verdicts(js_of(&Scenario::article()), JsValue::UNDEFINED).unwrap();
+        web::classic::classic_verdicts(js_of(&Scenario::article()), JsValue::UNDEFINED, None)
+            .unwrap();
     let list: Vec<serde_json::Value> = serde_json::from_str(&text(&verdicts)).unwrap();
     assert_eq!(list.len(), 4);
     assert!(
@@ -350,4 +351,84 @@ fn the_attribution_comparison_is_the_engine_run_under_each_convention() {
             assert_eq!(checks.rows[k][1 + c], want, "{} under {}", v.name, a.name());
         }
     }
+}
+
+/// The page's report views are the CLI's texts: each of the four reports, in both
+/// languages, equals the engine's report function on the same run.
+#[wasm_bindgen_test]
+fn reports_are_the_engines_in_both_languages() {
+    use retrystorm::report::Lang;
+    let sc = Scenario::article();
+    let out = classic::simulate(&sc, sc.seed).unwrap();
+    let r = run(&sc, JsValue::UNDEFINED).unwrap();
+    let kinds = [
+        ("run", report::ArticleReport::Run),
+        ("herd", report::ArticleReport::Herd),
+        ("sweep", report::ArticleReport::Sweep),
+        ("breaker", report::ArticleReport::Breaker),
+    ];
+    for (name, which) in kinds {
+        for (code, lang) in [("zh", Lang::Zh), ("en", Lang::En)] {
+            let want = report::article_report(&out, which, lang).unwrap();
+            assert_eq!(
+                r.report(name, Some(code.into())).unwrap(),
+                want,
+                "{name} {code}"
+            );
+        }
+    }
+    assert!(r.report("nope", None).is_err());
+}
+
+/// The delay preview's samples are the article's draws: each sampled request takes, for
+/// retry k (0-based), `floor(nextDouble() × (base_ms << k))` from one `java.util.Random`
+/// in order (MODEL.md, step 8); without jitter exactly `base_ms << k` and no draw.
+#[wasm_bindgen_test]
+fn delay_preview_is_the_articles_backoff() {
+    use retrystorm::rng::JavaRandom;
+    #[derive(serde::Deserialize)]
+    struct Delays {
+        retry: u32,
+        min: f64,
+        max: f64,
+        samples: Vec<f64>,
+    }
+    let full = js(r#"{"model":"classic","base_ms":500,"jitter":"full","max_retry":3}"#);
+    let got: Vec<Delays> = decode(&web::preview::delay_preview(full, 40, 7.0).unwrap());
+    let mut rng = JavaRandom::new(7);
+    let mut want = vec![Vec::new(); 3];
+    for _ in 0..40 {
+        for (k, w) in want.iter_mut().enumerate() {
+            w.push((rng.next_double() * (500u64 << k) as f64).floor());
+        }
+    }
+    assert_eq!(got.len(), 3);
+    for (k, d) in got.iter().enumerate() {
+        assert_eq!(d.retry, k as u32 + 1);
+        assert_eq!(d.samples, want[k]);
+        assert!(d.min >= 0.0 && d.max < (500u64 << k) as f64);
+    }
+    let none = js(r#"{"model":"classic","base_ms":500,"jitter":"none","max_retry":3}"#);
+    let got: Vec<Delays> = decode(&web::preview::delay_preview(none, 5, 7.0).unwrap());
+    for (k, d) in got.iter().enumerate() {
+        assert_eq!(d.samples, vec![(500u64 << k) as f64; 5]);
+    }
+    // A cluster client: exponential 100 ms × 2 capped at 300 ms, full jitter: retry n waits
+    // between 0 and min(100·2^(n−1), 300) ms.
+    let cluster = js(
+        r#"{"model":"cluster","max_attempts":4,"jitter":{"kind":"full"},
+            "backoff":{"kind":"exponential","base_ms":100,"multiplier":2,"cap_ms":300}}"#,
+    );
+    let got: Vec<Delays> = decode(&web::preview::delay_preview(cluster, 200, 1.0).unwrap());
+    assert_eq!(got.len(), 3);
+    for (d, cap) in got.iter().zip([100.0, 200.0, 300.0]) {
+        assert!(
+            d.min >= 0.0 && d.max <= cap && d.max > cap * 0.9,
+            "{} {}",
+            d.min,
+            d.max
+        );
+    }
+    let bad = js(r#"{"model":"classic","base_ms":500,"jitter":"full","max_retry":3}"#);
+    assert!(web::preview::delay_preview(bad, 0, 1.0).is_err());
 }

@@ -404,12 +404,7 @@ impl Chains<'_> {
                         open_until = sec as i64 + self.open_s;
                     }
                     // 8. Backoff; the PRNG is drawn only for full jitter.
-                    let backoff = base_ms << attempt;
-                    let delay = if JITTER {
-                        (rng.next_unit() * backoff as f64) as u64
-                    } else {
-                        backoff
-                    };
+                    let delay = backoff_ms::<JITTER, _>(rng, base_ms, attempt);
                     wait_ms += delay;
                     attempt += 1;
                     // The wait in whole seconds by the attribution convention (ceil adds
@@ -452,6 +447,24 @@ fn percentile(hist: &[u32], n: u64, p: f64) -> u64 {
         }
     }
     0
+}
+
+/// The wait before the retry that follows failed attempt `attempt` (0 = the first
+/// attempt): `base_ms << attempt`, and with full jitter `floor(nextDouble() × backoff)`,
+/// the article's draw. The engine's loop and the page's delay preview both call this, so
+/// the preview shows the engine's own delays.
+#[inline(always)]
+pub fn backoff_ms<const JITTER: bool, R: UnitDouble>(
+    rng: &mut R,
+    base_ms: u64,
+    attempt: u32,
+) -> u64 {
+    let backoff = base_ms << attempt;
+    if JITTER {
+        (rng.next_unit() * backoff as f64) as u64
+    } else {
+        backoff
+    }
 }
 
 #[cfg(test)]

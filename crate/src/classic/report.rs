@@ -5,7 +5,7 @@
 use super::engine::{simulate, Output, StrategyResult, RECOVERY_WINDOW_S};
 use super::scenario::Scenario;
 use crate::javafmt::{fixed, java_list, pad};
-use crate::report::{cost_cells, csv_field, COST_COLUMNS};
+use crate::report::{cost_cells, csv_field, Lang, COST_COLUMNS};
 use crate::rng::JavaRandom;
 use crate::validate::ValidationError;
 use core::fmt::Write as _;
@@ -100,17 +100,35 @@ fn results_table(
 /// The playground's results table: the article's columns, the recovery-window total,
 /// the answered view and the endings, and the cost columns when a cost model is set.
 pub fn table(out: &Output) -> Table {
-    let columns = [
-        "strategy",
-        "amplification",
-        "delivery",
-        "peak QPS",
-        "overload s",
-        "p50 ms",
-        "p99 ms",
-        "breaker trips/trip s/harmful",
-        "recovery window",
-    ];
+    table_in(out, Lang::En)
+}
+
+/// [`table`] with its column titles in `lang` (the cells are the same figures).
+pub fn table_in(out: &Output, lang: Lang) -> Table {
+    let columns = match lang {
+        Lang::En => [
+            "strategy",
+            "amplification",
+            "delivery",
+            "peak QPS",
+            "overload s",
+            "p50 ms",
+            "p99 ms",
+            "breaker trips/trip s/harmful",
+            "recovery window",
+        ],
+        Lang::Zh => [
+            "策略",
+            "放大倍数",
+            "交付率",
+            "峰值QPS",
+            "过载秒",
+            "交付中位ms",
+            "p99ms",
+            "熔断开/跳闸秒/误伤",
+            "恢复窗口到达量",
+        ],
+    };
     results_table(out, &columns, |r| {
         vec![
             r.name.clone(),
@@ -155,38 +173,68 @@ pub fn csv_table(out: &Output) -> String {
 }
 
 /// The header line of the article's `RetryStorm` report.
-fn run_header(sc: &Scenario, seed: i64, budget_override: Option<u32>) -> String {
-    let mut s = format!(
-        "上游第 {}~{} 秒整体不可用，容量 {} req/s，{} 客户端 × {} 秒，seed={}",
-        sc.outage.from_s, sc.outage.to_s, sc.capacity, sc.clients, sc.duration_s, seed
-    );
+fn run_header(sc: &Scenario, seed: i64, budget_override: Option<u32>, lang: Lang) -> String {
+    let (from, to) = (sc.outage.from_s, sc.outage.to_s);
+    let (cap, clients, dur) = (sc.capacity, sc.clients, sc.duration_s);
+    let mut s = match lang {
+        Lang::Zh => format!(
+            "上游第 {from}~{to} 秒整体不可用，容量 {cap} req/s，{clients} 客户端 × {dur} 秒，seed={seed}"
+        ),
+        Lang::En => format!(
+            "Upstream fully down in seconds {from}~{to}, capacity {cap} req/s, {clients} clients × {dur} s, seed={seed}"
+        ),
+    };
     if let Some(pct) = budget_override {
-        let _ = write!(s, "，budgetPct={pct}（全局覆盖）");
+        let _ = match lang {
+            Lang::Zh => write!(s, "，budgetPct={pct}（全局覆盖）"),
+            Lang::En => write!(s, ", budgetPct={pct} (global override)"),
+        };
     }
     // Only a convention other than the article's is named, so its report stays as printed.
     if !sc.attribution.is_article() {
-        let _ = write!(s, "，attribution={}", sc.attribution.name());
+        let _ = write!(
+            s,
+            "{}attribution={}",
+            lang.pick("，", ", "),
+            sc.attribution.name()
+        );
     }
     s
 }
 
 /// The article's six-strategy report (`RetryStorm`), column widths and all.
 pub fn run_text(out: &Output, budget_override: Option<u32>) -> String {
+    run_text_in(out, budget_override, Lang::Zh)
+}
+
+/// A report's heading line: each `(Chinese, English, width)` title padded to its width
+/// (display width, as the article's `Support.pad`), then the last title unpadded.
+fn heading(lang: Lang, columns: &[(&str, &str, usize)], last: (&str, &str)) -> String {
+    let mut s: String = columns
+        .iter()
+        .map(|&(zh, en, w)| pad(lang.pick(zh, en), w))
+        .collect();
+    s.push_str(lang.pick(last.0, last.1));
+    s
+}
+
+/// [`run_text`] with its headings in `lang` (the figures and widths are the same).
+pub fn run_text_in(out: &Output, budget_override: Option<u32>, lang: Lang) -> String {
     let sc = &out.scenario;
     let mut s = String::new();
-    let _ = writeln!(s, "{}", run_header(sc, sc.seed, budget_override));
+    let _ = writeln!(s, "{}", run_header(sc, sc.seed, budget_override, lang));
     s.push('\n');
-    let _ = writeln!(
-        s,
-        "{}{}{}{}{}{}{}熔断开/跳闸秒/误伤",
-        pad("策略", 24),
-        pad("放大倍数", 10),
-        pad("交付率", 9),
-        pad("峰值QPS", 9),
-        pad("过载秒", 8),
-        pad("交付中位ms", 12),
-        pad("p99ms", 10)
-    );
+    let columns = [
+        ("策略", "strategy", 24),
+        ("放大倍数", "amplif.", 10),
+        ("交付率", "deliv.", 9),
+        ("峰值QPS", "peak QPS", 9),
+        ("过载秒", "over s", 8),
+        ("交付中位ms", "median ms", 12),
+        ("p99ms", "p99ms", 10),
+    ];
+    let last = ("熔断开/跳闸秒/误伤", "breaker trips/trip s/harmful");
+    let _ = writeln!(s, "{}", heading(lang, &columns, last));
     let _ = writeln!(s, "{}", "-".repeat(100));
     for r in &out.results {
         let _ = writeln!(
@@ -203,14 +251,28 @@ pub fn run_text(out: &Output, budget_override: Option<u32>) -> String {
         );
     }
     s.push('\n');
-    s.push_str(
-        "注：交付率按「业务请求最终有没有拿到结果」计，被 deadline 掐掉与预算拒发都算未交付。\n",
-    );
-    let _ = writeln!(
-        s,
-        "业务请求总数 {}，放大倍数 = 上游收到的 attempt 数 / 业务请求数。",
-        sc.business_requests()
-    );
+    let n = sc.business_requests();
+    match lang {
+        Lang::Zh => {
+            s.push_str(
+                "注：交付率按「业务请求最终有没有拿到结果」计，被 deadline 掐掉与预算拒发都算未交付。\n",
+            );
+            let _ = writeln!(
+                s,
+                "业务请求总数 {n}，放大倍数 = 上游收到的 attempt 数 / 业务请求数。"
+            );
+        }
+        Lang::En => {
+            s.push_str(
+                "Note: delivery counts whether a business request got its result in the end; \
+                 cut by the deadline or refused by the budget both count as not delivered.\n",
+            );
+            let _ = writeln!(
+                s,
+                "{n} business requests in all; amplification = attempts the upstream received / business requests."
+            );
+        }
+    }
     s
 }
 
@@ -224,23 +286,36 @@ pub fn herd_seconds(sc: &Scenario) -> core::ops::Range<u32> {
 /// The article's `Herd` report: attempts per second around the outage for the first
 /// four strategies, which strategies are over capacity, and the recovery-window totals.
 pub fn herd_text(out: &Output) -> String {
+    herd_text_in(out, Lang::Zh)
+}
+
+/// [`herd_text`] with its headings in `lang`.
+pub fn herd_text_in(out: &Output, lang: Lang) -> String {
     let sc = &out.scenario;
     let shown = &out.results[..out.results.len().min(4)];
     let mut s = String::new();
-    let _ = write!(
-        s,
-        "每秒到达上游的请求数（容量 {}，故障 {}~{} 秒）",
-        sc.capacity, sc.outage.from_s, sc.outage.to_s
-    );
+    let (cap, from, to) = (sc.capacity, sc.outage.from_s, sc.outage.to_s);
+    let _ = match lang {
+        Lang::Zh => write!(s, "每秒到达上游的请求数（容量 {cap}，故障 {from}~{to} 秒）"),
+        Lang::En => write!(
+            s,
+            "Requests reaching the upstream per second (capacity {cap}, outage in seconds {from}~{to})"
+        ),
+    };
     if !sc.attribution.is_article() {
-        let _ = write!(s, "，attribution={}", sc.attribution.name());
+        let _ = write!(
+            s,
+            "{}attribution={}",
+            lang.pick("，", ", "),
+            sc.attribution.name()
+        );
     }
     s.push_str("\n\n");
-    let mut head = pad("秒", 6);
+    let mut head = pad(lang.pick("秒", "sec"), 6);
     for r in shown {
         head.push_str(&pad(short_name(&r.name), 14));
     }
-    head.push_str("过载(任一策略)");
+    head.push_str(lang.pick("过载(任一策略)", "overloaded (any strategy)"));
     let _ = writeln!(s, "{head}");
     for sec in herd_seconds(sc) {
         let mut line = pad(&sec.to_string(), 6);
@@ -261,24 +336,42 @@ pub fn herd_text(out: &Output) -> String {
         .iter()
         .map(|r| format!("{} {}", short_name(&r.name), r.recovery_window_total))
         .collect();
-    let _ = writeln!(
-        s,
-        "恢复后 {} 秒（第 {}~{} 秒）到达总量：{}",
-        RECOVERY_WINDOW_S,
-        sc.outage.to_s,
-        end,
-        totals.join("、")
-    );
+    let _ = match lang {
+        Lang::Zh => writeln!(
+            s,
+            "恢复后 {} 秒（第 {}~{} 秒）到达总量：{}",
+            RECOVERY_WINDOW_S,
+            sc.outage.to_s,
+            end,
+            totals.join("、")
+        ),
+        Lang::En => writeln!(
+            s,
+            "Arrivals in the {} s after recovery (seconds {}~{}): {}",
+            RECOVERY_WINDOW_S,
+            sc.outage.to_s,
+            end,
+            totals.join(", ")
+        ),
+    };
     let attempts: Vec<String> = shown
         .iter()
         .map(|r| format!("{} {}", short_name(&r.name), r.attempts))
         .collect();
-    let _ = writeln!(
-        s,
-        "全程 attempt 总量：{}（业务请求 {}）",
-        attempts.join("、"),
-        sc.business_requests()
-    );
+    let _ = match lang {
+        Lang::Zh => writeln!(
+            s,
+            "全程 attempt 总量：{}（业务请求 {}）",
+            attempts.join("、"),
+            sc.business_requests()
+        ),
+        Lang::En => writeln!(
+            s,
+            "Attempts over the whole run: {} ({} business requests)",
+            attempts.join(", "),
+            sc.business_requests()
+        ),
+    };
     s
 }
 
@@ -332,11 +425,32 @@ pub const VERDICT_NAMES: [&str; 4] = [
     "预算改成 100 后 S4 逐位等于 S3 (with budget 100, S4 equals S3 in every figure)",
 ];
 
+/// The names of the four acceptance checks in English only, for the English page and
+/// `--lang en` (the Chinese reports keep [`VERDICT_NAMES`], the article's words with
+/// their English gloss).
+pub const VERDICT_NAMES_EN: [&str; 4] = [
+    "Overload seconds of S4 at most half of S2's",
+    "S1 amplifies less than S2 and S3",
+    "S4's arrivals in the 3 s after recovery at most half of S2's and S3's",
+    "With budget 100, S4 equals S3 in every figure",
+];
+
 /// The article's four acceptance checks ("判定标准") on strategies 1–4 by position
 /// (S1 retries without backoff, S2 backs off without jitter, S3 adds full jitter, S4 adds
 /// the budget); the fourth re-runs the scenario with every budget forced to 100.
 pub fn verdicts(sc: &Scenario, seed: i64) -> Result<Vec<Verdict>, ValidationError> {
     verdicts_of(&simulate(sc, seed)?)
+}
+
+/// [`verdicts`] named in `lang` (the figures and PASS/FAIL are the same).
+pub fn verdicts_in(sc: &Scenario, seed: i64, lang: Lang) -> Result<Vec<Verdict>, ValidationError> {
+    let mut v = verdicts(sc, seed)?;
+    if lang == Lang::En {
+        for (v, name) in v.iter_mut().zip(VERDICT_NAMES_EN) {
+            v.name = name.to_string();
+        }
+    }
+    Ok(v)
 }
 
 /// The four acceptance checks of a run already made (`out`); only the budget-forced
@@ -411,6 +525,11 @@ pub fn verdicts_of(out: &Output) -> Result<Vec<Verdict>, ValidationError> {
 /// The article's `Sweep` report: S2–S4 over several seeds, the budget-forced-to-100
 /// check, and the four acceptance checks printed PASS/FAIL.
 pub fn sweep_text(sc: &Scenario, seeds: &[i64]) -> Result<String, ValidationError> {
+    sweep_text_in(sc, seeds, Lang::Zh)
+}
+
+/// [`sweep_text`] with its headings in `lang`.
+pub fn sweep_text_in(sc: &Scenario, seeds: &[i64], lang: Lang) -> Result<String, ValidationError> {
     let mut s = String::new();
     let base = simulate(sc, sc.seed)?;
     if base.results.len() < 4 {
@@ -421,16 +540,21 @@ pub fn sweep_text(sc: &Scenario, seeds: &[i64]) -> Result<String, ValidationErro
         ));
     }
     let label = |i: usize| short_name(&base.results[i].name).to_string();
-    let _ = writeln!(s, "多种子对照（{} 个种子）", seeds.len());
+    let _ = match lang {
+        Lang::Zh => writeln!(s, "多种子对照（{} 个种子）", seeds.len()),
+        Lang::En => writeln!(s, "Across seeds ({} seeds)", seeds.len()),
+    };
     s.push('\n');
+    let cell = lang.pick("放大/过载/交付", "amp/over/deliv");
     let _ = writeln!(
         s,
-        "{}{}{}{}{}",
+        "{}{}{}{}{}{}",
         pad("seed", 22),
-        pad(&format!("{} 放大/过载/交付", label(1)), 28),
-        pad(&format!("{} 放大/过载/交付", label(2)), 28),
-        pad(&format!("{} 放大/过载/交付", label(3)), 28),
-        format_args!("{}−{} 放大差", label(2), label(1))
+        pad(&format!("{} {cell}", label(1)), 28),
+        pad(&format!("{} {cell}", label(2)), 28),
+        pad(&format!("{} {cell}", label(3)), 28),
+        format_args!("{}−{} ", label(2), label(1)),
+        lang.pick("放大差", "amp diff")
     );
     let mut s3_amps = Vec::new();
     for &seed in seeds {
@@ -451,24 +575,41 @@ pub fn sweep_text(sc: &Scenario, seeds: &[i64]) -> Result<String, ValidationErro
         let min = s3_amps.iter().copied().fold(f64::INFINITY, f64::min);
         let max = s3_amps.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let mean = s3_amps.iter().sum::<f64>() / s3_amps.len() as f64;
-        let _ = writeln!(
-            s,
-            "{} 放大倍数：{}x ~ {}x，均值 {}x，极差 {}",
-            label(2),
+        let (min, max, mean, range) = (
             fixed(min, 2),
             fixed(max, 2),
             fixed(mean, 3),
-            fixed(max - min, 3)
+            fixed(max - min, 3),
         );
+        let _ = match lang {
+            Lang::Zh => writeln!(
+                s,
+                "{} 放大倍数：{min}x ~ {max}x，均值 {mean}x，极差 {range}",
+                label(2)
+            ),
+            Lang::En => writeln!(
+                s,
+                "{} amplification: {min}x ~ {max}x, mean {mean}x, range {range}",
+                label(2)
+            ),
+        };
     }
 
     s.push('\n');
     let forced = simulate(&sc.with_budget(100), sc.seed)?;
-    let _ = writeln!(s, "预算归零对照：budgetPct 全部改成 100，seed={}", sc.seed);
+    let _ = match lang {
+        Lang::Zh => writeln!(s, "预算归零对照：budgetPct 全部改成 100，seed={}", sc.seed),
+        Lang::En => writeln!(
+            s,
+            "Budget check: every budgetPct forced to 100, seed={}",
+            sc.seed
+        ),
+    };
+    let (peak, over) = (lang.pick("峰值", "peak"), lang.pick("过载", "overload"));
     for r in &forced.results {
         let _ = writeln!(
             s,
-            "  {}{} / {} / 峰值 {} / 过载 {}s / p50 {} ms / p99 {} ms",
+            "  {}{} / {} / {peak} {} / {over} {}s / p50 {} ms / p99 {} ms",
             pad(&r.name, 24),
             amplification(r),
             delivery(r),
@@ -480,14 +621,23 @@ pub fn sweep_text(sc: &Scenario, seeds: &[i64]) -> Result<String, ValidationErro
     }
 
     s.push('\n');
-    let _ = writeln!(s, "判定标准（seed={}）", sc.seed);
-    for v in verdicts(sc, sc.seed)? {
+    let _ = match lang {
+        Lang::Zh => writeln!(s, "判定标准（seed={}）", sc.seed),
+        Lang::En => writeln!(s, "Acceptance checks (seed={})", sc.seed),
+    };
+    for v in verdicts_in(sc, sc.seed, lang)? {
         let mark = match v.pass {
             Some(true) => "PASS",
             Some(false) => "FAIL",
             None => "N/A ",
         };
-        let _ = writeln!(s, "  [{mark}] {}：{}", v.name, v.detail);
+        let _ = writeln!(
+            s,
+            "  [{mark}] {}{}{}",
+            v.name,
+            lang.pick("：", ": "),
+            v.detail
+        );
     }
     Ok(s)
 }
@@ -495,31 +645,43 @@ pub fn sweep_text(sc: &Scenario, seeds: &[i64]) -> Result<String, ValidationErro
 /// The article's `Breaker` report: one row per strategy (the seven single-variable groups
 /// of `scenarios/breaker-groups.json`), with the breaker's settings and what it did.
 pub fn breaker_text(out: &Output) -> String {
+    breaker_text_in(out, Lang::Zh)
+}
+
+/// [`breaker_text`] with its headings in `lang`.
+pub fn breaker_text_in(out: &Output, lang: Lang) -> String {
     let sc = &out.scenario;
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "熔断单变量对照（容量 {}，故障 {}~{} 秒，seed={}）",
-        sc.capacity, sc.outage.from_s, sc.outage.to_s, sc.seed
-    );
+    let (cap, from, to, seed) = (sc.capacity, sc.outage.from_s, sc.outage.to_s, sc.seed);
+    // "budget" is wider than "预算": the English column is wider so it stays apart.
+    let budget_w = match lang {
+        Lang::Zh => 6,
+        Lang::En => 8,
+    };
+    let _ = match lang {
+        Lang::Zh => writeln!(s, "熔断单变量对照（容量 {cap}，故障 {from}~{to} 秒，seed={seed}）"),
+        Lang::En => writeln!(
+            s,
+            "Breaker, one variable at a time (capacity {cap}, outage in seconds {from}~{to}, seed={seed})"
+        ),
+    };
     s.push('\n');
-    let _ = writeln!(
-        s,
-        "{}{}{}{}{}{}{}{}{}误伤数",
-        pad("组", 28),
-        pad("预算", 6),
-        pad("deadline", 10),
-        pad("跳闸阈值", 10),
-        pad("放大倍数", 10),
-        pad("交付率", 8),
-        pad("过载秒", 8),
-        pad("峰值", 7),
-        pad("跳闸发生在", 12)
-    );
+    let columns = [
+        ("组", "group", 28),
+        ("预算", "budget", budget_w),
+        ("deadline", "deadline", 10),
+        ("跳闸阈值", "trips at", 10),
+        ("放大倍数", "amplif.", 10),
+        ("交付率", "deliv.", 8),
+        ("过载秒", "over s", 8),
+        ("峰值", "peak", 7),
+        ("跳闸发生在", "tripped at", 12),
+    ];
+    let _ = writeln!(s, "{}", heading(lang, &columns, ("误伤数", "harmful")));
     let _ = writeln!(s, "{}", "-".repeat(110));
     for (st, r) in sc.strategies.iter().zip(&out.results) {
         let budget = if st.budget_pct >= 100 {
-            "关".to_string()
+            lang.pick("关", "off").to_string()
         } else {
             format!("{}%", st.budget_pct)
         };
@@ -539,7 +701,7 @@ pub fn breaker_text(out: &Output) -> String {
             s,
             "{}{}{}{}{}{}{}{}{}{}",
             pad(&r.name, 28),
-            pad(&budget, 6),
+            pad(&budget, budget_w),
             pad(&deadline, 10),
             pad(&threshold, 10),
             pad(&amplification(r), 10),
@@ -551,6 +713,36 @@ pub fn breaker_text(out: &Output) -> String {
         );
     }
     s
+}
+
+/// The article's four reports by name, for the page's report views.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ArticleReport {
+    /// `retrystorm run`: the six-strategy table (section 2) and the endings.
+    Run,
+    /// `retrystorm herd`: the per-second recovery window (section 3).
+    Herd,
+    /// `retrystorm sweep`: six seeds, the budget check and the acceptance checks (section 6).
+    Sweep,
+    /// `retrystorm breaker`: the breaker groups (section 5).
+    Breaker,
+}
+
+/// The text `retrystorm <report> --lang <lang>` prints for this run's scenario and seed
+/// (the sweep over the article's six seeds), byte for byte, so the page shows and exports
+/// exactly what the CLI prints.
+pub fn article_report(
+    out: &Output,
+    which: ArticleReport,
+    lang: Lang,
+) -> Result<String, ValidationError> {
+    Ok(match which {
+        ArticleReport::Run => format!("{}\n{}", run_text_in(out, None, lang), endings_text(out)),
+        ArticleReport::Herd => herd_text_in(out, lang),
+        ArticleReport::Sweep => sweep_text_in(&out.scenario, &ARTICLE_SEEDS, lang)?,
+        ArticleReport::Breaker => breaker_text_in(out, lang),
+    })
 }
 
 /// The results table as GitHub-flavoured Markdown, with a caption line naming the scenario.
@@ -605,6 +797,54 @@ pub fn csv_per_sec(out: &Output) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The figures of a report: every run of digits, in order. A check's line counts only
+    /// its numbers after the name (the two languages word the names differently).
+    fn figures(text: &str) -> Vec<&str> {
+        text.lines()
+            .map(|line| match line.find("] ") {
+                Some(_) => line.rsplit(['：', ':']).next().unwrap_or(line),
+                None => line,
+            })
+            .flat_map(|line| line.split(|c: char| !c.is_ascii_digit()))
+            .filter(|t| !t.is_empty())
+            .collect()
+    }
+
+    /// `--lang en` translates the words only: every report keeps its lines and its
+    /// figures (the same digits in the same order) and differs from the Chinese.
+    #[test]
+    fn english_reports_have_the_chinese_figures() {
+        let sc = Scenario::article();
+        let out = simulate(&sc, sc.seed).unwrap();
+        for which in [
+            ArticleReport::Run,
+            ArticleReport::Herd,
+            ArticleReport::Sweep,
+            ArticleReport::Breaker,
+        ] {
+            let zh = article_report(&out, which, Lang::Zh).unwrap();
+            let en = article_report(&out, which, Lang::En).unwrap();
+            assert_ne!(zh, en, "{which:?}");
+            assert_eq!(zh.lines().count(), en.lines().count(), "{which:?}");
+            assert_eq!(figures(&zh), figures(&en), "{which:?}");
+        }
+    }
+
+    /// The Chinese report by name is the CLI's default text.
+    #[test]
+    fn chinese_is_the_default() {
+        let sc = Scenario::article();
+        let out = simulate(&sc, sc.seed).unwrap();
+        assert_eq!(
+            article_report(&out, ArticleReport::Herd, Lang::default()).unwrap(),
+            herd_text(&out)
+        );
+        assert_eq!(
+            article_report(&out, ArticleReport::Breaker, Lang::default()).unwrap(),
+            breaker_text(&out)
+        );
+    }
 
     #[test]
     fn far_below_is_at_most_half() {

@@ -14,7 +14,8 @@
 //! every platform including wasm32.
 
 // The engine's internals: crate-private, so the public API is what a user needs.
-pub(crate) mod backoff;
+/// Backoff delays and jitter (also sampled by the page's delay preview).
+pub mod backoff;
 pub(crate) mod breaker;
 pub(crate) mod budget;
 pub(crate) mod faults;

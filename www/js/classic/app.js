@@ -5,9 +5,10 @@
 // (hidden strategies).
 
 import { ChartView } from '../lib/chartview.js';
+import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
 import { $, el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
-import { t } from '../lib/i18n.js';
+import { lang, t } from '../lib/i18n.js';
 import { Runner } from '../lib/runner.js';
 import { renderTable } from '../lib/table.js';
 import { SeedsPanel } from '../seeds/panel.js';
@@ -73,6 +74,107 @@ export class ClassicApp {
     $('cancel-run').addEventListener('click', () => this.runner.cancel());
     this.bindExports();
     this.renderPresets();
+    /** The strategy whose backoff the delay preview shows (the row last focused). */
+    this.previewRow = 0;
+    root.querySelector('#strategies tbody')?.addEventListener('focusin', (event) => {
+      const field = /** @type {Element} */ (event.target).getAttribute('data-field') || '';
+      const m = /^strategies\[(\d+)\]/.exec(field);
+      if (m && Number(m[1]) !== this.previewRow) {
+        this.previewRow = Number(m[1]);
+        this.renderDelays();
+      }
+    });
+    /** The view on screen: the results table or one of the article's reports (shell.js). */
+    this.reportView = 'table';
+    $('report-md').addEventListener('click', () => {
+      if (this.run && this.reportView !== 'table') {
+        const v = this.reportView;
+        this.exports.download(`retry-storm-${v}.md`, this.reportMarkdown(v), 'text/markdown');
+      }
+    });
+    $('report-breaker-preset').addEventListener('click', () => {
+      const p = this.hooks.presets.find((x) => x.id === 'breaker-groups');
+      if (p) this.hooks.loadPreset(p);
+    });
+  }
+
+  /**
+   * Shows the results (chart and table) or one of the article's reports as the CLI prints it.
+   * @param {string} view
+   */
+  setView(view) {
+    this.reportView = view;
+    const report = view !== 'table';
+    $('report-block').hidden = !report;
+    $('chart-block').hidden = report;
+    $('table-block').hidden = report;
+    $('report-breaker-preset').hidden = view !== 'breaker';
+    this.renderReport();
+    if (!report && this.run) this.chart.schedule();
+  }
+
+  /** The report of the current view, in the page's language, exactly as the CLI prints it. */
+  renderReport() {
+    if (this.reportView === 'table' || !this.run) return;
+    const view = this.reportView;
+    $('report-h').textContent = t(`report.tab.${view}`);
+    $('report-note').textContent = t('report.note', { cmd: this.cliCommand(view) });
+    try {
+      $('report-text').textContent = this.run.report(view, lang());
+    } catch (e) {
+      $('report-text').textContent = t('report.failed', { message: /** @type {Error} */ (e).message });
+    }
+  }
+
+  /**
+   * The CLI command that prints the same report (for the reader who wants to check).
+   * @param {string} view
+   */
+  cliCommand(view) {
+    return `retrystorm ${view} --scenario scenario.json --lang ${lang()}`;
+  }
+
+  /**
+   * The report as Markdown: the CLI's text, byte for byte, in a code block (its columns
+   * are aligned by spaces, which only a fixed-width block keeps).
+   * @param {string} view
+   */
+  reportMarkdown(view) {
+    const text = /** @type {ClassicRun} */ (this.run).report(view, lang());
+    return `\`\`\`text\n${text}\`\`\`\n`;
+  }
+
+  /** The delay preview of the strategy in `previewRow`, sampled by the engine. */
+  renderDelays() {
+    const s = this.cfg.strategies[this.previewRow] ?? this.cfg.strategies[0];
+    const box = $('delay-preview');
+    if (!s) {
+      box.replaceChildren();
+      return;
+    }
+    try {
+      const spec = { model: 'classic', base_ms: s.base_ms, jitter: s.jitter, max_retry: s.max_retry };
+      const delays = this.wasm.delayPreview(spec, PREVIEW_SAMPLES, PREVIEW_SEED);
+      renderDelays(box, delays, t('delays.caption', { name: s.name, samples: PREVIEW_SAMPLES }));
+    } catch {
+      // A value out of range is marked at its field; the preview waits for a valid one.
+      box.replaceChildren();
+    }
+  }
+
+  /** Redraws every text this app built, after a language switch. */
+  relabel() {
+    this.renderDelays();
+    this.editor.render();
+    this.renderPresets();
+    if (this.run) {
+      renderTable(/** @type {HTMLTableElement} */ ($('results')), this.run.table(lang()));
+      this.renderLegend();
+      this.renderReport();
+    }
+    // The checks' names come from the engine in the page's language: ask again.
+    this.lastKey = null;
+    this.update();
   }
 
   /** @returns {PageState} */
@@ -130,12 +232,13 @@ export class ClassicApp {
     // also keeps a click on Cancel (which blurs the field first) from restarting the run.
     if (key === this.lastKey) return;
     this.lastKey = key;
+    this.renderDelays();
     const problems = this.wasm.classicValidate(cfg);
     this.editor.showProblems(problems);
     $('stale').hidden = problems.length === 0;
     if (problems.length) return;
     this.seeds.update(cfg);
-    const request = /** @type {const} */ ({ model: 'classic', cfg, seed: cfg.seed });
+    const request = /** @type {const} */ ({ model: 'classic', cfg, seed: cfg.seed, lang: lang() });
     try {
       const out = await this.runner.run({ ...request, kind: 'run' });
       this.show(this.wasm.ClassicRun.fromJSON(/** @type {string} */ (out.text)), out.ms);
@@ -168,10 +271,11 @@ export class ClassicApp {
   show(run, ms) {
     this.run?.free();
     this.run = run;
-    renderTable(/** @type {HTMLTableElement} */ ($('results')), run.table());
+    renderTable(/** @type {HTMLTableElement} */ ($('results')), run.table(lang()));
     this.renderChartSwitch();
     const drawMs = this.chart.draw();
-    $('timing').textContent = `run ${ms.toFixed(1)} ms · draw ${drawMs.toFixed(1)} ms`;
+    $('timing').textContent = t('shell.timing', { run: ms.toFixed(1), draw: drawMs.toFixed(1) });
+    this.renderReport();
     document.body.dataset.runs = String(Number(document.body.dataset.runs || 0) + 1);
   }
 
@@ -212,8 +316,17 @@ export class ClassicApp {
         { id: 'attribution-block', class: 'editor-only', 'aria-labelledby': 'attribution-h' },
         el('h3', { id: 'attribution-h', text: t('attribution.heading') }),
         el('p', { class: 'note', text: t('attribution.note') }),
-        el('div', { class: 'scroll' }, el('table', { id: 'attribution-figures', class: 'results' })),
-        el('div', { class: 'scroll' }, el('table', { id: 'attribution-checks', class: 'results' })),
+        // Focusable scroll regions, so keyboard users can scroll the wide tables (axe).
+        el(
+          'div',
+          { class: 'scroll', tabindex: '0', role: 'region', 'aria-labelledby': 'attribution-h' },
+          el('table', { id: 'attribution-figures', class: 'results' }),
+        ),
+        el(
+          'div',
+          { class: 'scroll', tabindex: '0', role: 'region', 'aria-labelledby': 'attribution-h' },
+          el('table', { id: 'attribution-checks', class: 'results' }),
+        ),
       ),
     );
   }
@@ -279,7 +392,7 @@ export class ClassicApp {
   renderVerdicts(verdicts) {
     $('verdicts').replaceChildren(
       ...verdicts.map((v) => {
-        const label = v.pass === true ? 'PASS' : v.pass === false ? 'FAIL' : 'n/a';
+        const label = v.pass === true ? t('verdict.pass') : v.pass === false ? t('verdict.fail') : t('verdict.na');
         const kind = v.pass === true ? 'pass' : v.pass === false ? 'fail' : 'na';
         return el(
           'li',
@@ -318,7 +431,7 @@ export class ClassicApp {
         type: 'button',
         'data-preset': p.id,
         text: p.title,
-        title: p.model === 'classic' ? p.description : `${p.description} (cluster model)`,
+        title: p.model === 'classic' ? p.description : t('classic.clusterPreset', { description: p.description }),
         onclick: () => this.hooks.loadPreset(p),
       }),
     );

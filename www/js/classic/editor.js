@@ -179,7 +179,7 @@ export class ClassicEditor {
     // A new row starts as a copy of the last row (or the engine's last default), renamed.
     const defaults = this.app.defaults.scenario.strategies;
     const base = structuredClone(strategies[strategies.length - 1] || defaults[defaults.length - 1]);
-    base.name = `S${strategies.length + 1} new`;
+    base.name = t('classic.newName', { n: strategies.length + 1 });
     strategies.push(base);
     this.structureChanged();
   }
@@ -190,7 +190,8 @@ export class ClassicEditor {
    */
   rowAction(act, i) {
     const s = this.app.cfg.strategies;
-    if (act === 'dup') s.splice(i + 1, 0, { ...structuredClone(s[i]), name: `${s[i].name} copy` });
+    if (act === 'dup')
+      s.splice(i + 1, 0, { ...structuredClone(s[i]), name: t('classic.copyName', { name: s[i].name }) });
     else if (act === 'del') s.splice(i, 1);
     else if (act === 'up' && i > 0) [s[i - 1], s[i]] = [s[i], s[i - 1]];
     else if (act === 'down' && i < s.length - 1) [s[i + 1], s[i]] = [s[i], s[i + 1]];
@@ -244,20 +245,23 @@ export class ClassicEditor {
           value: s[key] === undefined ? '' : String(s[key]),
           inputmode: 'numeric',
           placeholder,
-          'aria-label': `${key} of row ${i + 1}`,
+          'aria-label': t('classic.cellLabel', { field: t(`classic.key.${key}`), row: i + 1 }),
         }),
       );
     const jitter = el(
       'select',
-      { 'data-field': f('jitter'), 'aria-label': `jitter of row ${i + 1}` },
-      el('option', { value: 'none', text: 'none' }),
-      el('option', { value: 'full', text: 'full' }),
+      {
+        'data-field': f('jitter'),
+        'aria-label': t('classic.cellLabel', { field: t('classic.key.jitter'), row: i + 1 }),
+      },
+      el('option', { value: 'none', text: t('jitter.none') }),
+      el('option', { value: 'full', text: t('jitter.full') }),
     );
     jitter.value = s.jitter;
     const breaker = el('input', {
       type: 'checkbox',
       'data-field': f('breaker'),
-      'aria-label': `breaker of row ${i + 1}`,
+      'aria-label': t('classic.cellLabel', { field: t('classic.key.breaker'), row: i + 1 }),
     });
     breaker.checked = !!s.breaker;
     /**
@@ -271,7 +275,7 @@ export class ClassicEditor {
         'data-act': name,
         'data-row': String(i),
         title,
-        'aria-label': `${title} row ${i + 1}`,
+        'aria-label': t('classic.actLabel', { act: title, row: i + 1 }),
         text: label,
       });
     const swatch = el('span', { class: 'swatch' });
@@ -288,7 +292,7 @@ export class ClassicEditor {
           value: s.name,
           class: 'name',
           spellcheck: 'false',
-          'aria-label': `name of row ${i + 1}`,
+          'aria-label': t('classic.cellLabel', { field: t('classic.key.name'), row: i + 1 }),
         }),
       ),
       num('max_retry'),
@@ -313,10 +317,10 @@ export class ClassicEditor {
       el(
         'td',
         { class: 'acts' },
-        act('up', '↑', 'Move up'),
-        act('down', '↓', 'Move down'),
-        act('dup', 'dup', 'Duplicate'),
-        act('del', '✕', 'Delete'),
+        act('up', '↑', t('classic.act.up')),
+        act('down', '↓', t('classic.act.down')),
+        act('dup', t('classic.act.dupShort'), t('classic.act.dup')),
+        act('del', '✕', t('classic.act.del')),
       ),
     );
   }

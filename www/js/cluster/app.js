@@ -5,8 +5,10 @@
 // as A, and tells the shell when they changed.
 
 import { ChartView } from '../lib/chartview.js';
+import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
 import { el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
+import { getPath } from '../lib/fields.js';
 import { t } from '../lib/i18n.js';
 import { Runner } from '../lib/runner.js';
 import { renderTable } from '../lib/table.js';
@@ -162,16 +164,41 @@ export class ClusterApp {
     /** @param {string} s */
     const id = (s) => `cluster-${s}`;
     /**
+     * A button whose text (and title) are catalogue keys, relabelled on a language switch.
      * @param {string} s
-     * @param {string} text
-     * @param {string} [title]
+     * @param {string} key
+     * @param {string} [titleKey]
      */
-    const btn = (s, text, title) => el('button', { type: 'button', id: id(s), text, title });
+    const btn = (s, key, titleKey) =>
+      el('button', {
+        type: 'button',
+        id: id(s),
+        text: t(key),
+        'data-i18n': key,
+        title: titleKey && t(titleKey),
+        'data-i18n-title': titleKey,
+      });
+    /**
+     * The text of a catalogue key, relabelled on a language switch (applyTexts).
+     * @param {string} key
+     */
+    const tx = (key) => ({ text: t(key), 'data-i18n': key });
+    /**
+     * A focusable scroll box (keyboard users can scroll a wide table) named by `key`.
+     * @param {Node} table
+     * @param {string} key
+     */
+    const scrollBox = (table, key) =>
+      el(
+        'div',
+        { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': t(key), 'data-i18n-aria-label': key },
+        table,
+      );
     root.replaceChildren(
       el(
         'section',
         { class: 'editor-only', 'aria-labelledby': id('presets-h') },
-        el('h2', { id: id('presets-h'), text: 'Cluster presets' }),
+        el('h2', { id: id('presets-h'), ...tx('cluster.presets') }),
         el(
           'div',
           { id: id('presets'), class: 'presets' },
@@ -192,14 +219,18 @@ export class ClusterApp {
         { class: 'cluster-layout' },
         el(
           'section',
-          { class: 'cluster-editor editor-only', 'aria-label': 'Cluster scenario editor' },
+          {
+            class: 'cluster-editor editor-only',
+            'aria-label': t('cluster.editorLabel'),
+            'data-i18n-aria-label': 'cluster.editorLabel',
+          },
           el('div', { id: id('editor') }),
           el('ul', { id: id('problems'), class: 'problems' }),
         ),
         el(
           'section',
           { class: 'cluster-output', 'aria-labelledby': id('out-h') },
-          el('h2', { id: id('out-h'), class: 'editor-only', text: 'Load, faults and results' }),
+          el('h2', { id: id('out-h'), class: 'editor-only', ...tx('cluster.output') }),
           el(
             'div',
             { class: 'editor-only timeline-block' },
@@ -214,23 +245,25 @@ export class ClusterApp {
               'span',
               { id: id('progress-box'), class: 'spinner', hidden: true },
               el('span', { class: 'dot' }),
-              ' running… ',
+              ' ',
+              el('span', tx('shell.running')),
+              ' ',
               // Before the progress text, whose width changes: the button stays put under the pointer.
-              btn('cancel', 'Cancel', 'Stop this run'),
+              btn('cancel', 'shell.cancel', 'cluster.cancelTitle'),
               ' ',
               el('progress', { id: id('progress'), max: 1, value: 0 }),
               ' ',
               el('span', { id: id('progress-text') }),
             ),
-            el('span', { id: id('stale'), class: 'stale', hidden: true, text: 'showing the last valid results' }),
+            el('span', { id: id('stale'), class: 'stale', hidden: true, ...tx('shell.stale') }),
             el('span', { id: id('copied'), class: 'copied', role: 'status' }),
           ),
           el('div', { id: id('run-error'), class: 'banner run-error', role: 'alert', hidden: true }),
           el(
             'div',
             { class: 'ab editor-only' },
-            btn('pin', 'Pin as A', 'Keep these results as A, then edit to compare B with it'),
-            btn('unpin', 'Unpin A', 'Stop comparing'),
+            btn('pin', 'cluster.pin', 'cluster.pinTitle'),
+            btn('unpin', 'cluster.unpin', 'cluster.unpinTitle'),
             el('span', { id: id('ab-status'), class: 'hint' }),
           ),
           el(
@@ -242,8 +275,9 @@ export class ClusterApp {
               el('canvas', {
                 id: id('chart'),
                 class: 'cluster-chart',
-                'aria-label':
-                  'Per tier: attempts per second split into first attempts and retries against capacity, faults shaded; breakers open and half-open; queue depth and in-flight; end-to-end latency p50 and p99 per bucket',
+                role: 'img',
+                'aria-label': t('cluster.chartLabel'),
+                'data-i18n-aria-label': 'cluster.chartLabel',
               }),
               el('div', { id: id('readout'), class: 'readout', hidden: true }),
             ),
@@ -254,35 +288,35 @@ export class ClusterApp {
             el(
               'div',
               { id: id('compare-block'), hidden: true },
-              el('h3', { text: 'A/B comparison' }),
-              el('div', { class: 'scroll' }, el('table', { id: id('compare'), class: 'results compare' })),
+              el('h3', tx('cluster.compare')),
+              scrollBox(el('table', { id: id('compare'), class: 'results compare' }), 'cluster.compare'),
             ),
-            el('h3', { class: 'editor-only', text: 'Summary' }),
-            el('div', { class: 'scroll' }, el('table', { id: id('summary'), class: 'results' })),
-            el('h3', { text: 'Per tier' }),
-            el('div', { class: 'scroll' }, el('table', { id: id('tiers'), class: 'results' })),
+            el('h3', { class: 'editor-only', ...tx('cluster.summary') }),
+            scrollBox(el('table', { id: id('summary'), class: 'results' }), 'cluster.summary'),
+            el('h3', tx('cluster.perTier')),
+            scrollBox(el('table', { id: id('tiers'), class: 'results' }), 'cluster.perTier'),
             // issue 12: every route of every tier (a chain's hop is one route)
-            el('h3', { text: t('routes.table') }),
-            el('div', { class: 'scroll' }, el('table', { id: id('routes'), class: 'results' })),
+            el('h3', tx('routes.table')),
+            scrollBox(el('table', { id: id('routes'), class: 'results' }), 'routes.table'),
           ),
           el('a', {
             id: id('open'),
             class: 'embed-only open-link',
             target: '_blank',
             rel: 'noopener',
-            text: 'Open in the Retry Storm Playground ↗',
+            ...tx('shell.openPlayground'),
           }),
           el(
             'section',
             { class: 'editor-only', 'aria-labelledby': id('export-h') },
-            el('h3', { id: id('export-h'), text: 'Export' }),
+            el('h3', { id: id('export-h'), ...tx('cluster.export') }),
             el(
               'div',
               { class: 'row-actions' },
-              btn('export-md', 'Markdown summary'),
-              btn('export-csv', 'CSV per bucket and tier'),
-              btn('export-png', 'PNG chart'),
-              btn('export-json', 'Scenario JSON (CLI)'),
+              btn('export-md', 'cluster.exportMd'),
+              btn('export-csv', 'cluster.exportCsv'),
+              btn('export-png', 'export.png'),
+              btn('export-json', 'cluster.exportJson'),
             ),
             el('textarea', {
               id: id('export-text'),
@@ -290,7 +324,8 @@ export class ClusterApp {
               rows: 5,
               readonly: true,
               spellcheck: 'false',
-              'aria-label': 'Last exported text',
+              'aria-label': t('export.box'),
+              'data-i18n-aria-label': 'export.box',
             }),
           ),
         ),
@@ -446,6 +481,26 @@ export class ClusterApp {
     this.hooks.changed(commit);
   }
 
+  /** The delay preview of every client policy on screen (the editor places them), sampled by the engine. */
+  renderDelays() {
+    for (const box of document.querySelectorAll('#cluster-root [data-delay-client]')) {
+      const path = /** @type {string} */ (box.getAttribute('data-delay-client'));
+      const c = getPath(this.cfg, path);
+      try {
+        const spec = { model: 'cluster', backoff: c.backoff, jitter: c.jitter, max_attempts: c.max_attempts };
+        const delays = this.wasm.delayPreview(spec, PREVIEW_SAMPLES, PREVIEW_SEED);
+        renderDelays(
+          /** @type {HTMLElement} */ (box),
+          delays,
+          t('delays.clusterCaption', { samples: PREVIEW_SAMPLES }),
+        );
+      } catch {
+        // A value out of range is marked at its field; the preview waits for a valid one.
+        box.replaceChildren();
+      }
+    }
+  }
+
   /**
    * Validates (marking every field) and, when valid, runs; invalid edits keep the last results.
    * @param {{immediate?: boolean, validateOnly?: boolean}} [options]
@@ -454,6 +509,7 @@ export class ClusterApp {
     if (!this.cfg) return;
     /** @type {import('../lib/fields.js').Problem[]} */
     const problems = this.wasm.clusterValidate(this.cfg);
+    this.renderDelays();
     let unplaced = this.editor.showProblems(problems);
     unplaced = this.faultForm.showProblems(unplaced);
     /** @type {Set<number>} */

@@ -557,6 +557,8 @@ export class ClusterEditor {
       this.retryOn(`${p}.retry_on`, c.retry_on),
       this.kinded(`${p}.backoff`, c.backoff, 'backoff', 'backoff'),
       this.kinded(`${p}.jitter`, c.jitter, 'jitter', 'jitter'),
+      // The delay preview of this policy's backoff and jitter, drawn by the app (app.renderDelays).
+      el('figure', { class: 'delay-preview', 'data-delay-client': p }),
       this.kinded(`${p}.budget`, c.budget, 'budget', 'retry budget'),
       this.kinded(`${p}.breaker`, c.breaker, 'breaker', 'breaker'),
       this.optional(`${p}.bulkhead`, c.bulkhead, 'bulkhead', 'bulkhead (cap on concurrent calls)', () =>

@@ -2,6 +2,8 @@
 // so it can be copied by hand where the clipboard or downloads are not allowed (e.g.
 // inside an iframe); a short message in the model's status line says what happened.
 
+import { t } from './i18n.js';
+
 /** The share box and status line of one model's page. */
 export class Exports {
   /**
@@ -32,11 +34,11 @@ export class Exports {
     this.box.value = text;
     try {
       await navigator.clipboard.writeText(text);
-      this.flash(`${what} copied to the clipboard (and in the export box below)`);
+      this.flash(t('export.copied', { what }));
     } catch {
       this.box.focus();
       this.box.select();
-      this.flash(`${what} is selected in the export box below: press Ctrl+C / ⌘C to copy`);
+      this.flash(t('export.selectCopy', { what }));
     }
   }
 
@@ -56,7 +58,7 @@ export class Exports {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-    this.flash(`saved ${name}`);
+    this.flash(t('export.saved', { name }));
   }
 
   /**
@@ -71,17 +73,26 @@ export class Exports {
   }
 }
 
+// The host page's side of the embed's height message (see boot.js): it sizes the iframe
+// that sent it, and only from the playground's origin. Without it the iframe keeps its
+// fixed height and scrolls.
+const HEIGHT_LISTENER =
+  "<script>addEventListener('message',function(e){var d=e.data;if(!d||d.type!=='retrystorm:height')return;" +
+  "document.querySelectorAll('iframe[data-retrystorm]').forEach(function(f){" +
+  "if(f.contentWindow===e.source&&new URL(f.src).origin===e.origin)f.style.height=d.height+'px';});});</script>";
+
 /**
- * The `<iframe>` snippet embedding the page at `src`.
+ * The `<iframe>` snippet embedding the page at `src`, with the few lines a host page
+ * needs to let it grow to its content.
  * @param {string} src
- * @param {string} embed what the embed shows: both, chart or table
+ * @param {string} embed what the embed shows: both, chart, table or one report
  */
 export function embedSnippet(src, embed) {
   const height = embed === 'chart' ? 420 : embed === 'table' ? 320 : 720;
   /** @param {string} s */
   const esc = (s) => s.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
   return (
-    `<iframe src="${esc(src)}" width="100%" height="${height}" style="border:0;max-width:100%" ` +
-    `title="Retry Storm Playground" loading="lazy"></iframe>`
+    `<iframe data-retrystorm src="${esc(src)}" width="100%" height="${height}" style="border:0;max-width:100%" ` +
+    `title="${esc(t('app.title'))}" loading="lazy"></iframe>\n${HEIGHT_LISTENER}`
   );
 }

@@ -14,6 +14,7 @@
  *   checks; "attribution": its figures and checks under every time-attribution convention
  * @property {unknown} cfg the scenario as the page holds it
  * @property {unknown} [seed] a number, a decimal string, or undefined for the scenario's own
+ * @property {string} [lang] the page's language (`zh`, `en`), for texts the engine words
  */
 
 /**
@@ -35,9 +36,9 @@ const REPORT_MS = 50;
  * @param {(p: {progress: number, events: number}) => void} onProgress
  * @returns {JobResult}
  */
-export function runJob(wasm, { model, kind, cfg, seed }, onProgress) {
+export function runJob(wasm, { model, kind, cfg, seed, lang }, onProgress) {
   if (model === 'classic' && kind === 'verdicts') {
-    return { value: wasm.classicVerdicts(cfg, seed), events: 0 };
+    return { value: wasm.classicVerdicts(cfg, seed, lang), events: 0 };
   }
   if (model === 'classic' && kind === 'attribution') {
     return { value: wasm.classicAttribution(cfg, seed), events: 0 };

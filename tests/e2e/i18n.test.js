@@ -1,0 +1,283 @@
+// End-to-end tests of issue 13 in headless Chromium: the page in Chinese and English
+// (from the link, the saved choice, the switch), dark mode from the link, the article's
+// reports from a link equal to the CLI's output (and their Markdown export), the embed's
+// height message with the snippet in a host page at 360 px, the accessibility audit
+// (axe-core) and screenshots at 360 and 1,200 px in both languages and themes.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import * as e2e from './harness.js';
+import { serve } from './static-server.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const AXE = path.join(here, 'node_modules/axe-core/axe.min.js');
+
+const h = new e2e.Harness({ width: 1200, height: 900 });
+
+before(() => h.start());
+after(() => h.stop());
+
+/**
+ * Opens a page and waits for the classic model's first run.
+ * @param {string} query
+ */
+async function open(query) {
+  const page = await h.page(`${h.url}${query}`);
+  await e2e.waitRunCount(page, 'runs', 1);
+  return page;
+}
+
+/**
+ * What the CLI prints.
+ * @param {string[]} args
+ */
+function cli(args) {
+  return execFileSync(e2e.CLI, args, { encoding: 'utf8' });
+}
+
+/**
+ * The page's background colour, as the browser computed it.
+ * @param {import('playwright-core').Page} page
+ */
+const background = (page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+
+test('a link with lang=zh and theme=dark opens in Chinese and dark', async () => {
+  const page = await open('?lang=zh&theme=dark');
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  assert.equal(await page.textContent('h1'), '重试风暴模拟器');
+  assert.equal(await page.title(), '重试风暴模拟器');
+  assert.equal(await page.textContent('#copy-link'), '复制链接');
+  const head = await e2e.tableRows(page, '#results');
+  assert.equal(head[0][0], '策略');
+  assert.equal(head[1][1], '1.30x'); // the figures stay the engine's
+  await page.waitForFunction(() => document.querySelectorAll('#verdicts .badge').length === 4);
+  const badges = await page.$$eval('#verdicts .badge', (b) => b.map((x) => x.textContent));
+  assert.deepEqual(badges, ['通过', '通过', '通过', '通过']);
+  // The checks' names come from the engine, in Chinese.
+  assert.match(String(await page.textContent('#verdicts')), /S4 的过载秒远小于 S2/);
+  assert.equal(await background(page), 'rgb(20, 23, 29)');
+  // The link the page writes keeps the reader's language and theme.
+  assert.match(page.url(), /lang=zh/);
+  assert.match(page.url(), /theme=dark/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the language: the browser’s by default, the switch saves a choice, the link wins', async () => {
+  const page = await open('');
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  assert.equal(await page.textContent('h1'), 'Retry Storm Playground');
+  assert.equal(await background(page), 'rgb(255, 255, 255)');
+  await page.selectOption('#lang-select', 'zh');
+  assert.equal(await page.textContent('h1'), '重试风暴模拟器');
+  assert.equal((await e2e.tableRows(page, '#results'))[0][0], '策略');
+  assert.equal(await page.getAttribute('[data-field="strategies[0].max_retry"]', 'aria-label'), '第 1 行的最多重试');
+  // Saved: a link without lang opens in Chinese; a link with lang=en in English.
+  const again = await open('');
+  assert.equal(await again.textContent('h1'), '重试风暴模拟器');
+  const english = await open('?lang=en');
+  assert.equal(await english.textContent('h1'), 'Retry Storm Playground');
+  await english.selectOption('#lang-select', 'en'); // leave the saved choice as the other tests expect
+  for (const p of [page, again, english]) await p.close();
+});
+
+// The report views and the CLI commands that print the same text.
+const REPORTS = [
+  { view: 'herd', args: ['herd'] },
+  { view: 'sweep', args: ['sweep'] },
+];
+
+test('each report from a link equals the CLI output, in both languages, and exports as Markdown', async () => {
+  for (const { view, args } of REPORTS) {
+    for (const lang of ['zh', 'en']) {
+      const page = await open(`?view=${view}&lang=${lang}`);
+      await page.waitForFunction(() => (document.getElementById('report-text')?.textContent || '').length > 0);
+      const want = cli([...args, '--lang', lang]);
+      assert.equal(await page.textContent('#report-text'), want, `${view} ${lang}`);
+      assert.equal(await page.isVisible('#chart'), false);
+      assert.equal(await page.getAttribute(`#report-tabs [data-view="${view}"]`, 'aria-pressed'), 'true');
+      const md = (await e2e.downloaded(page, '#report-md')).toString('utf8');
+      assert.equal(md, `\`\`\`text\n${want}\`\`\`\n`);
+      await page.close();
+    }
+  }
+  // The breaker groups: the preset, then the view; the link carries both.
+  const page = await open('?lang=zh');
+  await page.click('#report-tabs [data-view="breaker"]');
+  await page.click('#report-breaker-preset');
+  await e2e.waitRunCount(page, 'runs', 2);
+  assert.match(page.url(), /view=breaker/);
+  const linked = await open(new URL(page.url()).search);
+  await linked.waitForFunction(() => (document.getElementById('report-text')?.textContent || '').length > 0);
+  assert.equal(await linked.textContent('#report-text'), cli(['breaker']));
+  // The six-strategy table: the results table is the CLI's run, figure for figure.
+  const table = await e2e.tableRows(linked, '#results');
+  assert.equal(table.length, 8); // header and the seven groups A–G
+  for (const p of [page, linked]) await p.close();
+});
+
+test('embed=herd shows only that report', async () => {
+  const page = await open('?embed=herd&lang=zh');
+  await page.waitForFunction(() => (document.getElementById('report-text')?.textContent || '').length > 0);
+  assert.equal(await page.textContent('#report-text'), cli(['herd']));
+  for (const hidden of ['#chart', '#results', '#scenario-block', '#report-tabs']) {
+    assert.equal(await page.isVisible(hidden), false, hidden);
+  }
+  await page.close();
+});
+
+test('the embed snippet in a host page at 360 px: the iframe grows to its content', async () => {
+  const page0 = await open('?view=herd');
+  await page0.click('#copy-embed');
+  const snippet = await page0.inputValue('#export-text');
+  await page0.close();
+  assert.match(snippet, /embed=herd/);
+  // A host page on another origin (another port), holding the snippet as it was copied,
+  // plus a listener of its own that records the heights it hears.
+  const dir = h.scratch('host');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    `<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head><body style="margin:0"><p>A post about retries.</p><script>addEventListener('message',function(e){if(e.data&&e.data.type==='retrystorm:height')sawHeight(e.data.height);});</script>${snippet}</body></html>`,
+  );
+  const site = await serve(dir);
+  const host = /** @type {import('playwright-core').Page} */ (
+    await /** @type {import('playwright-core').BrowserContext} */ (h.context).newPage()
+  );
+  await host.setViewportSize({ width: 360, height: 640 });
+  const messages = /** @type {number[]} */ ([]);
+  await host.exposeFunction('sawHeight', (/** @type {number} */ n) => messages.push(n));
+  await host.goto(site.url);
+  await host.waitForFunction(() => {
+    const f = document.querySelector('iframe');
+    return !!f && f.style.height !== '';
+  });
+  const { styleHeight, inner } = await host.evaluate(() => {
+    const f = /** @type {HTMLIFrameElement} */ (document.querySelector('iframe'));
+    return { styleHeight: f.style.height, inner: f.getBoundingClientRect().height };
+  });
+  const last = messages[messages.length - 1];
+  assert.ok(messages.length >= 1);
+  assert.equal(styleHeight, `${last}px`);
+  assert.equal(Math.round(inner), last);
+  // The embedded page fits: nothing scrolls inside the iframe.
+  const frame = host.frames().find((f) => f.url().includes('embed=herd'));
+  assert.ok(frame);
+  const fits = await frame.evaluate(
+    () => document.documentElement.scrollHeight <= document.documentElement.clientHeight + 1,
+  );
+  assert.ok(fits, 'the iframe is as tall as its content');
+  await host.screenshot({ path: path.join(e2e.ARTIFACTS, 'i18n-embed-host-360.png'), fullPage: true });
+  await host.close();
+  site.server.close();
+});
+
+/**
+ * Runs axe-core on the page and returns its serious and critical violations.
+ * @param {import('playwright-core').Page} page
+ */
+async function audit(page) {
+  await page.addScriptTag({ content: fs.readFileSync(AXE, 'utf8') });
+  /** @type {{id: string, impact: string, nodes: {target: string[]}[]}[]} */
+  const violations = await page.evaluate(async () => {
+    const result = await /** @type {any} */ (window).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((/** @type {any} */ v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((/** @type {any} */ n) => ({ target: n.target })),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('accessibility audit (axe-core): no serious or critical violations', async () => {
+  for (const query of ['', '?lang=zh&theme=dark', '?embed=both', '?view=herd']) {
+    const page = await open(query);
+    assert.deepEqual(await audit(page), [], `classic ${query}`);
+    await page.close();
+  }
+  const cluster = await h.page(`${h.url}?lang=zh`);
+  await e2e.waitRunCount(cluster, 'runs', 1);
+  await cluster.click('input[name="model"][value="cluster"]');
+  await e2e.waitRunCount(cluster, 'clusterRuns', 1);
+  assert.deepEqual(await audit(cluster), [], 'cluster');
+  await cluster.close();
+});
+
+test('screenshots at 360 and 1,200 px, both languages, light and dark, both models', async () => {
+  for (const width of [360, 1200]) {
+    for (const lang of ['zh', 'en']) {
+      for (const theme of ['light', 'dark']) {
+        const page = await open(`?lang=${lang}&theme=${theme}`);
+        await page.setViewportSize({ width, height: 900 });
+        // Nothing wider than the screen but the tables' own scroll boxes (once the chart
+        // has been redrawn for the new width).
+        const fits = await page
+          .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, null, { timeout: 5000 })
+          .then(() => true)
+          .catch(() => false);
+        assert.ok(fits, `${width} px ${lang} ${theme}: the page is wider than the screen`);
+        await page.screenshot({ path: path.join(e2e.ARTIFACTS, `i18n-classic-${lang}-${theme}-${width}.png`) });
+        await page.click('input[name="model"][value="cluster"]');
+        await e2e.waitRunCount(page, 'clusterRuns', 1);
+        await page.screenshot({ path: path.join(e2e.ARTIFACTS, `i18n-cluster-${lang}-${theme}-${width}.png`) });
+        await page.close();
+      }
+    }
+  }
+});
+
+/**
+ * The numbers the delay preview drew, from its chart's data attributes.
+ * @param {import('playwright-core').Page} page
+ * @param {string} selector the preview's svg
+ */
+async function previewData(page, selector) {
+  /** @param {string} name */
+  const read = async (name) =>
+    String(await page.getAttribute(selector, name))
+      .split(',')
+      .map(Number);
+  return { medians: await read('data-medians'), minima: await read('data-minima'), maxima: await read('data-maxima') };
+}
+
+test('the delay preview shows the waits the engine draws before each retry', async () => {
+  const page = await open('');
+  // S2: exponential backoff without jitter waits exactly 500 · 2^(k−1) ms before retry k.
+  await page.focus('[data-field="strategies[1].base_ms"]');
+  await page.waitForFunction(() => document.querySelector('#delay-preview figcaption')?.textContent?.includes('S2'));
+  const s2 = await previewData(page, '#delay-preview svg');
+  const exact = [500, 1000, 2000, 4000, 8000];
+  assert.deepEqual(s2, { medians: exact, minima: exact, maxima: exact });
+  // S3: full jitter, floor(nextDouble() × 500 · 2^(k−1)): uniform below the backoff, so the
+  // median is about half of it (2,000 samples: well within 10%).
+  await page.focus('[data-field="strategies[2].base_ms"]');
+  await page.waitForFunction(() => document.querySelector('#delay-preview figcaption')?.textContent?.includes('S3'));
+  const s3 = await previewData(page, '#delay-preview svg');
+  exact.forEach((backoff, k) => {
+    assert.ok(s3.minima[k] >= 0 && s3.maxima[k] < backoff, `retry ${k + 1}`);
+    assert.ok(Math.abs(s3.medians[k] - backoff / 2) <= backoff * 0.1, `median of retry ${k + 1}: ${s3.medians[k]}`);
+    assert.ok(s3.maxima[k] > backoff * 0.95, `max of retry ${k + 1}`);
+  });
+  // Editing the backoff redraws it: base 100 ms.
+  await e2e.commitField(page, { field: 'strategies[2].base_ms', value: '100', runs: 'runs', commit: 'change' });
+  const s3b = await previewData(page, '#delay-preview svg');
+  assert.ok(s3b.maxima.every((m, k) => m < 100 * 2 ** k));
+  // The cluster model: one preview per client policy, one row per retry (max_attempts − 1).
+  await page.click('input[name="model"][value="cluster"]');
+  await e2e.waitRunCount(page, 'clusterRuns', 1);
+  const client = await page.evaluate(() => /** @type {any} */ (window).playground.cluster.cfg.tiers[0].client);
+  const rows = await page.$$eval(
+    '#cluster-root [data-delay-client="tiers[0].client"] svg line.delay-median',
+    (lines) => lines.length,
+  );
+  assert.equal(rows, (client.max_attempts ?? 1) - 1);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
