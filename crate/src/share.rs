@@ -42,7 +42,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The newest version [`encode`] writes (and [`decode`] reads).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// Longest state text accepted, in characters; about 36 KB of JSON, far above any
 /// real scenario, and far below what would make decoding noticeable.
@@ -85,6 +85,13 @@ pub struct ShareState {
     /// Display-only options.
     #[serde(default)]
     pub view: View,
+    /// The classic model's ensemble or sweep definition (`{"seeds": 1000}`), if any
+    /// (version 3; absent: one seed, the single run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classic_sweep: Option<Value>,
+    /// The cluster model's ensemble or sweep definition, if any (version 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster_sweep: Option<Value>,
 }
 
 /// The version-1 document. Frozen: it stays as it is; [`From`] migrates it.
@@ -110,31 +117,71 @@ impl From<StateV1> for ShareState {
             cluster: v.cluster,
             cluster_a: None,
             view: v.view,
+            classic_sweep: None,
+            cluster_sweep: None,
         }
     }
 }
 
-/// The version-2 document: version 1 plus `cluster_a`.
-type StateV2 = ShareState;
+/// The version-2 document: version 1 plus `cluster_a`. Frozen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct StateV2 {
+    #[serde(default)]
+    model: Model,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    classic: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cluster: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cluster_a: Option<Value>,
+    #[serde(default)]
+    view: View,
+}
+
+/// Version 2 → 3: no ensemble or sweep.
+impl From<StateV2> for ShareState {
+    fn from(v: StateV2) -> Self {
+        ShareState {
+            model: v.model,
+            classic: v.classic,
+            cluster: v.cluster,
+            cluster_a: v.cluster_a,
+            view: v.view,
+            classic_sweep: None,
+            cluster_sweep: None,
+        }
+    }
+}
+
+/// The version-3 document: version 2 plus `classic_sweep` and `cluster_sweep`.
+type StateV3 = ShareState;
 
 /// Encodes the state as `v<N>.<base64url(JSON)>`, safe to put in a URL unescaped; `N`
 /// is 1 unless the state has an A/B pin (see the module documentation).
 pub fn encode(state: &ShareState) -> String {
     // Serializing a struct of plain values and `serde_json::Value`s cannot fail.
-    let (version, json) = if state.cluster_a.is_none() {
+    let (version, json) = if state.classic_sweep.is_some() || state.cluster_sweep.is_some() {
+        (3, serde_json::to_vec(state))
+    } else if state.cluster_a.is_some() {
+        let v2 = StateV2 {
+            model: state.model,
+            classic: state.classic.clone(),
+            cluster: state.cluster.clone(),
+            cluster_a: state.cluster_a.clone(),
+            view: state.view.clone(),
+        };
+        (2, serde_json::to_vec(&v2))
+    } else {
         let v1 = StateV1 {
             model: state.model,
             classic: state.classic.clone(),
             cluster: state.cluster.clone(),
             view: state.view.clone(),
         };
-        (1, serde_json::to_vec(&v1).expect("share state serializes"))
-    } else {
-        (
-            2,
-            serde_json::to_vec(state).expect("share state serializes"),
-        )
+        (1, serde_json::to_vec(&v1))
     };
+    let json = json.expect("share state serializes");
     format!("v{version}.{}", base64url_encode(&json))
 }
 
@@ -175,6 +222,7 @@ pub fn decode(text: &str) -> Result<ShareState, ValidationError> {
     match number {
         1 => decode_v1(&bytes),
         2 => decode_v2(&bytes),
+        3 => decode_v3(&bytes),
         n if n > VERSION => Err(ValidationError::new(
             "link.version",
             format!("v{n}"),
@@ -202,7 +250,11 @@ fn decode_v1(bytes: &[u8]) -> Result<ShareState, ValidationError> {
 }
 
 fn decode_v2(bytes: &[u8]) -> Result<ShareState, ValidationError> {
-    check(read::<StateV2>(bytes)?)
+    check(ShareState::from(read::<StateV2>(bytes)?))
+}
+
+fn decode_v3(bytes: &[u8]) -> Result<ShareState, ValidationError> {
+    check(read::<StateV3>(bytes)?)
 }
 
 /// [`decode`] plus the checks of every scenario the link carries, so a page never loads
@@ -219,22 +271,42 @@ pub fn decode_checked(text: &str) -> Result<ShareState, ValidationError> {
             scenario::read(Some(model), v).map_err(|e| e.within(&format!("link.{name}")))?;
         }
     }
+    // A sweep's fields and its seed count are checked here; what needs the scenario
+    // (paths, metrics, bounds on the work) is checked when the page plans it.
+    for (name, value) in [
+        ("classic_sweep", &state.classic_sweep),
+        ("cluster_sweep", &state.cluster_sweep),
+    ] {
+        if let Some(v) = value {
+            let at = |e: ValidationError| e.within(&format!("link.{name}"));
+            let def: crate::sweep::Sweep = validate::from_value(v).map_err(at)?;
+            match (&def.seeds, &def.seed_list) {
+                (Some(n), _) => crate::ensemble::check_count("seeds", *n).map_err(at)?,
+                (None, Some(l)) => {
+                    crate::ensemble::check_count("seed_list", l.len()).map_err(at)?
+                }
+                (None, None) => {}
+            }
+        }
+    }
     Ok(state)
 }
 
 /// The envelope checks every version shares (the scenarios' own checks are the parsers').
 fn check(state: ShareState) -> Result<ShareState, ValidationError> {
-    for (name, scenario) in [
-        ("classic", &state.classic),
-        ("cluster", &state.cluster),
-        ("cluster_a", &state.cluster_a),
+    for (name, scenario, what) in [
+        ("classic", &state.classic, "a scenario object"),
+        ("cluster", &state.cluster, "a scenario object"),
+        ("cluster_a", &state.cluster_a, "a scenario object"),
+        ("classic_sweep", &state.classic_sweep, "a sweep object"),
+        ("cluster_sweep", &state.cluster_sweep, "a sweep object"),
     ] {
         if let Some(v) = scenario {
             if !v.is_object() {
                 return Err(ValidationError::new(
                     format!("link.{name}"),
                     shorten(&v.to_string()),
-                    "a scenario object",
+                    what,
                 ));
             }
         }
@@ -336,6 +408,7 @@ mod tests {
                 hidden: vec![1, 3],
                 cost: true,
             },
+            ..ShareState::default()
         }
     }
 
@@ -404,9 +477,9 @@ mod tests {
         let cases: Vec<(String, &str, &str)> = vec![
             ("".into(), "link", "v1.<base64url>"),
             ("garbage".into(), "link", "v1.<base64url>"),
-            ("x1.abc".into(), "link.version", "v1..=v2"),
+            ("x1.abc".into(), "link.version", "v1..=v3"),
             ("v9.e30".into(), "link.version", "newer playground"),
-            ("v0.e30".into(), "link.version", "v1..=v2"),
+            ("v0.e30".into(), "link.version", "v1..=v3"),
             ("v1.e30*".into(), "link.payload", "base64url characters"),
             ("v1.e".into(), "link.payload", "cut off"),
             (
@@ -467,6 +540,60 @@ mod tests {
         let v2 = format!("v2.{}", base64url_encode(br#"{"model":"cluster"}"#));
         let v1 = format!("v1.{}", base64url_encode(br#"{"model":"cluster"}"#));
         assert_eq!(decode(&v2).unwrap(), decode(&v1).unwrap());
+    }
+
+    #[test]
+    fn an_ensemble_needs_version_3_and_older_links_read_without_one() {
+        let mut s = sample();
+        s.classic_sweep = Some(json!({"seeds": 1000}));
+        let text = encode(&s);
+        assert!(text.starts_with("v3."), "{text}");
+        assert_eq!(decode(&text).unwrap(), s);
+        // A version-2 document has no place for a sweep: it is an unknown field there.
+        let v2 = format!(
+            "v2.{}",
+            base64url_encode(br#"{"classic_sweep":{"seeds":2}}"#)
+        );
+        assert_eq!(decode(&v2).unwrap_err().field, "link.classic_sweep");
+        let v3 = format!("v3.{}", base64url_encode(br#"{"model":"cluster"}"#));
+        let v1 = format!("v1.{}", base64url_encode(br#"{"model":"cluster"}"#));
+        assert_eq!(decode(&v3).unwrap(), decode(&v1).unwrap());
+    }
+
+    #[test]
+    fn bad_ensemble_settings_in_a_link_name_the_field() {
+        let link = |doc: Value| format!("v3.{}", base64url_encode(doc.to_string().as_bytes()));
+        for (doc, field, needle) in [
+            (
+                json!({"classic_sweep": {"seeds": 0}}),
+                "link.classic_sweep.seeds",
+                "1..=10000",
+            ),
+            (
+                json!({"cluster_sweep": {"seeds": 10001}}),
+                "link.cluster_sweep.seeds",
+                "1..=10000",
+            ),
+            (
+                json!({"classic_sweep": {"seed_list": "1,x"}}),
+                "link.classic_sweep.seed_list",
+                "",
+            ),
+            (
+                json!({"classic_sweep": {"seeds": 2, "bogus": 1}}),
+                "link.classic_sweep.bogus",
+                "unknown field",
+            ),
+            (
+                json!({"classic_sweep": 5}),
+                "link.classic_sweep",
+                "a sweep object",
+            ),
+        ] {
+            let e = decode_checked(&link(doc.clone())).expect_err(&doc.to_string());
+            assert_eq!(e.field, field, "{doc}: {e}");
+            assert!(e.to_string().contains(needle), "{doc}: {e}");
+        }
     }
 
     #[test]

@@ -22,7 +22,9 @@ pub mod classic_chart;
 pub mod cluster;
 pub mod cluster_chart;
 pub mod edit;
+pub mod plan;
 pub mod preview;
+pub mod strip_chart;
 
 use retrystorm::report::Lang;
 use retrystorm::share::{self, ShareState};

@@ -1,8 +1,8 @@
 //! Text and CSV renderings of an [`Ensemble`]: per group a table of every metric's
 //! median, p5–p95 and min–max ranges and mean ± sd, then the counted verdicts.
 
-use super::{Ensemble, Group, MetricSpread};
-use crate::report::csv_field;
+use super::{Count, Ensemble, Group, MetricSpread};
+use crate::report::{csv_field, Table};
 use core::fmt::Write as _;
 
 /// A number as a table shows it: whole numbers without decimals, others with up to
@@ -33,6 +33,16 @@ pub fn count_text(pass: usize, of: usize) -> String {
         "not applicable".into()
     } else {
         format!("PASS on {pass} of {of} seeds")
+    }
+}
+
+/// A counted verdict as the reports say it: the classic checks "PASS on k of N seeds";
+/// the cluster model's "recovered in k of N seeds", "metastable in k of N seeds".
+pub fn verdict_text(model: &str, c: &Count) -> String {
+    if model == "cluster" && c.of > 0 {
+        format!("{} in {} of {} seeds", c.name, c.pass, c.of)
+    } else {
+        count_text(c.pass, c.of)
     }
 }
 
@@ -92,7 +102,7 @@ pub fn text(title: &str, e: &Ensemble) -> String {
             .iter()
             .find(|v| v.name == "metastable" && v.of > 0)
         {
-            let _ = writeln!(out, "  metastable in {} of {} seeds", m.pass, m.of);
+            let _ = writeln!(out, "  {}", verdict_text(&e.model, m));
         }
     } else {
         for v in &e.verdicts {
@@ -126,6 +136,64 @@ pub fn recovery_line(e: &Ensemble) -> Option<String> {
         );
     }
     Some(s)
+}
+
+/// The results tables of an ensemble: consecutive groups reporting the same metrics
+/// (the strategies; the cluster model's tiers) share a table, with a row per group and a
+/// column per metric, each cell [`cell`] ("median [p5–p95]"). So the classic model
+/// gives one table and the cluster model two (the run, then its tiers).
+pub fn tables(e: &Ensemble) -> Vec<Table> {
+    let names = |g: &Group| -> Vec<String> { g.metrics.iter().map(|m| m.metric.clone()).collect() };
+    let mut out: Vec<(Vec<String>, Table)> = Vec::new();
+    for g in &e.groups {
+        let metrics = names(g);
+        let row: Vec<String> = std::iter::once(g.name.clone())
+            .chain(g.metrics.iter().map(cell))
+            .collect();
+        match out.last_mut() {
+            Some((m, t)) if *m == metrics => t.rows.push(row),
+            _ => {
+                let columns = std::iter::once("name".to_string())
+                    .chain(metrics.iter().cloned())
+                    .collect();
+                out.push((
+                    metrics,
+                    Table {
+                        columns,
+                        rows: vec![row],
+                    },
+                ));
+            }
+        }
+    }
+    out.into_iter().map(|(_, t)| t).collect()
+}
+
+/// The results table in Markdown, under a caption naming the seeds, then the counted
+/// verdicts as a list.
+pub fn markdown(e: &Ensemble) -> String {
+    let mut out = format!(
+        "Retry Storm Playground — ensemble of {} seeds (median [p5–p95])\n\n",
+        e.seeds.len()
+    );
+    for (i, t) in tables(e).iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&crate::report::markdown(t));
+    }
+    if !e.verdicts.is_empty() {
+        out.push('\n');
+        for v in &e.verdicts {
+            let _ = writeln!(
+                out,
+                "- {}: {}",
+                crate::report::md_cell(&v.name),
+                count_text(v.pass, v.of)
+            );
+        }
+    }
+    out
 }
 
 /// Every per-seed value as CSV (`seed,group,metric,value`; an empty value where a run
@@ -164,5 +232,42 @@ mod tests {
         assert_eq!(num(f64::NAN), "—");
         assert_eq!(count_text(997, 1000), "PASS on 997 of 1000 seeds");
         assert_eq!(count_text(0, 0), "not applicable");
+    }
+
+    #[test]
+    fn groups_with_the_same_metrics_share_a_table() {
+        let spread = |v: &[f64]| MetricSpread {
+            metric: String::new(),
+            spread: crate::ensemble::Spread::of(v),
+            values: v.iter().map(|x| Some(*x)).collect(),
+        };
+        let group = |name: &str, metrics: &[(&str, &[f64])]| Group {
+            key: name.into(),
+            name: name.into(),
+            metrics: metrics
+                .iter()
+                .map(|(m, v)| MetricSpread {
+                    metric: m.to_string(),
+                    ..spread(v)
+                })
+                .collect(),
+        };
+        let e = Ensemble {
+            model: "cluster".into(),
+            seeds: vec![1, 2, 3],
+            groups: vec![
+                group("run", &[("goodput", &[1.0, 2.0, 3.0])]),
+                group("a", &[("amp", &[1.0, 1.0, 1.0]), ("x", &[0.0, 10.0, 20.0])]),
+                group("b", &[("amp", &[2.0, 2.0, 2.0]), ("x", &[5.0, 5.0, 5.0])]),
+            ],
+            verdicts: vec![],
+        };
+        let t = tables(&e);
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[0].columns, ["name", "goodput"]);
+        assert_eq!(t[0].rows, [["run", "2 [1.1–2.9]"]]);
+        assert_eq!(t[1].columns, ["name", "amp", "x"]);
+        // p5 of 0, 10, 20 is at rank 0.1 (type 7): 1; p95 at rank 1.9: 19.
+        assert_eq!(t[1].rows, [["a", "1", "10 [1–19]"], ["b", "2", "5"]]);
     }
 }

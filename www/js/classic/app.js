@@ -11,6 +11,7 @@ import { Exports } from '../lib/exports.js';
 import { lang, t } from '../lib/i18n.js';
 import { Runner } from '../lib/runner.js';
 import { renderTable } from '../lib/table.js';
+import { SeedsPanel } from '../seeds/panel.js';
 import { ClassicEditor } from './editor.js';
 
 /** @typedef {import('../shell.js').ShellHooks} ShellHooks */
@@ -61,6 +62,20 @@ export class ClassicApp {
     );
     this.editor = new ClassicEditor(this, root);
     this.buildIssue12();
+    // Many seeds (seeds/panel.js): its control above the chart, its results after the table.
+    const seedsControls = el('div', { class: 'editor-only' });
+    $('chart-block').before(seedsControls);
+    this.seeds = new SeedsPanel(this.wasm, {
+      model: 'classic',
+      controls: seedsControls,
+      output: $('table-block'),
+      exports: this.exports,
+      onMode: (on) => $('results').closest('.scroll')?.toggleAttribute('hidden', on),
+      onChange: (commit) => {
+        if (this.wasm.classicValidate(this.cfg).length === 0) this.seeds.update(structuredClone(this.cfg));
+        this.hooks.changed(commit);
+      },
+    });
     $('cancel-run').addEventListener('click', () => this.runner.cancel());
     this.bindExports();
     this.renderPresets();
@@ -169,7 +184,7 @@ export class ClassicApp {
 
   /** @returns {PageState} */
   linkState() {
-    return { classic: this.cfg, view: this.view };
+    return { classic: this.cfg, view: this.view, classic_sweep: this.seeds.linkState() ?? undefined };
   }
 
   /**
@@ -180,6 +195,8 @@ export class ClassicApp {
     this.cfg = state?.classic ?? structuredClone(this.defaults.scenario);
     this.view = { hidden: state?.view?.hidden ?? [] };
     if (state?.view?.cost) this.view.cost = true;
+    this.seeds.restore(state?.classic_sweep);
+    this.lastKey = null; // a link or history entry may differ in its seeds only: run again
     this.editor.render();
     this.update();
   }
@@ -225,6 +242,7 @@ export class ClassicApp {
     this.editor.showProblems(problems);
     $('stale').hidden = problems.length === 0;
     if (problems.length) return;
+    this.seeds.update(cfg);
     const request = /** @type {const} */ ({ model: 'classic', cfg, seed: cfg.seed, lang: lang() });
     try {
       const out = await this.runner.run({ ...request, kind: 'run' });

@@ -12,6 +12,7 @@ import { getPath } from '../lib/fields.js';
 import { lang, t } from '../lib/i18n.js';
 import { Runner } from '../lib/runner.js';
 import { renderTable } from '../lib/table.js';
+import { SeedsPanel } from '../seeds/panel.js';
 import { ClusterEditor } from './editor.js';
 import { Timeline } from './timeline.js';
 
@@ -113,6 +114,21 @@ export class ClusterApp {
     this.exports = new Exports(/** @type {HTMLTextAreaElement} */ (this.$('export-text')), this.$('copied'));
     this.bindExports();
     this.editor = new ClusterEditor(this, this.$('editor'));
+    // Many seeds (seeds/panel.js): its control and results above the single run's tables.
+    const seedsControls = el('div', { class: 'editor-only' });
+    const seedsOutput = el('div');
+    this.$('summary').closest('.table-block')?.prepend(seedsControls, seedsOutput);
+    this.seeds = new SeedsPanel(this.wasm, {
+      model: 'cluster',
+      controls: seedsControls,
+      output: seedsOutput,
+      exports: this.exports,
+      onMode: () => {},
+      onChange: (commit) => {
+        if (this.cfg && this.wasm.clusterValidate(this.cfg).length === 0) this.seeds.update(structuredClone(this.cfg));
+        this.hooks.changed(commit);
+      },
+    });
     this.faultForm = new FaultForm(this, this.$('fault-form'));
     this.timeline = new Timeline(this.$('timeline'), {
       wasm: this.wasm,
@@ -358,7 +374,8 @@ export class ClusterApp {
     // scenario pinned as A when comparing.
     if (!this.cfg) return {};
     const a = this.pinnedCfg;
-    return a ? { cluster: this.cfg, cluster_a: a } : { cluster: this.cfg };
+    const sweep = this.seeds.linkState() ?? undefined;
+    return a ? { cluster: this.cfg, cluster_a: a, cluster_sweep: sweep } : { cluster: this.cfg, cluster_sweep: sweep };
   }
 
   /**
@@ -366,6 +383,7 @@ export class ClusterApp {
    * @param {boolean} shown
    */
   restore(state, shown) {
+    this.seeds.restore(state?.cluster_sweep);
     // The link's scenario, else (once shown) the first cluster preset.
     if (state?.cluster || shown) this.load(state?.cluster ?? null, { pinned: state?.cluster_a ?? null });
     else this.cfg = null;
@@ -558,6 +576,7 @@ export class ClusterApp {
     this.dirty = false;
     const cfg = structuredClone(this.cfg);
     this.requested = JSON.stringify(cfg);
+    this.seeds.update(cfg);
     /** @type {HTMLProgressElement} */ (this.$('progress')).value = 0;
     this.$('progress-text').textContent = '';
     try {

@@ -208,4 +208,17 @@ export default {
   // i18n2 结束
   // i18n2（issue 13）：图表的数据表。
   'chart.dataTable': '数据表（图表的数值，与 CSV 导出相同）',
+  // 多种子（seeds/panel.js）
+  'seeds.label': '种子数',
+  'seeds.hint': '1 = 单次运行；更大的值会用这么多个种子运行该场景（第一个是场景自身的种子）',
+  'seeds.cancel': '取消',
+  'seeds.progress': '已完成 {done} / {total} 个种子…',
+  'seeds.done': '{total} 个种子，用时 {s} 秒',
+  'seeds.cancelled': '已取消：完成了 {done} / {total} 个种子',
+  'seeds.title': '多种子结果：中位数 [p5–p95]',
+  'seeds.metric': '分布指标',
+  'seeds.distHint': '每个点是一个种子；点击某个点可打开该种子的单次运行',
+  'seeds.distAria': '所选指标在各种子上的分布，每组一条',
+  'seeds.exportMd': 'Markdown 表格（中位数 [p5–p95]）',
+  'seeds.exportCsv': '每个种子的 CSV',
 };

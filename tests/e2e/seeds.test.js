@@ -1,0 +1,188 @@
+// End-to-end tests of many seeds in the page (seeds/panel.js over lib/pool.js): the
+// ensemble's table and verdict counts against the native CLI's `ensemble --json`, the
+// same results for any number of workers, a link that reproduces them in a fresh page,
+// Cancel, the exports, and bad settings named by field.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import * as e2e from './harness.js';
+
+const h = new e2e.Harness({ width: 1280, height: 900 });
+
+before(() => h.start());
+after(() => h.stop());
+
+/**
+ * Opens the page and waits for its first single run.
+ * @param {string} query
+ */
+async function open(query = '') {
+  const page = await h.page(`${h.url}${query}`);
+  await e2e.waitRunCount(page, 'runs', 1);
+  return page;
+}
+
+/**
+ * Types a seed count and waits until the ensemble ends (`done`, `cancelled`, `error`).
+ * @param {import('playwright-core').Page} page
+ * @param {string} n
+ */
+async function setSeeds(page, n, { wait = true, root = '#classic-root' } = {}) {
+  await page.fill(`${root} .seeds-n`, n);
+  await page.locator(`${root} .seeds-n`).dispatchEvent('change');
+  const key = root === '#cluster-root' ? 'clusterEnsemble' : 'classicEnsemble';
+  if (wait) await page.waitForFunction((k) => document.body.dataset[k] === 'done', key, { timeout: 60_000 });
+}
+
+/**
+ * @param {import('playwright-core').Page} page
+ * @param {string} [root]
+ */
+async function results(page, root = '#classic-root') {
+  return {
+    table: await e2e.tableRows(page, `${root} .seeds-tables`),
+    verdicts: await page.$$eval(`${root} .seeds-verdicts li`, (lis) => lis.map((li) => String(li.textContent))),
+  };
+}
+
+/** @param {string[]} args */
+function cli(args) {
+  return JSON.parse(execFileSync(e2e.CLI, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
+}
+
+test('an ensemble of 50 seeds counts the verdicts as the CLI does, with median [p5–p95] cells', async () => {
+  const page = await open();
+  await setSeeds(page, '50');
+  const { table, verdicts } = await results(page);
+  const native = cli(['ensemble', '--seeds', '50', '--json']);
+  // One row per strategy, named as the CLI names them.
+  assert.deepEqual(
+    table.slice(1).map((r) => r[0]),
+    native.groups.map((/** @type {{name: string}} */ g) => g.name),
+  );
+  const col = table[0].indexOf('delivery_pct');
+  assert.ok(col > 0, table[0].join(','));
+  // S3 (full jitter) varies with the seed: its cell is a range; S1 (no jitter) does not.
+  assert.match(table[3][col], /^[\d.]+ \[[\d.]+–[\d.]+\]$/);
+  assert.match(table[1][col], /^[\d.]+$/);
+  const s3 = native.groups[2].metrics.find((/** @type {{metric: string}} */ m) => m.metric === 'delivery_pct');
+  assert.ok(
+    table[3][col].startsWith(`${Number(s3.spread.median.toFixed(3))} [`),
+    `${table[3][col]} vs ${s3.spread.median}`,
+  );
+  assert.equal(verdicts.length, native.verdicts.length);
+  native.verdicts.forEach((/** @type {{name: string, pass: number, of: number}} */ v, /** @type {number} */ i) => {
+    assert.ok(verdicts[i].includes(v.name), verdicts[i]);
+    assert.ok(verdicts[i].includes(`PASS on ${v.pass} of ${v.of} seeds`), verdicts[i]);
+  });
+  // The single-run table gives way to the ensemble's; one seed brings it back.
+  assert.equal(await page.isVisible('#results'), false);
+  assert.ok(
+    (await page.$eval('#classic-root .seeds-dist', (c) => Number(/** @type {HTMLElement} */ (c).dataset.drawn))) >= 1,
+  );
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'seeds-classic-50.png'), fullPage: true });
+  await setSeeds(page, '1', { wait: false });
+  await page.waitForSelector('#results', { state: 'visible' });
+  assert.equal(await page.isVisible('#classic-root .seeds-out'), false);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('1 and 3 workers give the same results, and the link reproduces them in a fresh page', async () => {
+  const one = await open('?workers=1');
+  await setSeeds(one, '40');
+  const a = await results(one);
+  const link = new URL(one.url());
+  assert.match(String(link.searchParams.get('s')), /^v3\./);
+  const three = await open(`?workers=3&s=${link.searchParams.get('s')}`);
+  await three.waitForFunction(() => document.body.dataset.classicEnsemble === 'done', null, { timeout: 60_000 });
+  assert.equal(await three.inputValue('#classic-root .seeds-n'), '40');
+  assert.deepEqual(await results(three), a);
+  assert.deepEqual([...one.errors, ...three.errors], []);
+  await one.close();
+  await three.close();
+});
+
+test('the exports: Markdown with median [p5–p95] cells and the per-seed CSV', async () => {
+  const page = await open();
+  await setSeeds(page, '20');
+  const md = String(await e2e.downloaded(page, '#classic-root .seeds-md'));
+  assert.match(md, /ensemble of 20 seeds \(median \[p5–p95\]\)/);
+  assert.match(md, /PASS on \d+ of 20 seeds/);
+  const csv = String(await e2e.downloaded(page, '#classic-root .seeds-csv'))
+    .trim()
+    .split('\n');
+  assert.equal(csv[0], 'seed,group,metric,value');
+  // The first seed of an ensemble is the scenario's own (4242), then 19 more.
+  assert.ok(csv[1].startsWith('4242,'), csv[1]);
+  const seeds = new Set(csv.slice(1).map((l) => l.split(',')[0]));
+  assert.equal(seeds.size, 20);
+  await page.close();
+});
+
+test('Cancel stops a long ensemble and leaves the page usable', async () => {
+  const page = await open();
+  await e2e.commitField(page, { field: 'clients', value: '5000', runs: 'runs', commit: 'change' });
+  await setSeeds(page, '2000', { wait: false });
+  await page.waitForSelector('#classic-root .seeds-cancel', { state: 'visible' });
+  await page.click('#classic-root .seeds-cancel');
+  await page.waitForFunction(() => document.body.dataset.classicEnsemble === 'cancelled');
+  assert.match(await page.textContent('#classic-root .seeds-status'), /cancelled after \d+ of 2000 seeds/);
+  // Usable: a small ensemble runs to the end after it.
+  await e2e.commitField(page, { field: 'clients', value: '200', runs: 'runs', commit: 'change' });
+  await setSeeds(page, '10');
+  assert.match((await results(page)).verdicts[0], /of 10 seeds/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('bad seed settings get a message naming the field; a bad link names it too', async () => {
+  const page = await open();
+  for (const [n, needle] of [
+    ['0', /seeds = 0 is out of range: allowed 1\.\.=10000/],
+    ['10001', /seeds = 10001 is out of range: allowed 1\.\.=10000/],
+    ['abc', /seeds/],
+  ]) {
+    await setSeeds(page, /** @type {string} */ (n), { wait: false });
+    await page.waitForFunction(() => document.querySelector('#classic-root .seeds-error')?.textContent !== '');
+    assert.match(String(await page.textContent('#classic-root .seeds-error')), /** @type {RegExp} */ (needle));
+    assert.equal(await page.getAttribute('#classic-root .seeds-error', 'data-field'), 'seeds');
+  }
+  await page.close();
+  const bad = Buffer.from(JSON.stringify({ classic_sweep: { seeds: 0 } })).toString('base64url');
+  const linked = await h.page(`${h.url}?s=v3.${bad}`);
+  await linked.waitForSelector('#banner:not([hidden])');
+  assert.match(String(await linked.textContent('#banner')), /link\.classic_sweep\.seeds = 0 is out of range/);
+  await linked.close();
+});
+
+test('a cluster ensemble says "recovered in k of N seeds" with the recovery times, as the CLI does', async () => {
+  const page = await open();
+  await page.click('[data-preset="cluster-gc-stampede-naive"]');
+  await e2e.waitRunCount(page, 'clusterRuns', 1);
+  await setSeeds(page, '12', { root: '#cluster-root' });
+  const native = execFileSync(e2e.CLI, ['ensemble', '--preset', 'cluster-gc-stampede-naive', '--seeds', '12'], {
+    encoding: 'utf8',
+  });
+  const line = native
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.startsWith('recovered in'));
+  assert.ok(line, native);
+  assert.equal(await page.textContent('#cluster-root .seeds-recovery'), line);
+  const { table, verdicts } = await results(page, '#cluster-root');
+  assert.equal(table[1][0], 'run');
+  const metastable = native
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.startsWith('metastable in'));
+  assert.ok(
+    verdicts.some((v) => v.endsWith(String(metastable))),
+    `${verdicts.join('; ')} vs ${metastable}`,
+  );
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'seeds-cluster-12.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

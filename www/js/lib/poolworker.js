@@ -1,0 +1,34 @@
+// One worker of the pool (./pool.js): it builds the engine's Plan from the (scenario,
+// sweep) it is sent, once per run, and runs the items it is handed.
+//
+// Protocol: the page posts {run, model, scenario, sweep, from, to}; the worker answers
+// {run, samples: [[item, sampleJSON], …]} for the items from..to, or
+// {run, error: {message, field, value, allowed}}.
+
+import init, * as wasm from '../../retrystorm-web.js';
+import { errorMessage } from './jobs.js';
+
+const ready = init({ module_or_path: new URL('../../retrystorm-web_bg.wasm', import.meta.url) });
+
+/** @type {{run: number, plan: import('../../retrystorm-web.js').Plan} | null} */
+let held = null;
+
+self.onmessage = async (/** @type {MessageEvent} */ event) => {
+  const { run, model, scenario, sweep, from, to } = event.data;
+  try {
+    await ready;
+    const last = held;
+    let plan = last && last.run === run ? last.plan : null;
+    if (!plan) {
+      last?.plan.free();
+      plan = new wasm.Plan(model, scenario, sweep);
+      held = { run, plan };
+    }
+    /** @type {[number, string][]} */
+    const samples = [];
+    for (let i = from; i < to; i++) samples.push([i, plan.runItem(i)]);
+    self.postMessage({ run, samples });
+  } catch (e) {
+    self.postMessage({ run, error: errorMessage(e) });
+  }
+};
