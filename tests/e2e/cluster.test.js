@@ -589,6 +589,8 @@ test('copy link and copy embed code show the current text in the cluster export 
   const link = await page.inputValue('#cluster-export-text');
   assert.equal(link, page.url(), 'the link to what is on screen, not the previous copy');
   assert.ok(link.startsWith(h.url) && link.includes('s=v1.'), link);
+  // The message follows the clipboard's promise: wait for it rather than read at once.
+  await page.waitForFunction(() => (document.getElementById('cluster-copied')?.textContent ?? '') !== '');
   assert.match(await page.textContent('#cluster-copied'), /^Link (copied|is selected)/);
   // After an edit, the next copy is the new state.
   await commit(page, 'tiers[1].instances', '11');
