@@ -176,3 +176,112 @@ fn bad_seed_counts_name_the_field() {
     let err = ensemble::check_count("seeds", ensemble::MAX_SEEDS + 1).unwrap_err();
     assert!(err.to_string().contains("1..=10000"), "{err}");
 }
+
+/// The p5, median and p95 of five values, by hand: sorted `v[0] ≤ … ≤ v[4]`, type 7 puts
+/// p5 at rank 4·0.05 = 0.2 and p95 at rank 3.8; the median is the middle value.
+fn five(mut v: Vec<f64>) -> [f64; 3] {
+    assert_eq!(v.len(), 5);
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    [v[0] + 0.2 * (v[1] - v[0]), v[2], v[3] + 0.8 * (v[4] - v[3])]
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+}
+
+#[test]
+fn classic_bands_equal_a_hand_computation_over_five_seeds() {
+    let sc = classic::Scenario::article();
+    let seeds = derive_seeds(sc.seed, 5);
+    let e = ensemble::run(&article(), &seeds, Some(2)).unwrap();
+    let runs: Vec<_> = seeds
+        .iter()
+        .map(|&s| classic::simulate(&sc, s).unwrap())
+        .collect();
+    assert_eq!(e.bands.len(), sc.strategies.len());
+    let (mut low, mut high) = (false, false);
+    for (i, band) in e.bands.iter().enumerate() {
+        assert_eq!(band.name, sc.strategies[i].name);
+        let len = runs[0].results[i].per_sec.len();
+        assert_eq!(band.median.len(), len);
+        for sec in 0..len {
+            let col: Vec<f64> = runs
+                .iter()
+                .map(|r| f64::from(r.results[i].per_sec[sec]))
+                .collect();
+            let [p5, med, p95] = five(col.clone());
+            assert!(close(band.p5[sec], p5), "{} s{sec}: p5", band.name);
+            assert!(close(band.median[sec], med), "{} s{sec}: median", band.name);
+            assert!(close(band.p95[sec], p95), "{} s{sec}: p95", band.name);
+            // Both ends of the scale are covered: quiet seconds and the storm's peaks
+            // above capacity, where the seeds differ most.
+            low |= med > 0.0 && med < f64::from(sc.capacity) / 2.0;
+            high |= med > f64::from(sc.capacity) && p95 > p5;
+        }
+    }
+    assert!(low && high, "low {low}, high {high}");
+}
+
+#[test]
+fn cluster_bands_equal_a_hand_computation_over_five_seeds() {
+    let mut sc = match preset("cluster-gc-stampede-naive") {
+        AnyScenario::Cluster(s) => s,
+        _ => unreachable!(),
+    };
+    sc.duration_ms = sc.duration_ms.min(40_000);
+    let seeds = derive_seeds(sc.seed, 5);
+    let e = ensemble::run(&AnyScenario::Cluster(sc.clone()), &seeds, None).unwrap();
+    let runs: Vec<_> = seeds
+        .iter()
+        .map(|&s| cluster::run(&sc, s).unwrap())
+        .collect();
+    assert_eq!(e.bands.len(), sc.tiers.len());
+    let mut spread = false;
+    for (k, band) in e.bands.iter().enumerate() {
+        assert_eq!(band.name, sc.tiers[k].name);
+        assert_eq!(band.median.len(), runs[0].buckets.len());
+        for b in 0..band.median.len() {
+            let col: Vec<f64> = runs
+                .iter()
+                .map(|r| {
+                    let t = &r.buckets[b].tiers[k];
+                    (t.first_attempts + t.retries) as f64 * 1000.0 / r.bucket_ms as f64
+                })
+                .collect();
+            let [p5, med, p95] = five(col);
+            assert!(close(band.p5[b], p5), "{} bucket {b}: p5", band.name);
+            assert!(close(band.median[b], med), "{} bucket {b}", band.name);
+            assert!(close(band.p95[b], p95), "{} bucket {b}: p95", band.name);
+            spread |= p95 > p5;
+        }
+    }
+    assert!(spread, "the seeds differ somewhere");
+}
+
+#[test]
+fn a_one_seed_band_is_the_single_run() {
+    let sc = classic::Scenario::article();
+    let e = ensemble::run(&article(), &[77], None).unwrap();
+    let run = classic::simulate(&sc, 77).unwrap();
+    for (band, r) in e.bands.iter().zip(&run.results) {
+        let line: Vec<f64> = r.per_sec.iter().map(|&v| f64::from(v)).collect();
+        assert_eq!(band.median, line);
+        assert_eq!(band.p5, line);
+        assert_eq!(band.p95, line);
+    }
+    let mut cl = match preset("cluster-metastable") {
+        AnyScenario::Cluster(s) => s,
+        _ => unreachable!(),
+    };
+    cl.duration_ms = cl.duration_ms.min(30_000);
+    let e = ensemble::run(&AnyScenario::Cluster(cl.clone()), &[5], None).unwrap();
+    let r = cluster::run(&cl, 5).unwrap();
+    for (k, band) in e.bands.iter().enumerate() {
+        let line: Vec<f64> = r
+            .buckets
+            .iter()
+            .map(|b| b.tiers[k].attempts() as f64 * 1000.0 / r.bucket_ms as f64)
+            .collect();
+        assert_eq!(band.median, line, "{}", band.name);
+    }
+}
