@@ -159,11 +159,13 @@ pub trait HeldRun: Sized {
     fn from_doc(doc: serde_json::Value) -> Result<Self, JsValue>;
     /// The run's document as a plain JS object.
     fn to_doc(&self) -> Result<JsValue, JsValue>;
-    /// Draws the model's chart of `run` on `canvas`.
+    /// Draws the model's chart of `run` on `canvas`; with `bands` (an ensemble of the
+    /// same scenario), its series as median lines over p5–p95 bands.
     fn draw(
         run: &std::rc::Rc<Self>,
         canvas: &web_sys::HtmlCanvasElement,
         opts: &chart::ChartOptions,
+        bands: Option<std::rc::Rc<retrystorm::ensemble::Ensemble>>,
     ) -> Result<chart::ChartHandle, String>;
 }
 
@@ -233,7 +235,24 @@ macro_rules! run_class {
                 options: JsValue,
             ) -> Result<$crate::chart::ChartHandle, JsValue> {
                 let opts = $crate::chart::ChartOptions::from_js(options)?;
-                <$inner as $crate::HeldRun>::draw(&self.inner, &canvas, &opts)
+                <$inner as $crate::HeldRun>::draw(&self.inner, &canvas, &opts, None)
+                    .map_err($crate::plain_error)
+            }
+
+            /// Draws the model's chart with the series of `ensemble` (an ensemble of
+            /// this run's scenario, as far as it has come) as median lines over their
+            /// p5–p95 bands; the readout gives the median and the range. Options as
+            /// `draw`'s.
+            #[wasm_bindgen(js_name = drawBands)]
+            pub fn draw_bands(
+                &self,
+                canvas: web_sys::HtmlCanvasElement,
+                ensemble: &$crate::plan::PlanResult,
+                options: JsValue,
+            ) -> Result<$crate::chart::ChartHandle, JsValue> {
+                let opts = $crate::chart::ChartOptions::from_js(options)?;
+                let bands = Some(ensemble.shared());
+                <$inner as $crate::HeldRun>::draw(&self.inner, &canvas, &opts, bands)
                     .map_err($crate::plain_error)
             }
         }

@@ -13,6 +13,7 @@ use retrystorm::ensemble::{self, render, Ensemble, Sample};
 use retrystorm::scenario;
 use retrystorm::sweep::{self, Sweep};
 use serde::Serialize;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// A validated ensemble or sweep of one scenario, and the samples gathered so far.
@@ -93,7 +94,7 @@ impl Plan {
             return None;
         }
         Some(PlanResult {
-            ensemble: ensemble::summarise(&self.plan.points[0].1, &done),
+            ensemble: Rc::new(ensemble::summarise(&self.plan.points[0].1, &done)),
             complete: done.len() == self.plan.items(),
         })
     }
@@ -102,8 +103,16 @@ impl Plan {
 /// An ensemble's result as the page shows and exports it (every text from the engine).
 #[wasm_bindgen]
 pub struct PlanResult {
-    ensemble: Ensemble,
+    // Shared with the charts drawn from it, whose readouts keep it.
+    ensemble: Rc<Ensemble>,
     complete: bool,
+}
+
+impl PlanResult {
+    /// The ensemble, shared (a chart's handle keeps it for its readout).
+    pub fn shared(&self) -> Rc<Ensemble> {
+        Rc::clone(&self.ensemble)
+    }
 }
 
 /// A counted verdict as the page lists it.
