@@ -11,12 +11,26 @@ fn article() -> AnyScenario {
     AnyScenario::Classic(classic::Scenario::article())
 }
 
-fn preset(id: &str) -> AnyScenario {
-    let b = scenario::bundled()
+fn bundled(id: &str) -> scenario::Bundled {
+    scenario::bundled()
         .into_iter()
         .find(|b| b.id == id)
-        .unwrap();
-    scenario::parse(b.json).unwrap()
+        .unwrap()
+}
+
+fn preset(id: &str) -> AnyScenario {
+    scenario::parse(bundled(id).json).unwrap()
+}
+
+/// A cluster preset cut to at most `max_ms` (a shorter run keeps the debug-profile
+/// tests quick; the presets' faults are early in them).
+fn cluster_preset(id: &str, max_ms: u64) -> cluster::Scenario {
+    let mut sc = match preset(id) {
+        AnyScenario::Cluster(s) => s,
+        _ => unreachable!(),
+    };
+    sc.duration_ms = sc.duration_ms.min(max_ms);
+    sc
 }
 
 #[test]
@@ -132,12 +146,7 @@ fn identical_for_any_thread_count() {
 
 #[test]
 fn cluster_recovery_is_counted_and_its_time_summarised() {
-    let mut sc = match preset("cluster-gc-stampede-fixed") {
-        AnyScenario::Cluster(s) => s,
-        _ => unreachable!(),
-    };
-    // A shorter run keeps the debug-profile test quick; the fault is still in it.
-    sc.duration_ms = sc.duration_ms.min(40_000);
+    let sc = cluster_preset("cluster-gc-stampede-fixed", 40_000);
     let any = AnyScenario::Cluster(sc.clone());
     let seeds = derive_seeds(sc.seed, 4);
     let e = ensemble::run(&any, &seeds, None).unwrap();
@@ -224,11 +233,7 @@ fn classic_bands_equal_a_hand_computation_over_five_seeds() {
 
 #[test]
 fn cluster_bands_equal_a_hand_computation_over_five_seeds() {
-    let mut sc = match preset("cluster-gc-stampede-naive") {
-        AnyScenario::Cluster(s) => s,
-        _ => unreachable!(),
-    };
-    sc.duration_ms = sc.duration_ms.min(40_000);
+    let sc = cluster_preset("cluster-gc-stampede-naive", 40_000);
     let seeds = derive_seeds(sc.seed, 5);
     let e = ensemble::run(&AnyScenario::Cluster(sc.clone()), &seeds, None).unwrap();
     let runs: Vec<_> = seeds
@@ -269,11 +274,7 @@ fn a_one_seed_band_is_the_single_run() {
         assert_eq!(band.p5, line);
         assert_eq!(band.p95, line);
     }
-    let mut cl = match preset("cluster-metastable") {
-        AnyScenario::Cluster(s) => s,
-        _ => unreachable!(),
-    };
-    cl.duration_ms = cl.duration_ms.min(30_000);
+    let cl = cluster_preset("cluster-metastable", 30_000);
     let e = ensemble::run(&AnyScenario::Cluster(cl.clone()), &[5], None).unwrap();
     let r = cluster::run(&cl, 5).unwrap();
     for (k, band) in e.bands.iter().enumerate() {
@@ -284,4 +285,34 @@ fn a_one_seed_band_is_the_single_run() {
             .collect();
         assert_eq!(band.median, line, "{}", band.name);
     }
+}
+
+#[test]
+fn the_article_over_1000_seeds_says_what_its_description_says() {
+    let b = bundled("article-1000-seeds");
+    assert_eq!(b.seeds, Some(1000));
+    let sc = scenario::parse(b.json).unwrap();
+    let seeds = derive_seeds(sc.seed(), 1000);
+    let e = ensemble::run(&sc, &seeds, None).unwrap();
+    let amp = |g: usize| -> Vec<f64> {
+        let m = e.groups[g]
+            .metrics
+            .iter()
+            .find(|m| m.metric == "amplification")
+            .unwrap();
+        m.values.iter().map(|v| v.unwrap()).collect()
+    };
+    let (s2, s3) = (amp(1), amp(2));
+    // "S3 amplifies more than S2 on every one of the 1,000 seeds, by 0.12x to 0.21x".
+    let gaps: Vec<f64> = s2.iter().zip(&s3).map(|(a, b)| b - a).collect();
+    let min = gaps.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = gaps.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    assert!(min > 0.12 && max < 0.22, "S3 − S2 in {min}..{max}");
+    // "S2 draws no random numbers, so its row has no spread at all."
+    assert!(s2.iter().all(|&v| v == s2[0]));
+    // "The four acceptance checks pass on 1000 of 1000 seeds."
+    for v in &e.verdicts {
+        assert_eq!((v.pass, v.of), (1000, 1000), "{}", v.name);
+    }
+    assert!(b.description.contains("every one of the 1,000 seeds"));
 }

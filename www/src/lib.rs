@@ -51,7 +51,7 @@ export interface Verdict { name: string; pass: boolean | null; detail: string }
 /** The waits before one retry in the delay preview, ms. */
 export interface RetryDelays { retry: number; min: number; p25: number; median: number; p75: number; max: number; samples: number[] }
 /** A bundled scenario. */
-export interface Preset { id: string; title: string; description: string; model: "classic" | "cluster"; scenario: any }
+export interface Preset { id: string; title: string; description: string; model: "classic" | "cluster"; scenario: any; seeds?: number }
 "#;
 
 /// The JS `Error` thrown by every export: the message, plus the fields of a validation error.
@@ -274,9 +274,13 @@ struct BundledJs<'a> {
     description: &'a str,
     model: &'a str,
     scenario: serde_json::Value,
+    /// The ensemble's seed count, for a preset that is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seeds: Option<usize>,
 }
 
-/// The bundled scenarios (presets): `[{id, title, description, model, scenario}]`.
+/// The bundled scenarios (presets): `[{id, title, description, model, scenario, seeds?}]`
+/// (`seeds`: the count of an ensemble preset).
 #[wasm_bindgen(js_name = bundledScenarios, unchecked_return_type = "Preset[]")]
 pub fn bundled_scenarios() -> Result<JsValue, JsValue> {
     let list: Vec<BundledJs> = retrystorm::scenario::bundled()
@@ -289,6 +293,7 @@ pub fn bundled_scenarios() -> Result<JsValue, JsValue> {
                 description: b.description,
                 model: b.model,
                 scenario,
+                seeds: b.seeds,
             })
         })
         .collect::<Result<_, JsValue>>()?;
