@@ -196,6 +196,15 @@ test('a cluster ensemble says "recovered in k of N seeds" with the recovery time
 const num = (v) => String(Number(v.toFixed(3)));
 
 /**
+ * A "median [p5–p95]" cell as the engine writes it (render::median_range): the median
+ * alone when the range is one number as written.
+ * @param {number} mid
+ * @param {number} lo
+ * @param {number} hi
+ */
+const cell = (mid, lo, hi) => (num(lo) === num(hi) ? num(mid) : `${num(mid)} [${num(lo)}–${num(hi)}]`);
+
+/**
  * The keyboard's readout at bucket `i` of a chart (Home, then i steps right), once its
  * title has `needle` (the chart redraws at the next frame after the last seed; a focused
  * chart's readout follows the redraw).
@@ -211,7 +220,7 @@ async function readoutAt(page, chart, readout, i, needle) {
   for (let k = 0; k < i; k++) await page.keyboard.press('ArrowRight');
   await page.waitForFunction(
     ([sel, text]) => {
-      const box = document.querySelector(sel);
+      const box = /** @type {HTMLElement | null} */ (document.querySelector(sel));
       return !!box && !box.hidden && String(box.querySelector('.readout-title')?.textContent).includes(text);
     },
     [readout, needle],
@@ -231,25 +240,32 @@ test('a link with 30 seeds opens with bands on the chart whose readout is the CL
     const [title, ...rows] = await readoutAt(page, '#chart', '#readout', 27, 'of 30 seeds');
     assert.match(title, /second 27 · capacity 240 · median \[p5–p95\] of 30 seeds/);
     assert.equal(rows.length, 6);
-    native.bands.forEach((/** @type {{name: string, p5: number[], median: number[], p95: number[]}} */ b, i) => {
-      assert.equal(rows[i], `${b.name}${num(b.median[27])} [${num(b.p5[27])}–${num(b.p95[27])}]`);
-    });
+    native.bands.forEach(
+      (/** @type {{name: string, p5: number[], median: number[], p95: number[]}} */ b, /** @type {number} */ i) => {
+        assert.equal(rows[i], `${b.name}${cell(b.median[27], b.p5[27], b.p95[27])}`);
+      },
+    );
     // S3 (full jitter) has a real band there; S2 (no jitter) none.
     assert.ok(native.bands[2].p95[27] > native.bands[2].p5[27]);
     assert.equal(native.bands[1].p95[27], native.bands[1].p5[27]);
+    // The chart with its readout at second 27, as the reader sees it.
+    await page.locator('#chart-block').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(e2e.ARTIFACTS, `seeds-bands-classic-${theme}.png`) });
     // The PNG export is the banded chart.
     const png = await e2e.downloaded(page, '#export-png');
     assert.deepEqual([...png.subarray(0, 8)], e2e.PNG);
     // The Markdown export of an ensemble has "median [p5–p95]" cells.
     const md = String(await e2e.downloaded(page, '#export-md'));
     assert.match(md, /ensemble of 30 seeds \(median \[p5–p95\]\)/);
-    assert.match(md, /\d \[[\d.]+–[\d.]+\]/);
-    await page.screenshot({ path: path.join(e2e.ARTIFACTS, `seeds-bands-classic-${theme}.png`), fullPage: false });
+    // Markdown escapes the brackets of a cell: "30125 \[29841.4–30358.7\]".
+    assert.match(md, /\d \\\[[\d.]+–[\d.]+\\\]/);
     // Back to one seed: the single run's line and readout again.
     await setSeeds(page, '1', { wait: false });
     await page.waitForSelector('#results', { state: 'visible' });
     await readoutAt(page, '#chart', '#readout', 27, 'second 27 · capacity 240');
-    await page.waitForFunction(() => !document.querySelector('#readout .readout-title')?.textContent?.includes('median'));
+    await page.waitForFunction(
+      () => !document.querySelector('#readout .readout-title')?.textContent?.includes('median'),
+    );
     const single = await readoutAt(page, '#chart', '#readout', 27, 'second 27');
     assert.equal(single[0], 'second 27 · capacity 240');
     assert.deepEqual(page.errors, []);
@@ -273,19 +289,29 @@ test('the tipping-point preset recovers in some seeds and not in others, as the 
     new RegExp(`^recovered in ${rec.pass} of ${rec.of} seeds`),
   );
   // The tier charts are bands: the readout gives each tier's median and p5–p95, equal to the CLI's.
-  const [title, ...rows] = await readoutAt(page, '#cluster-chart', '#cluster-readout', 40, 'of 40 seeds');
-  assert.match(title, /median \[p5–p95\] of 40 seeds/);
+  // Read where the orders tier's seeds differ most (after the pause they part).
   const orders = native.bands[1];
+  const widths = orders.p95.map((/** @type {number} */ hi, /** @type {number} */ b) => hi - orders.p5[b]);
+  const at = widths.indexOf(Math.max(...widths));
+  assert.ok(at > 20 && orders.p95[at] > orders.p5[at], `bucket ${at}`);
+  const [title, ...rows] = await readoutAt(page, '#cluster-chart', '#cluster-readout', at, 'of 40 seeds');
+  assert.match(title, /median \[p5–p95\] of 40 seeds/);
   const row = rows.find((r) => r.startsWith(`${orders.name} attempts`));
   assert.ok(
-    row?.includes(`median ${num(orders.median[40])} [${num(orders.p5[40])}–${num(orders.p95[40])}]/s`),
-    `${row} vs ${orders.median[40]}`,
+    row?.includes(`median ${cell(orders.median[at], orders.p5[at], orders.p95[at])}/s`),
+    `${row} vs ${orders.median[at]}`,
   );
-  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'seeds-bands-cluster-light.png'), fullPage: true });
-  // The reader's dark scheme redraws the chart in the dark theme.
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'seeds-bands-cluster-page.png'), fullPage: true });
+  // The tier charts with the readout, light; then the reader's dark scheme redraws them dark.
+  await page.locator('#cluster-chart').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'seeds-bands-cluster-light.png') });
+  const drawn = Number(await page.$eval('#cluster-chart', (c) => /** @type {HTMLElement} */ (c).dataset.drawn));
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'seeds-bands-cluster-dark.png'), fullPage: true });
+  await page.waitForFunction(
+    (n) => Number(/** @type {HTMLElement} */ (document.querySelector('#cluster-chart')).dataset.drawn) > n,
+    drawn,
+  );
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'seeds-bands-cluster-dark.png') });
   assert.deepEqual(page.errors, []);
   await page.close();
 });

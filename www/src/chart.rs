@@ -377,8 +377,9 @@ impl ChartHandle {
 /// One point of a band: at `x`, the shaded range `lo..=hi` and the line's value `mid`.
 pub type BandPoint = (f64, f64, f64, f64);
 
-/// How opaque a band's shaded range is over the paper (its line is drawn solid).
-const BAND_ALPHA: f64 = 0.22;
+/// How opaque a band's shaded range is over light paper and over dark paper (where the
+/// same tint of a series colour needs more to show); its line is drawn solid.
+const BAND_ALPHA: (f64, f64) = (0.22, 0.4);
 
 /// Draws a band: the range `lo..=hi` of `points` shaded in `colour`, and a line through
 /// their `mid` over it, `width` CSS pixels wide; returns the line's series for its
@@ -397,11 +398,14 @@ pub fn band<'a, 'b>(
         .map(|&(x, _, _, hi)| (x, hi))
         .chain(points.iter().rev().map(|&(x, lo, _, _)| (x, lo)))
         .collect();
+    let paper = theme().paper;
+    let dark = u32::from(paper.0) + u32::from(paper.1) + u32::from(paper.2) < 3 * 128;
+    let alpha = if dark { BAND_ALPHA.1 } else { BAND_ALPHA.0 };
     if outline.len() >= 3 {
         chart
             .draw_series(std::iter::once(Polygon::new(
                 outline,
-                colour.mix(BAND_ALPHA).filled(),
+                colour.mix(alpha).filled(),
             )))
             .map_err(draw_error)?;
     }

@@ -12,7 +12,7 @@ use crate::chart::{
 };
 use plotters::prelude::*;
 use retrystorm::classic::{Output, StrategyResult};
-use retrystorm::ensemble::{render::num, Ensemble};
+use retrystorm::ensemble::{render::median_range, Ensemble};
 use retrystorm::javafmt::fixed;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
@@ -232,12 +232,7 @@ fn band_readout(out: &Output, e: &Ensemble, hidden: &[u32], f: f64) -> Option<Re
         .filter(|(i, _)| !hidden.contains(&(*i as u32)))
         .map(|(i, b)| ReadoutRow {
             label: b.name.clone(),
-            value: format!(
-                "{} [{}–{}]",
-                num(b.median[second]),
-                num(b.p5[second]),
-                num(b.p95[second])
-            ),
+            value: median_range(b.median[second], b.p5[second], b.p95[second]),
             color: css_color(i),
             alarm: b.median[second] > capacity,
         })

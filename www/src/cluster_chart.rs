@@ -22,7 +22,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use retrystorm::cluster::{present, Breaker, RunResult, Scenario};
-use retrystorm::ensemble::{render::num, Band, Ensemble};
+use retrystorm::ensemble::{render::median_range, Band, Ensemble};
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 
@@ -185,12 +185,7 @@ fn band_value(band: &Band, b: usize, cap: Option<f64>) -> String {
     let Some(&mid) = band.median.get(b) else {
         return "—".into();
     };
-    let mut value = format!(
-        "median {} [{}–{}]/s",
-        num(mid),
-        num(band.p5[b]),
-        num(band.p95[b])
-    );
+    let mut value = format!("median {}/s", median_range(mid, band.p5[b], band.p95[b]));
     if let Some(c) = cap {
         value.push_str(&format!(" (capacity {c:.0})"));
     }

@@ -22,8 +22,19 @@ pub fn num(v: f64) -> String {
 pub fn cell(m: &MetricSpread) -> String {
     match &m.spread {
         None => "—".into(),
-        Some(s) if s.p5 == s.p95 => num(s.median),
-        Some(s) => format!("{} [{}–{}]", num(s.median), num(s.p5), num(s.p95)),
+        Some(s) => median_range(s.median, s.p5, s.p95),
+    }
+}
+
+/// `median [p5–p95]`, or the median alone when the range is one number as written
+/// (every seed alike, or a spread below the third decimal): the table's cells and the
+/// banded charts' readouts.
+pub fn median_range(median: f64, p5: f64, p95: f64) -> String {
+    let (lo, hi) = (num(p5), num(p95));
+    if lo == hi {
+        num(median)
+    } else {
+        format!("{} [{lo}–{hi}]", num(median))
     }
 }
 
