@@ -53,6 +53,8 @@ export class SeedsPanel {
     /** @type {unknown} the scenario of the plan on screen */
     this.scenario = null;
     this.metric = '';
+    /** The (scenario, settings) of the plan on screen, as JSON text. */
+    this.key = '';
     this.input = el('input', { class: 'seeds-n', inputmode: 'numeric', value: '1', 'aria-label': t('seeds.label') });
     this.input.addEventListener('input', () => this.edited(false));
     this.input.addEventListener('change', () => this.edited(true));
@@ -156,6 +158,11 @@ export class SeedsPanel {
    * @param {unknown} scenario
    */
   async update(scenario) {
+    // The same settings again (a field's change on blur repeats its input's): the ensemble
+    // running or shown stands, so its result (the chart's bands, the exports) stays.
+    const key = JSON.stringify([scenario, this.def]);
+    const state = document.body.dataset[this.stateKey];
+    if (this.def && key === this.key && (state === 'running' || state === 'done')) return;
     this.pool.cancel();
     this.error.textContent = '';
     if (!this.def) {
@@ -174,6 +181,7 @@ export class SeedsPanel {
       return;
     }
     this.linkDef = this.def;
+    this.key = key;
     this.plan?.free();
     this.plan = plan;
     // The last result is another scenario's: the chart draws no bands until this one's come.
