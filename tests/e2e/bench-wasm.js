@@ -174,36 +174,37 @@ try {
       return { first, warm: stats(warm) };
     }
 
-    const classic = await ensemble('#classic-root', 'classicEnsemble', '1000');
-    const classicNative = native(['ensemble', '--seeds', '1000', '--json', '--threads', String(WORKERS)]) - startup;
-    console.log(`classic ensemble, first run (workers start): ${fmt(classic.first)}`);
-    report(
-      'classic ensemble, 1,000 seeds, article size',
-      classic.warm.best,
-      classicNative,
-      `page: ${WORKERS} workers, seeds panel; native: ensemble --threads ${WORKERS}`,
-    );
+    /**
+     * Times an ensemble in the page and natively (`retrystorm ensemble` with `args`).
+     * @param {string} name
+     * @param {string} root
+     * @param {string} key
+     * @param {string[]} args
+     */
+    async function ensembleCase(name, root, key, args) {
+      const seeds = args[args.indexOf('--seeds') + 1];
+      const inPage = await ensemble(root, key, seeds);
+      const nat = native(['ensemble', ...args, '--json', '--threads', String(WORKERS)]) - startup;
+      console.log(`${name}, first run (workers start): ${fmt(inPage.first)}`);
+      report(
+        name,
+        inPage.warm.best,
+        nat,
+        `page: ${WORKERS} workers, seeds panel; native: ensemble --threads ${WORKERS}`,
+      );
+    }
 
+    await ensembleCase('classic ensemble, 1,000 seeds, article size', '#classic-root', 'classicEnsemble', [
+      '--seeds',
+      '1000',
+    ]);
     await page.click('[data-preset="cluster-gc-stampede-naive"]');
     await e2e.waitRunCount(page, 'clusterRuns', 1);
-    const cluster = await ensemble('#cluster-root', 'clusterEnsemble', '40');
-    const clusterNative =
-      native([
-        'ensemble',
-        '--preset',
-        'cluster-gc-stampede-naive',
-        '--seeds',
-        '40',
-        '--json',
-        '--threads',
-        String(WORKERS),
-      ]) - startup;
-    console.log(`cluster ensemble, first run (workers start): ${fmt(cluster.first)}`);
-    report(
+    await ensembleCase(
       'cluster ensemble, 40 seeds, cluster-gc-stampede-naive (90 s)',
-      cluster.warm.best,
-      clusterNative,
-      `page: ${WORKERS} workers, seeds panel; native: ensemble --threads ${WORKERS}`,
+      '#cluster-root',
+      'clusterEnsemble',
+      ['--preset', 'cluster-gc-stampede-naive', '--seeds', '40'],
     );
   }
   if (page.errors.length) console.log(`page errors: ${page.errors.join('; ')}`);

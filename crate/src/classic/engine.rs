@@ -171,6 +171,7 @@ fn run_strategy_with<R: UnitDouble>(
         hist,
         ends,
         counts: Counts::default(),
+        trip_at: Vec::new(),
     };
     // One compiled loop per feature combination, so the hot path carries no test for a
     // feature the strategy does not use.
@@ -190,12 +191,12 @@ fn run_strategy_with<R: UnitDouble>(
         hist,
         ends,
         counts,
+        trip_at,
         ..
     } = chains;
     let Counts {
         attempts,
         delivered,
-        trip_at,
         ..
     } = counts;
 
@@ -258,7 +259,7 @@ fn run_strategy_with<R: UnitDouble>(
 }
 
 /// What one strategy's chains counted.
-#[derive(Default)]
+#[derive(Clone, Copy, Default)]
 struct Counts {
     attempts: u64,
     delivered: u64,
@@ -269,7 +270,6 @@ struct Counts {
     ended_breaker: u64,
     trips: u32,
     harmful: u64,
-    trip_at: Vec<u32>,
 }
 
 /// One strategy's run: its settings, the per-second and latency arrays it fills, and
@@ -292,6 +292,8 @@ struct Chains<'a> {
     /// Per second (delivered, cut by the deadline); empty unless cost is tracked.
     ends: &'a mut [[u32; 2]],
     counts: Counts,
+    /// The seconds in which the breaker tripped.
+    trip_at: Vec<u32>,
 }
 
 impl Chains<'_> {
@@ -324,27 +326,17 @@ impl Chains<'_> {
         let mut live = Live {
             tokens: self.budget_max,
             open_until: -1,
-            ..Live::default()
+            consec_fail: 0,
+            counts: Counts::default(),
         };
-        let mut trip_at = Vec::new();
         // One call per arrival second, not one loop over the whole run: wasm engines have
         // no on-stack replacement, so a function's optimised code serves its next call
         // only; a single call per strategy would run a large table entirely in the
         // browser's baseline-compiled code (about 2.5 times slower).
         for arr in 0..self.duration_s {
-            live = self.second::<JITTER, BUDGET, BREAKER, COST, R>(rng, arr, live, &mut trip_at);
+            live = self.second::<JITTER, BUDGET, BREAKER, COST, R>(rng, arr, live);
         }
-        self.counts = Counts {
-            attempts: live.attempts,
-            delivered: live.delivered,
-            ended_upstream: live.ended_upstream,
-            ended_deadline: live.ended_deadline,
-            ended_budget: live.ended_budget,
-            ended_breaker: live.ended_breaker,
-            trips: live.trips,
-            harmful: live.harmful,
-            trip_at,
-        };
+        self.counts = live.counts;
     }
 
     /// The retry chains of the business requests arriving in second `arr`, from the
@@ -361,7 +353,6 @@ impl Chains<'_> {
         rng: &mut R,
         arr: u32,
         live: Live,
-        trip_at: &mut Vec<u32>,
     ) -> Live {
         let (last, latency, deadline_ms, base_ms, max_retry, round_up_ms) = (
             self.last,
@@ -380,14 +371,17 @@ impl Chains<'_> {
             mut tokens,
             mut open_until,
             mut consec_fail,
-            mut attempts,
-            mut delivered,
-            mut ended_upstream,
-            mut ended_deadline,
-            mut ended_budget,
-            mut ended_breaker,
-            mut trips,
-            mut harmful,
+            counts:
+                Counts {
+                    mut attempts,
+                    mut delivered,
+                    mut ended_upstream,
+                    mut ended_deadline,
+                    mut ended_budget,
+                    mut ended_breaker,
+                    mut trips,
+                    mut harmful,
+                },
         } = live;
         for _client in 0..self.clients {
             // One business request runs its whole retry chain before the next starts.
@@ -447,7 +441,7 @@ impl Chains<'_> {
                 consec_fail += 1;
                 if BREAKER && consec_fail > self.trip_threshold && sec as i64 >= open_until {
                     trips += 1;
-                    trip_at.push(sec);
+                    self.trip_at.push(sec);
                     open_until = sec as i64 + self.open_s;
                 }
                 // 8. Backoff; the PRNG is drawn only for full jitter.
@@ -469,10 +463,7 @@ impl Chains<'_> {
         if BUDGET {
             tokens = budget_max.min(tokens + budget_max);
         }
-        Live {
-            tokens,
-            open_until,
-            consec_fail,
+        let counts = Counts {
             attempts,
             delivered,
             ended_upstream,
@@ -481,12 +472,18 @@ impl Chains<'_> {
             ended_breaker,
             trips,
             harmful,
+        };
+        Live {
+            tokens,
+            open_until,
+            consec_fail,
+            counts,
         }
     }
 }
 
 /// What the retry chains carry from one arrival second to the next.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Live {
     /// Retry budget tokens left.
     tokens: i64,
@@ -494,15 +491,8 @@ struct Live {
     open_until: i64,
     /// Consecutive failures across all clients (one shared breaker).
     consec_fail: u64,
-    attempts: u64,
-    delivered: u64,
-    /// How failed requests ended: four counters instead of one, in registers all the same.
-    ended_upstream: u64,
-    ended_deadline: u64,
-    ended_budget: u64,
-    ended_breaker: u64,
-    trips: u32,
-    harmful: u64,
+    /// What the chains counted so far.
+    counts: Counts,
 }
 
 /// The article's percentile over a histogram of `n` values: the value at rank
