@@ -331,8 +331,8 @@ impl Chains<'_> {
         };
         // One call per arrival second, not one loop over the whole run: wasm engines have
         // no on-stack replacement, so a function's optimised code serves its next call
-        // only; a single call per strategy would run a large table entirely in the
-        // browser's baseline-compiled code (about 2.5 times slower).
+        // only; a single call per strategy could run a large table in the browser's
+        // baseline-compiled code (about 2.5 times slower in node).
         for arr in 0..self.duration_s {
             live = self.second::<JITTER, BUDGET, BREAKER, COST, R>(rng, arr, live);
         }
