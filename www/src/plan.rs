@@ -10,8 +10,9 @@
 
 use crate::{js_error, json_from_js, plain_error, to_js};
 use retrystorm::ensemble::{self, render, Ensemble, Sample};
+use retrystorm::report::Lang;
 use retrystorm::scenario;
-use retrystorm::sweep::{self, Sweep};
+use retrystorm::sweep::{self, choose, render as sweep_render, Sweep, SweepResult};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -97,6 +98,338 @@ impl Plan {
             complete: done.len() == self.plan.items(),
         })
     }
+}
+
+#[wasm_bindgen]
+impl Plan {
+    /// The sweep's points whose seeds are all in, summarised with their constraints,
+    /// Pareto front and best point (those of the points so far); `undefined` before the
+    /// first point completes.
+    pub fn sweep(&self) -> Option<SweepOutcome> {
+        let done: Vec<Sample> = self.samples.iter().map_while(|s| s.clone()).collect();
+        if done.len() < self.plan.seeds.len() {
+            return None;
+        }
+        Some(SweepOutcome {
+            result: self.plan.summarise(&done),
+            plan: self.plan.clone(),
+        })
+    }
+
+    /// How many points the sweep has.
+    pub fn points(&self) -> usize {
+        self.plan.points.len()
+    }
+
+    /// The scenario of point `i` (the parameter values applied), as a plain object:
+    /// what a click on the point opens.
+    #[wasm_bindgen(js_name = pointScenario)]
+    pub fn point_scenario(&self, i: usize) -> Result<JsValue, JsValue> {
+        let (_, sc) = self
+            .plan
+            .points
+            .get(i)
+            .ok_or_else(|| plain_error(format!("point {i} of {}", self.plan.points.len())))?;
+        let mut doc = sc.to_value();
+        // The page's scenarios leave their model implicit (the link says it).
+        if let Some(o) = doc.as_object_mut() {
+            o.remove("model");
+        }
+        to_js(&doc)
+    }
+}
+
+/// A sweep's result so far: the charts, the recommendation and the exports.
+#[wasm_bindgen]
+pub struct SweepOutcome {
+    result: SweepResult,
+    plan: sweep::Plan,
+}
+
+/// The recommendation as the page words it: the engine's parts, the sentence the page's.
+#[derive(Serialize)]
+struct RecommendJs {
+    /// `path = value` of each parameter at the best point; empty when none is feasible.
+    at: String,
+    /// The best point's index.
+    point: Option<usize>,
+    /// `max` or `min`.
+    goal: &'static str,
+    /// The objective's label (`p95(strategies[5].overload_seconds)`).
+    metric: String,
+    /// Its value at the best point.
+    value: String,
+    /// The constraints as the CLI writes them.
+    subject: Vec<String>,
+    /// Seeds per point.
+    seeds: usize,
+}
+
+#[wasm_bindgen]
+impl SweepOutcome {
+    /// Points summarised so far.
+    pub fn done(&self) -> usize {
+        self.result.points.len()
+    }
+
+    /// Points in all.
+    pub fn total(&self) -> usize {
+        self.plan.points.len()
+    }
+
+    /// Every metric a point reports, `<group>.<metric>` (the plot's choices).
+    pub fn metrics(&self) -> Vec<String> {
+        self.result
+            .points
+            .first()
+            .map(|p| {
+                p.ensemble
+                    .groups
+                    .iter()
+                    .flat_map(|g| {
+                        g.metrics
+                            .iter()
+                            .map(move |m| format!("{}.{}", g.key, m.metric))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The recommendation `{at, point, goal, metric, value, subject, seeds}`; `undefined`
+    /// without an objective. `point` is absent when no point meets the constraints.
+    #[wasm_bindgen(
+        unchecked_return_type = "{at: string, point?: number, goal: 'max' | 'min', metric: string, value: string, subject: string[], seeds: number} | undefined"
+    )]
+    pub fn recommendation(&self) -> Result<JsValue, JsValue> {
+        let Some(o) = &self.plan.sweep.objective else {
+            return Ok(JsValue::UNDEFINED);
+        };
+        let best = self.result.best.map(|b| &self.result.points[b]);
+        let rec = RecommendJs {
+            at: best
+                .map(|p| {
+                    self.result
+                        .paths
+                        .iter()
+                        .zip(&p.params)
+                        .map(|(k, v)| format!("{k} = {}", ensemble::render::num(*v)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default(),
+            point: self.result.best,
+            goal: match o.goal {
+                choose::Goal::Max => "max",
+                choose::Goal::Min => "min",
+            },
+            metric: sweep_render::metric_label(&o.of),
+            value: best
+                .and_then(|p| choose::value(&p.ensemble, &o.of))
+                .map_or("—".into(), ensemble::render::num),
+            subject: self
+                .plan
+                .sweep
+                .constraints
+                .iter()
+                .map(sweep::constraint_to_cli)
+                .collect(),
+            seeds: self.plan.seeds.len(),
+        };
+        to_js(&rec)
+    }
+
+    /// The CLI's text summary (`retrystorm grid`), of the points so far.
+    pub fn text(&self) -> String {
+        sweep_render::text(&self.plan, &self.result)
+    }
+
+    /// One JSON line per point (`retrystorm grid --jsonl`).
+    pub fn jsonl(&self) -> String {
+        sweep_render::jsonl(&self.result)
+    }
+
+    /// One CSV row per point (`retrystorm grid --csv`).
+    pub fn csv(&self) -> String {
+        sweep_render::csv(&self.result)
+    }
+
+    /// Draws the sweep's chart of `metric` (`[stat(]group.metric[)]`) on `canvas`
+    /// (sized by its CSS box): lines with bands for one parameter, a heatmap for two;
+    /// options `{dpr, theme}`.
+    pub fn draw(
+        &self,
+        canvas: web_sys::HtmlCanvasElement,
+        metric: &str,
+        options: JsValue,
+    ) -> Result<crate::sweep_chart::SweepHandle, JsValue> {
+        let opts = crate::chart::ChartOptions::from_js(options)?;
+        let m = sweep::metric_from_cli(metric);
+        let (paths, log) = self.axes();
+        let axes = crate::sweep_chart::Axes {
+            paths: &paths,
+            log: &log,
+        };
+        if self.plan.values.len() == 2 {
+            crate::sweep_chart::draw_heatmap(
+                &canvas,
+                &self.result,
+                &axes,
+                &self.plan.values,
+                &m,
+                opts.ratio(),
+                opts.theme(),
+            )
+        } else {
+            crate::sweep_chart::draw_lines(
+                &canvas,
+                &self.result,
+                &axes,
+                &m,
+                opts.ratio(),
+                opts.theme(),
+            )
+        }
+        .map_err(plain_error)
+    }
+
+    /// True when the definition names two Pareto axes (the scatter can be drawn).
+    #[wasm_bindgen(js_name = hasPareto)]
+    pub fn has_pareto(&self) -> bool {
+        self.plan.sweep.pareto.is_some()
+    }
+
+    /// Draws the Pareto scatter of the definition's two axes on `canvas`; options
+    /// `{dpr, theme}`.
+    #[wasm_bindgen(js_name = drawPareto)]
+    pub fn draw_pareto(
+        &self,
+        canvas: web_sys::HtmlCanvasElement,
+        options: JsValue,
+    ) -> Result<crate::sweep_chart::SweepHandle, JsValue> {
+        let opts = crate::chart::ChartOptions::from_js(options)?;
+        let [a, b] = self
+            .plan
+            .sweep
+            .pareto
+            .as_ref()
+            .ok_or_else(|| plain_error("the sweep names no Pareto axes"))?;
+        let (paths, log) = self.axes();
+        let axes = crate::sweep_chart::Axes {
+            paths: &paths,
+            log: &log,
+        };
+        crate::sweep_chart::draw_pareto(
+            &canvas,
+            &self.result,
+            &axes,
+            (&a.of, &b.of),
+            (a.goal, b.goal),
+            opts.ratio(),
+            opts.theme(),
+        )
+        .map_err(plain_error)
+    }
+}
+
+impl SweepOutcome {
+    /// The parameter paths and whether each is log-spaced.
+    fn axes(&self) -> (Vec<String>, Vec<bool>) {
+        let log = self
+            .plan
+            .sweep
+            .params
+            .iter()
+            .map(|p| {
+                p.range
+                    .as_ref()
+                    .is_some_and(|r| r.scale == sweep::Scale::Log)
+            })
+            .collect();
+        (self.result.paths.clone(), log)
+    }
+}
+
+/// The numeric fields of `scenario` (of `model`) a sweep may vary, with the range
+/// validation allows for each here: `[{path, label, min, max, integer}]`.
+#[wasm_bindgen(
+    js_name = numericFields,
+    unchecked_return_type = "{path: string, label: string, min: number, max: number, integer: boolean}[]"
+)]
+pub fn numeric_fields(model: &str, scenario: JsValue) -> Result<JsValue, JsValue> {
+    let model: scenario::Model =
+        serde_json::from_value(serde_json::Value::String(model.into())).map_err(plain_error)?;
+    let doc = json_from_js(&scenario).map_err(|e| js_error(&e))?;
+    let base = scenario::read(Some(model), &doc).map_err(|e| js_error(&e))?;
+    to_js(&sweep::numeric_fields(&base))
+}
+
+/// One bundled sweep as the page lists it.
+#[derive(Serialize)]
+struct SweepPresetJs {
+    id: &'static str,
+    model: &'static str,
+    scenario: &'static str,
+    compare: Option<&'static str>,
+    plot: &'static str,
+    title: &'static str,
+    description: &'static str,
+    sweep: serde_json::Value,
+}
+
+/// The bundled sweeps `[{id, model, scenario, compare, plot, title, description, sweep}]`
+/// with their texts in `lang` (`"zh"` or `"en"`); `scenario` and `compare` are bundled
+/// scenarios' ids.
+#[wasm_bindgen(
+    js_name = sweepPresets,
+    unchecked_return_type = "{id: string, model: 'classic' | 'cluster', scenario: string, compare?: string, plot: string, title: string, description: string, sweep: any}[]"
+)]
+pub fn sweep_presets(lang: Option<String>) -> Result<JsValue, JsValue> {
+    let lang: Lang = crate::page_lang(lang.as_deref());
+    let list = sweep::presets::presets()
+        .into_iter()
+        .map(|p| {
+            Ok(SweepPresetJs {
+                id: p.id,
+                model: p.model,
+                scenario: p.scenario,
+                compare: p.compare,
+                plot: p.plot,
+                title: p.title(lang),
+                description: p.description(lang),
+                sweep: serde_json::from_str(p.json).map_err(plain_error)?,
+            })
+        })
+        .collect::<Result<Vec<_>, JsValue>>()?;
+    to_js(&list)
+}
+
+/// The trade-off controls' texts of a sweep definition, in the CLI's syntax:
+/// `{objective, constraints, pareto}`.
+#[wasm_bindgen(
+    js_name = sweepChoices,
+    unchecked_return_type = "{objective: string, constraints: string[], pareto: string}"
+)]
+pub fn sweep_choices(sweep: JsValue) -> Result<JsValue, JsValue> {
+    let def: Sweep =
+        retrystorm::validate::from_value(&json_from_js(&sweep).map_err(|e| js_error(&e))?)
+            .map_err(|e| js_error(&e))?;
+    to_js(&sweep::ChoiceTexts::of(&def))
+}
+
+/// `sweep` with its objective, constraints and Pareto axes replaced by the controls'
+/// texts (`{objective, constraints, pareto}`, the CLI's syntax); a text that does not
+/// parse throws an Error naming its control (`constraints[1]`).
+#[wasm_bindgen(js_name = withSweepChoices)]
+pub fn with_sweep_choices(sweep: JsValue, texts: JsValue) -> Result<JsValue, JsValue> {
+    let mut def: Sweep =
+        retrystorm::validate::from_value(&json_from_js(&sweep).map_err(|e| js_error(&e))?)
+            .map_err(|e| js_error(&e))?;
+    let texts: sweep::ChoiceTexts =
+        retrystorm::validate::from_value(&json_from_js(&texts).map_err(|e| js_error(&e))?)
+            .map_err(|e| js_error(&e))?;
+    texts.apply(&mut def).map_err(|e| js_error(&e))?;
+    to_js(&def)
 }
 
 /// An ensemble's result as the page shows and exports it (every text from the engine).
