@@ -390,6 +390,7 @@ fn sweep_definition(args: &Args) -> Result<Sweep, String> {
             objective: None,
             constraints: vec![],
             pareto: None,
+            plot: None,
         },
     };
     if !args.params.is_empty() {

@@ -115,7 +115,7 @@ fn bundled_sweeps_plan_on_their_scenarios() {
                 .unwrap_or_else(|e| panic!("{} on {id}: {e}", p.id));
             assert!(plan.points.len() >= 4);
         }
-        let plot = sweep::metric_from_cli(p.plot);
+        let plot = sweep::metric_from_cli(def.plot.as_deref().unwrap());
         let sc = scenario::parse(
             scenario::bundled()
                 .into_iter()
@@ -130,7 +130,7 @@ fn bundled_sweeps_plan_on_their_scenarios() {
             sweep::choose::value(&e, &plot).is_some(),
             "{}: the plot metric {} is not a metric",
             p.id,
-            p.plot
+            def.plot.as_deref().unwrap()
         );
         for lang in [retrystorm::report::Lang::Zh, retrystorm::report::Lang::En] {
             assert!(p.description(lang).len() > 80 && !p.title(lang).is_empty());

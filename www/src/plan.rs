@@ -371,18 +371,17 @@ struct SweepPresetJs {
     model: &'static str,
     scenario: &'static str,
     compare: Option<&'static str>,
-    plot: &'static str,
     title: &'static str,
     description: &'static str,
     sweep: serde_json::Value,
 }
 
-/// The bundled sweeps `[{id, model, scenario, compare, plot, title, description, sweep}]`
+/// The bundled sweeps `[{id, model, scenario, compare, title, description, sweep}]`
 /// with their texts in `lang` (`"zh"` or `"en"`); `scenario` and `compare` are bundled
 /// scenarios' ids.
 #[wasm_bindgen(
     js_name = sweepPresets,
-    unchecked_return_type = "{id: string, model: 'classic' | 'cluster', scenario: string, compare?: string, plot: string, title: string, description: string, sweep: any}[]"
+    unchecked_return_type = "{id: string, model: 'classic' | 'cluster', scenario: string, compare?: string, title: string, description: string, sweep: any}[]"
 )]
 pub fn sweep_presets(lang: Option<String>) -> Result<JsValue, JsValue> {
     let lang: Lang = crate::page_lang(lang.as_deref());
@@ -394,7 +393,6 @@ pub fn sweep_presets(lang: Option<String>) -> Result<JsValue, JsValue> {
                 model: p.model,
                 scenario: p.scenario,
                 compare: p.compare,
-                plot: p.plot,
                 title: p.title(lang),
                 description: p.description(lang),
                 sweep: serde_json::from_str(p.json).map_err(plain_error)?,

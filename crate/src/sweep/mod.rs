@@ -9,7 +9,8 @@
 //!   "objective": { "metric": "strategies[5].delivery_pct", "goal": "max" },
 //!   "constraints": [ { "metric": "strategies[5].overload_seconds", "stat": "p95", "op": "<=", "value": 2 } ],
 //!   "pareto": [ { "metric": "strategies[5].delivery_pct", "goal": "max" },
-//!               { "metric": "strategies[5].breaker_harmful", "goal": "min" } ] }
+//!               { "metric": "strategies[5].breaker_harmful", "goal": "min" } ],
+//!   "plot": "strategies[5].delivery_pct" }
 //! ```
 //! - No parameter is one point: the sweep is then exactly the scenario's ensemble, so
 //!   the page runs ensembles and sweeps through one plan and one worker protocol.
@@ -121,6 +122,10 @@ pub struct Sweep {
     /// Two metrics whose trade-off is drawn, each with its goal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pareto: Option<[Objective; 2]>,
+    /// The metric a chart of the sweep shows (`[stat(]group.metric[)]`, as `--constraint`
+    /// writes one); only the page's charts read it, the CLI's outputs do not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plot: Option<String>,
 }
 
 /// A sweep ready to run: the values of each parameter and the scenario of each point.
@@ -356,6 +361,9 @@ impl Sweep {
             for (i, a) in p.iter().enumerate() {
                 check(format!("pareto[{i}].metric"), &a.of)?;
             }
+        }
+        if let Some(p) = &self.plot {
+            check("plot".into(), &metric_from_cli(p))?;
         }
         Ok(Plan {
             sweep: self.clone(),

@@ -1,6 +1,6 @@
 //! The bundled sweeps: one place for the CLI (`retrystorm grid --sweep-preset ID`) and
 //! the page's sweep panel. Each names the bundled scenario it sweeps, its definition
-//! file in `scenarios/sweeps/`, the metric its chart shows first, and says in both
+//! file in `scenarios/sweeps/` (whose `plot` is the metric its chart shows first), and says in both
 //! languages what to look at. A preset with `compare` runs the same sweep on a second
 //! scenario too, shown side by side (the page pins it as run A of an A/B comparison).
 
@@ -17,8 +17,6 @@ pub struct SweepPreset {
     pub scenario: &'static str,
     /// A second bundled scenario swept the same way and shown beside the first.
     pub compare: Option<&'static str>,
-    /// The metric the chart shows first (`[stat(]group.metric[)]`, as the CLI writes it).
-    pub plot: &'static str,
     /// The definition's JSON text.
     pub json: &'static str,
     title: [&'static str; 2],
@@ -45,7 +43,6 @@ pub fn presets() -> Vec<SweepPreset> {
             model: "classic",
             scenario: "article",
             compare: None,
-            plot: "strategies[5].delivery_pct",
             json: include_str!("../../../scenarios/sweeps/breaker-threshold.json"),
             title: ["断路器阈值（§5）", "Breaker threshold (§5)"],
             description: [
@@ -58,7 +55,6 @@ pub fn presets() -> Vec<SweepPreset> {
             model: "classic",
             scenario: "article",
             compare: None,
-            plot: "strategies[3].amplification",
             json: include_str!("../../../scenarios/sweeps/budget-percentage.json"),
             title: ["重试预算百分比（S4）", "Retry budget percentage (S4)"],
             description: [
@@ -71,7 +67,6 @@ pub fn presets() -> Vec<SweepPreset> {
             model: "cluster",
             scenario: "cluster-metastable-budget",
             compare: Some("cluster-metastable"),
-            plot: "mean(run.metastable)",
             json: include_str!("../../../scenarios/sweeps/metastability-map.json"),
             title: ["亚稳态地图（集群）", "Metastability map (cluster)"],
             description: [
