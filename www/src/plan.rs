@@ -20,7 +20,11 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub struct Plan {
     plan: sweep::Plan,
+    /// Samples that arrived ahead of an earlier item, by item index.
     samples: Vec<Option<Sample>>,
+    /// The complete leading items' samples, in item order (moved out of `samples`, so
+    /// summarising them never copies them).
+    prefix: Vec<Sample>,
 }
 
 #[wasm_bindgen]
@@ -30,16 +34,15 @@ impl Plan {
     /// leave their model implicit); errors name the field (`seeds`, `params[0].path`).
     #[wasm_bindgen(constructor)]
     pub fn new(model: &str, scenario: JsValue, sweep: JsValue) -> Result<Plan, JsValue> {
-        let model: scenario::Model =
-            serde_json::from_value(serde_json::Value::String(model.into())).map_err(plain_error)?;
-        let doc = json_from_js(&scenario).map_err(|e| js_error(&e))?;
-        let base = scenario::read(Some(model), &doc).map_err(|e| js_error(&e))?;
-        let def: Sweep =
-            retrystorm::validate::from_value(&json_from_js(&sweep).map_err(|e| js_error(&e))?)
-                .map_err(|e| js_error(&e))?;
+        let base = base_scenario(model, &scenario)?;
+        let def: Sweep = read_js(&sweep)?;
         let plan = def.plan(&base).map_err(|e| js_error(&e))?;
         let samples = vec![None; plan.items()];
-        Ok(Plan { plan, samples })
+        Ok(Plan {
+            plan,
+            samples,
+            prefix: Vec::new(),
+        })
     }
 
     /// How many items (points × seeds) the plan runs.
@@ -71,12 +74,19 @@ impl Plan {
             .get_mut(i)
             .ok_or_else(|| plain_error(format!("item {i} of {}", self.plan.items())))?;
         *slot = Some(s);
+        while let Some(next) = self
+            .samples
+            .get_mut(self.prefix.len())
+            .and_then(Option::take)
+        {
+            self.prefix.push(next);
+        }
         Ok(self.done())
     }
 
     /// How many leading items have their sample.
     pub fn done(&self) -> usize {
-        self.samples.iter().take_while(|s| s.is_some()).count()
+        self.prefix.len()
     }
 
     /// The ensemble of the first point over its seeds done so far (the spread tightens
@@ -84,17 +94,12 @@ impl Plan {
     /// `undefined` before any.
     pub fn result(&self) -> Option<PlanResult> {
         let n = self.plan.seeds.len();
-        let done: Vec<Sample> = self
-            .samples
-            .iter()
-            .take(n)
-            .map_while(|s| s.clone())
-            .collect();
+        let done = &self.prefix[..n.min(self.prefix.len())];
         if done.is_empty() {
             return None;
         }
         Some(PlanResult {
-            ensemble: ensemble::summarise(&self.plan.points[0].1, &done),
+            ensemble: ensemble::summarise(&self.plan.points[0].1, done),
             complete: done.len() == self.plan.items(),
         })
     }
@@ -106,12 +111,11 @@ impl Plan {
     /// Pareto front and best point (those of the points so far); `undefined` before the
     /// first point completes.
     pub fn sweep(&self) -> Option<SweepOutcome> {
-        let done: Vec<Sample> = self.samples.iter().map_while(|s| s.clone()).collect();
-        if done.len() < self.plan.seeds.len() {
+        if self.prefix.len() < self.plan.seeds.len() {
             return None;
         }
         Some(SweepOutcome {
-            result: self.plan.summarise(&done),
+            result: self.plan.summarise(&self.prefix),
             plan: self.plan.clone(),
         })
     }
@@ -357,11 +361,21 @@ impl SweepOutcome {
     unchecked_return_type = "{path: string, label: string, min: number, max: number, integer: boolean}[]"
 )]
 pub fn numeric_fields(model: &str, scenario: JsValue) -> Result<JsValue, JsValue> {
+    to_js(&sweep::numeric_fields(&base_scenario(model, &scenario)?))
+}
+
+/// A scenario of `model` (`"classic"` or `"cluster"`) as the page holds it, checked.
+fn base_scenario(model: &str, scenario: &JsValue) -> Result<scenario::AnyScenario, JsValue> {
     let model: scenario::Model =
         serde_json::from_value(serde_json::Value::String(model.into())).map_err(plain_error)?;
-    let doc = json_from_js(&scenario).map_err(|e| js_error(&e))?;
-    let base = scenario::read(Some(model), &doc).map_err(|e| js_error(&e))?;
-    to_js(&sweep::numeric_fields(&base))
+    let doc = json_from_js(scenario).map_err(|e| js_error(&e))?;
+    scenario::read(Some(model), &doc).map_err(|e| js_error(&e))
+}
+
+/// A JS value read as the engine reads a file of `T` (unknown fields named by path).
+fn read_js<T: serde::de::DeserializeOwned>(v: &JsValue) -> Result<T, JsValue> {
+    retrystorm::validate::from_value(&json_from_js(v).map_err(|e| js_error(&e))?)
+        .map_err(|e| js_error(&e))
 }
 
 /// One bundled sweep as the page lists it.
@@ -409,9 +423,7 @@ pub fn sweep_presets(lang: Option<String>) -> Result<JsValue, JsValue> {
     unchecked_return_type = "{objective: string, constraints: string[], pareto: string}"
 )]
 pub fn sweep_choices(sweep: JsValue) -> Result<JsValue, JsValue> {
-    let def: Sweep =
-        retrystorm::validate::from_value(&json_from_js(&sweep).map_err(|e| js_error(&e))?)
-            .map_err(|e| js_error(&e))?;
+    let def: Sweep = read_js(&sweep)?;
     to_js(&sweep::ChoiceTexts::of(&def))
 }
 
@@ -420,12 +432,8 @@ pub fn sweep_choices(sweep: JsValue) -> Result<JsValue, JsValue> {
 /// parse throws an Error naming its control (`constraints[1]`).
 #[wasm_bindgen(js_name = withSweepChoices)]
 pub fn with_sweep_choices(sweep: JsValue, texts: JsValue) -> Result<JsValue, JsValue> {
-    let mut def: Sweep =
-        retrystorm::validate::from_value(&json_from_js(&sweep).map_err(|e| js_error(&e))?)
-            .map_err(|e| js_error(&e))?;
-    let texts: sweep::ChoiceTexts =
-        retrystorm::validate::from_value(&json_from_js(&texts).map_err(|e| js_error(&e))?)
-            .map_err(|e| js_error(&e))?;
+    let mut def: Sweep = read_js(&sweep)?;
+    let texts: sweep::ChoiceTexts = read_js(&texts)?;
     texts.apply(&mut def).map_err(|e| js_error(&e))?;
     to_js(&def)
 }
