@@ -31,7 +31,8 @@ options:
   --preset ID             a bundled scenario by id (see `retrystorm scenarios`)
   --seed N                the seed (any 64-bit signed integer; default: the scenario's)
   --seeds A,B,...         seeds for `sweep` (default: 4242,1,7,99,2026,313131)
-  --seeds N               for `ensemble`: N seeds derived from the scenario's seed (1..=10000)
+  --seeds N               for `ensemble`: N seeds derived from the scenario's seed (1..=10000;
+                          default: the preset's own count, for a preset that is an ensemble)
   --seed-list A,B,...     for `ensemble`: these seeds
   --threads N             for `ensemble`: threads to use (default: every core)
   --csv                   `ensemble`: every per-seed value as CSV; `grid`: one row per point
@@ -310,11 +311,21 @@ fn execute(args: &Args) -> Result<String, String> {
         }
         "ensemble" => {
             let sc = load(args, "article")?;
-            let seeds = match (&args.seeds, &args.seed_list) {
-                (Some(_), Some(_)) => {
+            // A preset that is an ensemble ("article-1000-seeds") brings its seed count.
+            let preset_seeds = args
+                .preset
+                .as_deref()
+                .and_then(|id| scenario::bundled().into_iter().find(|b| b.id == id))
+                .and_then(|b| b.seeds)
+                .map(|n| n.to_string());
+            let seeds = match (
+                args.seeds.as_ref().or(preset_seeds.as_ref()),
+                &args.seed_list,
+            ) {
+                (Some(_), Some(_)) if args.seeds.is_some() => {
                     return Err("give either --seeds N or --seed-list, not both".into())
                 }
-                (None, Some(list)) => list.clone(),
+                (_, Some(list)) => list.clone(),
                 (Some(n), None) => {
                     let count: usize = n.parse().map_err(|_| {
                         format!("--seeds {n:?} is out of range: allowed 1..={MAX_SEEDS} (a count of seeds)")

@@ -225,45 +225,63 @@ pub struct Bundled {
     pub model: &'static str,
     /// The file's JSON text.
     pub json: &'static str,
+    /// Seeds of the ensemble the preset runs (`None`: the single run). The page opens
+    /// it with its seeds control at this count; the CLI's `ensemble --preset` uses it
+    /// when no `--seeds` is given.
+    pub seeds: Option<usize>,
 }
 
-/// The cluster presets' files, in preset order: (id, JSON text).
-const CLUSTER_FILES: [(&str, &str); 9] = [
+/// The cluster presets' files, in preset order: (id, JSON text, ensemble seeds).
+const CLUSTER_FILES: [(&str, &str, Option<usize>); 10] = [
     (
         "cluster-gc-stampede-naive",
         include_str!("../../scenarios/cluster-gc-stampede-naive.json"),
+        None,
     ),
     (
         "cluster-gc-stampede-fixed",
         include_str!("../../scenarios/cluster-gc-stampede-fixed.json"),
+        None,
     ),
     (
         "cluster-ratio-budget-fixed-retry",
         include_str!("../../scenarios/cluster-ratio-budget-fixed-retry.json"),
+        None,
     ),
     (
         "cluster-ratio-budget-jitter",
         include_str!("../../scenarios/cluster-ratio-budget-jitter.json"),
+        None,
     ),
     (
         "cluster-call-chain",
         include_str!("../../scenarios/cluster-call-chain.json"),
+        None,
     ),
     (
         "cluster-metastable",
         include_str!("../../scenarios/cluster-metastable.json"),
+        None,
     ),
     (
         "cluster-metastable-budget",
         include_str!("../../scenarios/cluster-metastable-budget.json"),
+        None,
     ),
     (
         "cluster-routes-shared-budget",
         include_str!("../../scenarios/cluster-routes-shared-budget.json"),
+        None,
     ),
     (
         "cluster-routes-per-route-budget",
         include_str!("../../scenarios/cluster-routes-per-route-budget.json"),
+        None,
+    ),
+    (
+        "cluster-gc-stampede-tipping",
+        include_str!("../../scenarios/cluster-gc-stampede-tipping.json"),
+        Some(40),
     ),
 ];
 
@@ -272,7 +290,7 @@ const CLUSTER_FILES: [(&str, &str); 9] = [
 static CLUSTER_TEXT: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
     CLUSTER_FILES
         .iter()
-        .map(|(id, json)| match parse(json) {
+        .map(|(id, json, _)| match parse(json) {
             Ok(AnyScenario::Cluster(s)) => (s.name, s.description),
             _ => (id.to_string(), String::new()),
         })
@@ -282,17 +300,33 @@ static CLUSTER_TEXT: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
 /// Every bundled scenario, in preset order: the classic ones, then the cluster ones.
 pub fn bundled() -> Vec<Bundled> {
     let mut all = classic_bundled();
-    for ((id, json), (title, description)) in CLUSTER_FILES.iter().zip(CLUSTER_TEXT.iter()) {
+    for ((id, json, seeds), (title, description)) in CLUSTER_FILES.iter().zip(CLUSTER_TEXT.iter()) {
         all.push(Bundled {
             id,
             title,
             description,
             model: "cluster",
             json,
+            seeds: *seeds,
         });
     }
     all
 }
+
+/// The presets' titles and descriptions in Chinese, by id (the English ones are beside
+/// the classic presets below and in the cluster files' `name` and `description`).
+pub const PRESETS_ZH: [(&str, &str, &str); 2] = [
+    (
+        "article-1000-seeds",
+        "原文表格，跑 1000 个种子",
+        "原文的场景，改用从种子 4242 推导出的 1000 个种子来跑（第一个就是 4242 本身），原文只跑了六个。图上画的是每个策略每秒尝试数的中位数曲线，外面一圈是 p5–p95 的带；表格里每个数字写成「中位数 [p5–p95]」。要看的是：在全部 1000 个种子上，S3（全抖动）的放大倍数都比 S2（无抖动）高，高出 0.12x 到 0.21x（原文六个种子上是 0.14x 到 0.19x）；S2 不用随机数，所以它那一行完全没有波动，S3 的带宽就是抖动带来的差别。四条判定在 1000 个种子上全部 PASS。",
+    ),
+    (
+        "cluster-gc-stampede-tipping",
+        "GC 停顿踩踏：临界点",
+        "朴素的 GC 停顿踩踏，把负载从 3200 QPS 提到 3400 QPS，跑 40 个种子。在这个负载下，t = 20 s 时同样 1.4 秒的停顿结果全凭运气：40 个种子里有 16 个在停顿后大约 45 到 60 秒恢复，其余 24 个被同步的重试和熔断器困在亚稳态，直到运行结束。要看的是：「40 个种子中 16 个恢复」这一行，以及恢复了的那些种子的恢复时间；recovery_time_ms 或 metastable 的分布（点一个点就能打开那个种子自己的运行，挑一个恢复了的、一个没恢复的对比）；还有 orders 层的带，停顿之后一下子变得很宽：它的中位数哪一种结局都描述不了。",
+    ),
+];
 
 fn classic_bundled() -> Vec<Bundled> {
     vec![
@@ -302,6 +336,7 @@ fn classic_bundled() -> Vec<Bundled> {
             description: "The source article's outage script: 200 clients, 60 s, capacity 240/s, every attempt fails in seconds 20–26, seed 4242. Six strategies from immediate retries (S1) to budget plus breaker (S6). Reproduces section 2 of the article to the digit.",
             model: "classic",
             json: include_str!("../../scenarios/article.json"),
+            seeds: None,
         },
         Bundled {
             id: "breaker-groups",
@@ -309,6 +344,7 @@ fn classic_bundled() -> Vec<Bundled> {
             description: "The article's seven single-variable breaker groups (section 5): one shared consecutive-failure breaker, changing one of budget, deadline and threshold at a time. Only when a budget and a short deadline turn failures into a consecutive run does the breaker trip; a threshold of 100 trips twice and rejects 801 requests that could have been served.",
             model: "classic",
             json: include_str!("../../scenarios/breaker-groups.json"),
+            seeds: None,
         },
         Bundled {
             id: "budget-100",
@@ -316,6 +352,7 @@ fn classic_bundled() -> Vec<Bundled> {
             description: "The article's zero check: every strategy's retry budget switched off (budget_pct 100). S4 then equals S3 in every figure, which shows that the budget, not the jitter, is what brought amplification down; S5 keeps only its 3 s deadline.",
             model: "classic",
             json: include_str!("../../scenarios/budget-100.json"),
+            seeds: None,
         },
         Bundled {
             id: "model-gateway-cost",
@@ -323,6 +360,15 @@ fn classic_bundled() -> Vec<Bundled> {
             description: "A model gateway in front of an LLM provider: long prompts (6,000 input tokens at 0.003 per 1,000) and short answers (300 output tokens at 0.015 per 1,000), so one answered call costs 0.0225, and 4 s of 503s (seconds 20–24). A 503 or a timeout is billed its input tokens (the provider had started work); an overload rejection is not. Compare the amplification column with the cost amplification column: G2 sends 1.83x the calls but pays only 1.16x, about what G1 pays with 1.20x, because G2's extra attempts are overload rejections while each of G1's immediate retries into the 503s is billed 6,000 prompt tokens again. Cost per delivered request tells the real price of an answer: G1 pays 0.0276, 23% above 0.0225, more than its request amplification suggests. G4 is G2 with 503s not billed: the difference (313 vs 270) is what the re-billed prompts cost. G3's budget keeps the cost at 1.00x.",
             model: "classic",
             json: include_str!("../../scenarios/model-gateway-cost.json"),
+            seeds: None,
+        },
+        Bundled {
+            id: "article-1000-seeds",
+            title: "Article table over 1,000 seeds",
+            description: "The article's scenario run over 1,000 seeds derived from its seed 4242 (the first is 4242 itself), where the article ran six. The chart draws each strategy's median attempts per second over its p5–p95 band, and the table gives each figure as median [p5–p95]. What to look at: S3 (full jitter) amplifies more than S2 (no jitter) on every one of the 1,000 seeds, by 0.12x to 0.21x (the article saw 0.14x to 0.19x on six); S2 draws no random numbers, so its row has no spread at all, and S3's band is what jitter adds. The four acceptance checks pass on 1000 of 1000 seeds.",
+            model: "classic",
+            json: include_str!("../../scenarios/article.json"),
+            seeds: Some(1000),
         },
     ]
 }
@@ -331,6 +377,25 @@ fn classic_bundled() -> Vec<Bundled> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn ensemble_presets_run_their_seeds_and_say_so_in_both_languages() {
+        let with_seeds: Vec<Bundled> = bundled()
+            .into_iter()
+            .filter(|b| b.seeds.is_some())
+            .collect();
+        assert_eq!(with_seeds.len(), 2);
+        for b in with_seeds {
+            let n = b.seeds.unwrap();
+            assert!((1..=crate::ensemble::MAX_SEEDS).contains(&n), "{}", b.id);
+            let zh = PRESETS_ZH.iter().find(|z| z.0 == b.id).expect(b.id);
+            assert!(!zh.1.is_empty() && !zh.2.is_empty());
+            // Both descriptions name the seed count they were checked over.
+            let count = format!("{n}");
+            assert!(b.description.replace(',', "").contains(&count), "{}", b.id);
+            assert!(zh.2.contains(&count), "{}", b.id);
+        }
+    }
 
     #[test]
     fn missing_model_means_classic() {

@@ -11,12 +11,26 @@ fn article() -> AnyScenario {
     AnyScenario::Classic(classic::Scenario::article())
 }
 
-fn preset(id: &str) -> AnyScenario {
-    let b = scenario::bundled()
+fn bundled(id: &str) -> scenario::Bundled {
+    scenario::bundled()
         .into_iter()
         .find(|b| b.id == id)
-        .unwrap();
-    scenario::parse(b.json).unwrap()
+        .unwrap()
+}
+
+fn preset(id: &str) -> AnyScenario {
+    scenario::parse(bundled(id).json).unwrap()
+}
+
+/// A cluster preset cut to at most `max_ms` (a shorter run keeps the debug-profile
+/// tests quick; the presets' faults are early in them).
+fn cluster_preset(id: &str, max_ms: u64) -> cluster::Scenario {
+    let mut sc = match preset(id) {
+        AnyScenario::Cluster(s) => s,
+        _ => unreachable!(),
+    };
+    sc.duration_ms = sc.duration_ms.min(max_ms);
+    sc
 }
 
 #[test]
@@ -132,12 +146,7 @@ fn identical_for_any_thread_count() {
 
 #[test]
 fn cluster_recovery_is_counted_and_its_time_summarised() {
-    let mut sc = match preset("cluster-gc-stampede-fixed") {
-        AnyScenario::Cluster(s) => s,
-        _ => unreachable!(),
-    };
-    // A shorter run keeps the debug-profile test quick; the fault is still in it.
-    sc.duration_ms = sc.duration_ms.min(40_000);
+    let sc = cluster_preset("cluster-gc-stampede-fixed", 40_000);
     let any = AnyScenario::Cluster(sc.clone());
     let seeds = derive_seeds(sc.seed, 4);
     let e = ensemble::run(&any, &seeds, None).unwrap();
@@ -175,4 +184,135 @@ fn bad_seed_counts_name_the_field() {
     assert_eq!(err.field, "seeds");
     let err = ensemble::check_count("seeds", ensemble::MAX_SEEDS + 1).unwrap_err();
     assert!(err.to_string().contains("1..=10000"), "{err}");
+}
+
+/// The p5, median and p95 of five values, by hand: sorted `v[0] ≤ … ≤ v[4]`, type 7 puts
+/// p5 at rank 4·0.05 = 0.2 and p95 at rank 3.8; the median is the middle value.
+fn five(mut v: Vec<f64>) -> [f64; 3] {
+    assert_eq!(v.len(), 5);
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    [v[0] + 0.2 * (v[1] - v[0]), v[2], v[3] + 0.8 * (v[4] - v[3])]
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+}
+
+#[test]
+fn classic_bands_equal_a_hand_computation_over_five_seeds() {
+    let sc = classic::Scenario::article();
+    let seeds = derive_seeds(sc.seed, 5);
+    let e = ensemble::run(&article(), &seeds, Some(2)).unwrap();
+    let runs: Vec<_> = seeds
+        .iter()
+        .map(|&s| classic::simulate(&sc, s).unwrap())
+        .collect();
+    assert_eq!(e.bands.len(), sc.strategies.len());
+    let (mut low, mut high) = (false, false);
+    for (i, band) in e.bands.iter().enumerate() {
+        assert_eq!(band.name, sc.strategies[i].name);
+        let len = runs[0].results[i].per_sec.len();
+        assert_eq!(band.median.len(), len);
+        for sec in 0..len {
+            let col: Vec<f64> = runs
+                .iter()
+                .map(|r| f64::from(r.results[i].per_sec[sec]))
+                .collect();
+            let [p5, med, p95] = five(col.clone());
+            assert!(close(band.p5[sec], p5), "{} s{sec}: p5", band.name);
+            assert!(close(band.median[sec], med), "{} s{sec}: median", band.name);
+            assert!(close(band.p95[sec], p95), "{} s{sec}: p95", band.name);
+            // Both ends of the scale are covered: quiet seconds and the storm's peaks
+            // above capacity, where the seeds differ most.
+            low |= med > 0.0 && med < f64::from(sc.capacity) / 2.0;
+            high |= med > f64::from(sc.capacity) && p95 > p5;
+        }
+    }
+    assert!(low && high, "low {low}, high {high}");
+}
+
+#[test]
+fn cluster_bands_equal_a_hand_computation_over_five_seeds() {
+    let sc = cluster_preset("cluster-gc-stampede-naive", 40_000);
+    let seeds = derive_seeds(sc.seed, 5);
+    let e = ensemble::run(&AnyScenario::Cluster(sc.clone()), &seeds, None).unwrap();
+    let runs: Vec<_> = seeds
+        .iter()
+        .map(|&s| cluster::run(&sc, s).unwrap())
+        .collect();
+    assert_eq!(e.bands.len(), sc.tiers.len());
+    let mut spread = false;
+    for (k, band) in e.bands.iter().enumerate() {
+        assert_eq!(band.name, sc.tiers[k].name);
+        assert_eq!(band.median.len(), runs[0].buckets.len());
+        for b in 0..band.median.len() {
+            let col: Vec<f64> = runs
+                .iter()
+                .map(|r| {
+                    let t = &r.buckets[b].tiers[k];
+                    (t.first_attempts + t.retries) as f64 * 1000.0 / r.bucket_ms as f64
+                })
+                .collect();
+            let [p5, med, p95] = five(col);
+            assert!(close(band.p5[b], p5), "{} bucket {b}: p5", band.name);
+            assert!(close(band.median[b], med), "{} bucket {b}", band.name);
+            assert!(close(band.p95[b], p95), "{} bucket {b}: p95", band.name);
+            spread |= p95 > p5;
+        }
+    }
+    assert!(spread, "the seeds differ somewhere");
+}
+
+#[test]
+fn a_one_seed_band_is_the_single_run() {
+    let sc = classic::Scenario::article();
+    let e = ensemble::run(&article(), &[77], None).unwrap();
+    let run = classic::simulate(&sc, 77).unwrap();
+    for (band, r) in e.bands.iter().zip(&run.results) {
+        let line: Vec<f64> = r.per_sec.iter().map(|&v| f64::from(v)).collect();
+        assert_eq!(band.median, line);
+        assert_eq!(band.p5, line);
+        assert_eq!(band.p95, line);
+    }
+    let cl = cluster_preset("cluster-metastable", 30_000);
+    let e = ensemble::run(&AnyScenario::Cluster(cl.clone()), &[5], None).unwrap();
+    let r = cluster::run(&cl, 5).unwrap();
+    for (k, band) in e.bands.iter().enumerate() {
+        let line: Vec<f64> = r
+            .buckets
+            .iter()
+            .map(|b| b.tiers[k].attempts() as f64 * 1000.0 / r.bucket_ms as f64)
+            .collect();
+        assert_eq!(band.median, line, "{}", band.name);
+    }
+}
+
+#[test]
+fn the_article_over_1000_seeds_says_what_its_description_says() {
+    let b = bundled("article-1000-seeds");
+    assert_eq!(b.seeds, Some(1000));
+    let sc = scenario::parse(b.json).unwrap();
+    let seeds = derive_seeds(sc.seed(), 1000);
+    let e = ensemble::run(&sc, &seeds, None).unwrap();
+    let amp = |g: usize| -> Vec<f64> {
+        let m = e.groups[g]
+            .metrics
+            .iter()
+            .find(|m| m.metric == "amplification")
+            .unwrap();
+        m.values.iter().map(|v| v.unwrap()).collect()
+    };
+    let (s2, s3) = (amp(1), amp(2));
+    // "S3 amplifies more than S2 on every one of the 1,000 seeds, by 0.12x to 0.21x".
+    let gaps: Vec<f64> = s2.iter().zip(&s3).map(|(a, b)| b - a).collect();
+    let min = gaps.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = gaps.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    assert!(min > 0.12 && max < 0.22, "S3 − S2 in {min}..{max}");
+    // "S2 draws no random numbers, so its row has no spread at all."
+    assert!(s2.iter().all(|&v| v == s2[0]));
+    // "The four acceptance checks pass on 1000 of 1000 seeds."
+    for v in &e.verdicts {
+        assert_eq!((v.pass, v.of), (1000, 1000), "{}", v.name);
+    }
+    assert!(b.description.contains("every one of the 1,000 seeds"));
 }

@@ -1,7 +1,8 @@
 // End-to-end tests of many seeds in the page (seeds/panel.js over lib/pool.js): the
 // ensemble's table and verdict counts against the native CLI's `ensemble --json`, the
 // same results for any number of workers, a link that reproduces them in a fresh page,
-// Cancel, the exports, and bad settings named by field.
+// Cancel, the exports, bad settings named by field, and the bands on the main charts
+// (median [p5–p95] readouts equal to the CLI's) and the ensemble presets.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -183,6 +184,108 @@ test('a cluster ensemble says "recovered in k of N seeds" with the recovery time
     `${verdicts.join('; ')} vs ${metastable}`,
   );
   await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'seeds-cluster-12.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+/**
+ * A number as the engine's tables and readouts write it (render::num): up to three
+ * decimals, trailing zeros dropped.
+ * @param {number} v
+ */
+const num = (v) => String(Number(v.toFixed(3)));
+
+/**
+ * The keyboard's readout at bucket `i` of a chart (Home, then i steps right), once its
+ * title has `needle` (the chart redraws at the next frame after the last seed; a focused
+ * chart's readout follows the redraw).
+ * @param {import('playwright-core').Page} page
+ * @param {string} chart
+ * @param {string} readout
+ * @param {number} i
+ * @param {string} needle
+ */
+async function readoutAt(page, chart, readout, i, needle) {
+  await page.focus(chart);
+  await page.keyboard.press('Home');
+  for (let k = 0; k < i; k++) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(
+    ([sel, text]) => {
+      const box = document.querySelector(sel);
+      return !!box && !box.hidden && String(box.querySelector('.readout-title')?.textContent).includes(text);
+    },
+    [readout, needle],
+  );
+  return page.$$eval(`${readout} > div`, (rows) => rows.map((r) => String(r.textContent)));
+}
+
+test('a link with 30 seeds opens with bands on the chart whose readout is the CLI ensemble', async () => {
+  const state = Buffer.from(JSON.stringify({ classic_sweep: { seeds: 30 } })).toString('base64url');
+  for (const theme of ['light', 'dark']) {
+    const page = await open(`?theme=${theme}&s=v3.${state}`);
+    await page.waitForFunction(() => document.body.dataset.classicEnsemble === 'done', null, { timeout: 60_000 });
+    assert.equal(await page.inputValue('#classic-root .seeds-n'), '30');
+    const native = cli(['ensemble', '--seeds', '30', '--json']);
+    assert.equal(native.bands.length, 6);
+    // Second 27, just after the outage: the storm, where the jittered strategies differ by seed.
+    const [title, ...rows] = await readoutAt(page, '#chart', '#readout', 27, 'of 30 seeds');
+    assert.match(title, /second 27 · capacity 240 · median \[p5–p95\] of 30 seeds/);
+    assert.equal(rows.length, 6);
+    native.bands.forEach((/** @type {{name: string, p5: number[], median: number[], p95: number[]}} */ b, i) => {
+      assert.equal(rows[i], `${b.name}${num(b.median[27])} [${num(b.p5[27])}–${num(b.p95[27])}]`);
+    });
+    // S3 (full jitter) has a real band there; S2 (no jitter) none.
+    assert.ok(native.bands[2].p95[27] > native.bands[2].p5[27]);
+    assert.equal(native.bands[1].p95[27], native.bands[1].p5[27]);
+    // The PNG export is the banded chart.
+    const png = await e2e.downloaded(page, '#export-png');
+    assert.deepEqual([...png.subarray(0, 8)], e2e.PNG);
+    // The Markdown export of an ensemble has "median [p5–p95]" cells.
+    const md = String(await e2e.downloaded(page, '#export-md'));
+    assert.match(md, /ensemble of 30 seeds \(median \[p5–p95\]\)/);
+    assert.match(md, /\d \[[\d.]+–[\d.]+\]/);
+    await page.screenshot({ path: path.join(e2e.ARTIFACTS, `seeds-bands-classic-${theme}.png`), fullPage: false });
+    // Back to one seed: the single run's line and readout again.
+    await setSeeds(page, '1', { wait: false });
+    await page.waitForSelector('#results', { state: 'visible' });
+    await readoutAt(page, '#chart', '#readout', 27, 'second 27 · capacity 240');
+    await page.waitForFunction(() => !document.querySelector('#readout .readout-title')?.textContent?.includes('median'));
+    const single = await readoutAt(page, '#chart', '#readout', 27, 'second 27');
+    assert.equal(single[0], 'second 27 · capacity 240');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
+test('the tipping-point preset recovers in some seeds and not in others, as the CLI counts', async () => {
+  const page = await open();
+  await page.click('[data-preset="cluster-gc-stampede-tipping"]');
+  await e2e.waitRunCount(page, 'clusterRuns', 1);
+  // The preset brings its 40 seeds.
+  assert.equal(await page.inputValue('#cluster-root .seeds-n'), '40');
+  await page.waitForFunction(() => document.body.dataset.clusterEnsemble === 'done', null, { timeout: 300_000 });
+  const native = cli(['ensemble', '--preset', 'cluster-gc-stampede-tipping', '--json']);
+  assert.equal(native.seeds.length, 40);
+  const rec = native.verdicts.find((/** @type {{name: string}} */ v) => v.name === 'recovered');
+  assert.ok(rec.pass > 0 && rec.pass < rec.of, `${rec.pass} of ${rec.of}`);
+  assert.match(
+    String(await page.textContent('#cluster-root .seeds-recovery')),
+    new RegExp(`^recovered in ${rec.pass} of ${rec.of} seeds`),
+  );
+  // The tier charts are bands: the readout gives each tier's median and p5–p95, equal to the CLI's.
+  const [title, ...rows] = await readoutAt(page, '#cluster-chart', '#cluster-readout', 40, 'of 40 seeds');
+  assert.match(title, /median \[p5–p95\] of 40 seeds/);
+  const orders = native.bands[1];
+  const row = rows.find((r) => r.startsWith(`${orders.name} attempts`));
+  assert.ok(
+    row?.includes(`median ${num(orders.median[40])} [${num(orders.p5[40])}–${num(orders.p95[40])}]/s`),
+    `${row} vs ${orders.median[40]}`,
+  );
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'seeds-bands-cluster-light.png'), fullPage: true });
+  // The reader's dark scheme redraws the chart in the dark theme.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'seeds-bands-cluster-dark.png'), fullPage: true });
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -7,7 +7,7 @@
 //! [`ChartHandle::readout`] maps a CSS-pixel mouse position back to the data.
 
 use crate::{plain_error, to_js};
-use plotters::chart::MeshStyle;
+use plotters::chart::{MeshStyle, SeriesAnno};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
@@ -372,4 +372,57 @@ impl ChartHandle {
         let f = self.centres.get(i).copied().unwrap_or(0.0);
         (f64::from(x0) + f * f64::from(x1 - x0)) / self.dpr
     }
+}
+
+/// One point of a band: at `x`, the shaded range `lo..=hi` and the line's value `mid`.
+pub type BandPoint = (f64, f64, f64, f64);
+
+/// How opaque a band's shaded range is over the paper (its line is drawn solid).
+const BAND_ALPHA: f64 = 0.22;
+
+/// Draws a band: the range `lo..=hi` of `points` shaded in `colour`, and a line through
+/// their `mid` over it, `width` CSS pixels wide; returns the line's series for its
+/// legend entry. Generic over the points (a step line's doubled x's, a sweep's
+/// parameter values), so every banded chart draws its bands alike.
+pub fn band<'a, 'b>(
+    chart: &'b mut TimeChart<'a>,
+    points: &[BandPoint],
+    colour: RGBColor,
+    width: f64,
+    dpr: f64,
+) -> Result<&'b mut SeriesAnno<'a, CanvasBackend>, String> {
+    // The range as one polygon: along the top forwards, back along the bottom.
+    let outline: Vec<(f64, f64)> = points
+        .iter()
+        .map(|&(x, _, _, hi)| (x, hi))
+        .chain(points.iter().rev().map(|&(x, lo, _, _)| (x, lo)))
+        .collect();
+    if outline.len() >= 3 {
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                outline,
+                colour.mix(BAND_ALPHA).filled(),
+            )))
+            .map_err(draw_error)?;
+    }
+    let style = ShapeStyle::from(&colour).stroke_width((width * dpr).round() as u32);
+    chart
+        .draw_series(LineSeries::new(
+            points.iter().map(|&(x, _, mid, _)| (x, mid)),
+            style,
+        ))
+        .map_err(draw_error)
+}
+
+/// The points of a banded step line: each bucket's `(p5, median, p95)` held flat over
+/// its span `(x0, x1)`, as the charts draw their per-bucket series.
+pub fn step_band(
+    spans: impl IntoIterator<Item = (f64, f64)>,
+    values: impl IntoIterator<Item = (f64, f64, f64)>,
+) -> Vec<BandPoint> {
+    spans
+        .into_iter()
+        .zip(values)
+        .flat_map(|((x0, x1), (lo, mid, hi))| [(x0, lo, mid, hi), (x1, lo, mid, hi)])
+        .collect()
 }

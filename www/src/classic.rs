@@ -171,8 +171,9 @@ impl HeldRun for Output {
         run: &Rc<Output>,
         canvas: &HtmlCanvasElement,
         opts: &ChartOptions,
+        bands: Option<Rc<retrystorm::ensemble::Ensemble>>,
     ) -> Result<ChartHandle, String> {
-        crate::classic_chart::draw(canvas, run, opts)
+        crate::classic_chart::draw(canvas, run, opts, bands)
     }
 }
 

@@ -12,15 +12,19 @@ use crate::chart::{
 };
 use plotters::prelude::*;
 use retrystorm::classic::{Output, StrategyResult};
+use retrystorm::ensemble::{render::num, Ensemble};
 use retrystorm::javafmt::fixed;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 
-/// Draws `out` on `canvas` and returns the handle for the hover readout.
+/// Draws `out` on `canvas` and returns the handle for the hover readout; with `bands`
+/// (an ensemble of the same scenario), every strategy's attempts are its median line
+/// over its p5–p95 band instead of the single run's line (cost stays the single run's).
 pub fn draw(
     canvas: &HtmlCanvasElement,
     out: &Rc<Output>,
     opts: &ChartOptions,
+    bands: Option<Rc<Ensemble>>,
 ) -> Result<ChartHandle, String> {
     let dpr = opts.ratio();
     let css = (
@@ -36,6 +40,15 @@ pub fn draw(
     let cost = opts.cost;
     // Attempts are judged against capacity; cost has no capacity line.
     let capacity = if cost { 0.0 } else { f64::from(sc.capacity) };
+    let bands = bands.filter(|e| !cost && e.bands.len() == out.results.len());
+    let band_peak = bands.as_ref().map_or(0.0, |e| {
+        e.bands
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| shown(*i))
+            .flat_map(|(_, b)| b.p95.iter().copied())
+            .fold(0.0, f64::max)
+    });
     let peak = out
         .results
         .iter()
@@ -43,7 +56,7 @@ pub fn draw(
         .filter(|(i, _)| shown(*i))
         .filter_map(|(_, r)| series(r, cost))
         .flat_map(|v| v.into_iter())
-        .fold(0.0, f64::max);
+        .fold(band_peak, f64::max);
     let y_max = (peak.max(capacity) * 1.12).max(if cost { 1e-6 } else { 1.0 });
 
     let mut chart = ChartBuilder::on(&root)
@@ -106,6 +119,20 @@ pub fn draw(
             continue;
         };
         let style = ShapeStyle::from(&color(i)).stroke_width(s(2.0));
+        if let Some(b) = bands.as_ref().map(|e| &e.bands[i]) {
+            let spans = (0..b.median.len()).map(|sec| (sec as f64, sec as f64 + 1.0));
+            let values = (0..b.median.len()).map(|x| (b.p5[x], b.median[x], b.p95[x]));
+            chart::band(
+                &mut chart,
+                &chart::step_band(spans, values),
+                color(i),
+                2.0,
+                dpr,
+            )?
+            .label(r.name.clone())
+            .legend(line_key(style, 16.0, dpr));
+            continue;
+        }
         let steps = values.into_iter().enumerate().flat_map(|(sec, y)| {
             let x = sec as f64;
             [(x, y), (x + 1.0, y)]
@@ -125,7 +152,10 @@ pub fn draw(
     let duration = f64::from(out.scenario.duration_s.max(1));
     let seconds = out.results.first().map_or(0, |r| r.per_sec.len());
     let centres = (0..seconds).map(|s| (s as f64 + 0.5) / duration).collect();
-    let at = move |f: f64| readout(&out, &hidden, cost, f);
+    let at = move |f: f64| match &bands {
+        Some(e) => band_readout(&out, e, &hidden, f),
+        None => readout(&out, &hidden, cost, f),
+    };
     Ok(ChartHandle::new(
         dpr,
         (xr.start, xr.end),
@@ -181,6 +211,43 @@ fn readout(out: &Output, hidden: &[u32], cost: bool, f: f64) -> Option<Readout> 
         } else {
             format!("second {second} · capacity {capacity}")
         },
+        rows,
+    })
+}
+
+/// The readout at `f` of a banded chart: every shown strategy's median attempts in the
+/// second with its p5–p95 range, marked when the median is over capacity.
+fn band_readout(out: &Output, e: &Ensemble, hidden: &[u32], f: f64) -> Option<Readout> {
+    let len = e.bands.first().map_or(0, |b| b.median.len());
+    if len == 0 {
+        return None;
+    }
+    let duration = f64::from(out.scenario.duration_s.max(1));
+    let second = ((f * duration).floor() as usize).min(len - 1);
+    let capacity = f64::from(out.scenario.capacity);
+    let rows = e
+        .bands
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !hidden.contains(&(*i as u32)))
+        .map(|(i, b)| ReadoutRow {
+            label: b.name.clone(),
+            value: format!(
+                "{} [{}–{}]",
+                num(b.median[second]),
+                num(b.p5[second]),
+                num(b.p95[second])
+            ),
+            color: css_color(i),
+            alarm: b.median[second] > capacity,
+        })
+        .collect();
+    Some(Readout {
+        bucket: second,
+        title: format!(
+            "second {second} · capacity {capacity} · median [p5–p95] of {} seeds",
+            e.seeds.len()
+        ),
         rows,
     })
 }

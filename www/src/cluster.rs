@@ -119,8 +119,9 @@ impl HeldRun for Run {
         run: &Rc<Run>,
         canvas: &HtmlCanvasElement,
         opts: &ChartOptions,
+        bands: Option<Rc<retrystorm::ensemble::Ensemble>>,
     ) -> Result<ChartHandle, String> {
-        crate::cluster_chart::draw(canvas, run, None, opts)
+        crate::cluster_chart::draw(canvas, run, None, opts, bands)
     }
 
     fn to_doc(&self) -> Result<JsValue, JsValue> {
@@ -242,6 +243,6 @@ impl ClusterRun {
     ) -> Result<ChartHandle, JsValue> {
         let opts = ChartOptions::from_js(options)?;
         let a = Some(Rc::clone(&pinned.inner));
-        crate::cluster_chart::draw(&canvas, &self.inner, a, &opts).map_err(plain_error)
+        crate::cluster_chart::draw(&canvas, &self.inner, a, &opts, None).map_err(plain_error)
     }
 }

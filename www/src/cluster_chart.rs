@@ -22,6 +22,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use retrystorm::cluster::{present, Breaker, RunResult, Scenario};
+use retrystorm::ensemble::{render::num, Band, Ensemble};
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 
@@ -85,8 +86,9 @@ fn bucket_at(r: &RunResult, t_ms: f64) -> Option<usize> {
     (b >= 0.0 && (b as usize) < r.buckets.len()).then_some(b as usize)
 }
 
-/// The readout at `f` (0..=1 of the time axis) of `run`, with the pinned run `a`.
-fn readout(run: &Run, a: Option<&Run>, f: f64) -> Option<Readout> {
+/// The readout at `f` (0..=1 of the time axis) of `run`, with the pinned run `a`; with
+/// `bands`, each tier's attempts are its median and p5–p95 range over the seeds.
+fn readout(run: &Run, a: Option<&Run>, bands: Option<&Ensemble>, f: f64) -> Option<Readout> {
     let (sc, r) = (&run.scenario, &run.result);
     let t_ms = f * r.duration_ms as f64;
     let b = bucket_at(r, t_ms).or_else(|| r.buckets.len().checked_sub(1))?;
@@ -111,6 +113,9 @@ fn readout(run: &Run, a: Option<&Run>, f: f64) -> Option<Readout> {
         }
         if let Some((ar, ab)) = a_b.filter(|(ar, _)| ar.tiers.len() > k) {
             value.push_str(&format!(" · A {:.0}/s", attempts_per_s(ar, ab, k)));
+        }
+        if let Some(band) = bands.and_then(|e| e.bands.get(k)) {
+            value = band_value(band, b, cap);
         }
         rows.push(ReadoutRow {
             label: format!("{name} attempts"),
@@ -161,23 +166,56 @@ fn readout(run: &Run, a: Option<&Run>, f: f64) -> Option<Readout> {
         color: "rgb(40,40,40)".into(),
         alarm: false,
     });
+    let mut title = format!(
+        "t = {start:.1}–{:.1} s",
+        start + r.bucket_ms as f64 / 1000.0
+    );
+    if let Some(e) = bands {
+        title.push_str(&band_title(e, r.seed));
+    }
     Some(Readout {
         bucket: b,
-        title: format!(
-            "t = {start:.1}–{:.1} s",
-            start + r.bucket_ms as f64 / 1000.0
-        ),
+        title,
         rows,
     })
 }
 
+/// A tier's attempts in bucket `b` of a banded chart: median and p5–p95 range per second.
+fn band_value(band: &Band, b: usize, cap: Option<f64>) -> String {
+    let Some(&mid) = band.median.get(b) else {
+        return "—".into();
+    };
+    let mut value = format!(
+        "median {} [{}–{}]/s",
+        num(mid),
+        num(band.p5[b]),
+        num(band.p95[b])
+    );
+    if let Some(c) = cap {
+        value.push_str(&format!(" (capacity {c:.0})"));
+    }
+    value
+}
+
+/// What a banded readout's title adds: the attempts are over the seeds, the other rows
+/// the single run's.
+fn band_title(e: &Ensemble, seed: i64) -> String {
+    format!(
+        " · attempts: median [p5–p95] of {} seeds; the rest: seed {seed}",
+        e.seeds.len()
+    )
+}
+
 /// Draws the charts of `run` on `canvas`, with the pinned run `a` (A of an A/B
-/// comparison) as a line over B's bars; returns the handle for the hover readout.
+/// comparison) as a line over B's bars; with `bands` (an ensemble of the same
+/// scenario), each tier's attempts are its median line over its p5–p95 band instead of
+/// the run's bars. Returns the handle for the hover readout.
 pub fn draw(
     canvas: &HtmlCanvasElement,
     run: &Rc<Run>,
     a: Option<Rc<Run>>,
     opts: &ChartOptions,
+    bands: Option<Rc<Ensemble>>,
 ) -> Result<ChartHandle, String> {
     let dpr = opts.ratio();
     let css = (
@@ -192,7 +230,10 @@ pub fn draw(
     let mut x_px = (0, 0);
     for k in 0..sc.tiers.len() {
         let (top, below) = rest.split_vertically(px(TIER_H));
-        x_px = tier_panel(&top, sc, r, a_result, k, dpr)?;
+        let band = bands
+            .as_ref()
+            .and_then(|e| Some((e.bands.get(k)?, e.seeds.len())));
+        x_px = tier_panel(&top, sc, r, a_result, band, k, dpr)?;
         rest = below;
         if has_breaker(sc, k) {
             let (band, below) = rest.split_vertically(px(BAND_H));
@@ -215,7 +256,7 @@ pub fn draw(
         })
         .collect();
     let run = Rc::clone(run);
-    let at = move |f: f64| readout(&run, a.as_deref(), f);
+    let at = move |f: f64| readout(&run, a.as_deref(), bands.as_deref(), f);
     // Every panel shares the time axis: the readout answers at any height.
     Ok(ChartHandle::new(
         dpr,
@@ -255,6 +296,7 @@ fn tier_panel(
     sc: &Scenario,
     r: &RunResult,
     a: Option<&RunResult>,
+    band: Option<(&Band, usize)>,
     k: usize,
     dpr: f64,
 ) -> Result<(i32, i32), String> {
@@ -266,7 +308,8 @@ fn tier_panel(
             .map(|b| attempts_per_s(res, b, k))
             .fold(0.0, f64::max)
     };
-    let peak = a.map_or(0.0, peak_of).max(peak_of(r));
+    let band_peak = band.map_or(0.0, |(b, _)| b.p95.iter().copied().fold(0.0, f64::max));
+    let peak = a.map_or(0.0, peak_of).max(peak_of(r)).max(band_peak);
     // The capacity line is drawn when it is within reach of the data.
     let cap = present::capacity_per_s(&sc.tiers[k]).filter(|&c| c <= peak.max(1.0) * 3.0);
     let y_max = (peak.max(cap.unwrap_or(0.0)) * 1.12).max(1.0);
@@ -307,6 +350,9 @@ fn tier_panel(
                 .map_err(draw_error)?;
         }
     }
+    if let Some((b, seeds)) = band {
+        band_series(&mut chart, r, b, seeds, color(k), dpr)?;
+    }
     let bars = (0..r.buckets.len()).flat_map(|b| {
         let t = &r.buckets[b].tiers[k];
         let (x0, x1) = span(r, b);
@@ -318,17 +364,19 @@ fn tier_panel(
         ]
     });
     let legend_box = |c: RGBColor| box_key(c.filled(), 14.0, dpr);
-    chart
-        .draw_series(bars)
-        .map_err(draw_error)?
-        .label("first attempts")
-        .legend(legend_box(FIRST));
-    // An invisible series just for the legend entry of retries.
-    chart
-        .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
-        .map_err(draw_error)?
-        .label("retries")
-        .legend(legend_box(RETRY));
+    if band.is_none() {
+        chart
+            .draw_series(bars)
+            .map_err(draw_error)?
+            .label("first attempts")
+            .legend(legend_box(FIRST));
+        // An invisible series just for the legend entry of retries.
+        chart
+            .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
+            .map_err(draw_error)?
+            .label("retries")
+            .legend(legend_box(RETRY));
+    }
     if let Some(c) = cap {
         chart::capacity_line(
             &mut chart,
@@ -359,6 +407,26 @@ fn tier_panel(
     chart::legend(&mut chart, 11.0, 6.0, dpr)?;
     let (xr, _) = chart.plotting_area().get_pixel_range();
     Ok((xr.start, xr.end))
+}
+
+/// A tier's attempts per second over the seeds: its median line over its p5–p95 band,
+/// each bucket over the run's span of that bucket.
+fn band_series(
+    chart: &mut TimeChart<'_>,
+    r: &RunResult,
+    b: &Band,
+    seeds: usize,
+    colour: RGBColor,
+    dpr: f64,
+) -> Result<(), String> {
+    let n = b.median.len().min(r.buckets.len());
+    let spans = (0..n).map(|x| span(r, x));
+    let values = (0..n).map(|x| (b.p5[x], b.median[x], b.p95[x]));
+    let style = ShapeStyle::from(&colour).stroke_width((2.0 * dpr).round() as u32);
+    chart::band(chart, &chart::step_band(spans, values), colour, 2.0, dpr)?
+        .label(format!("attempts: median, p5–p95 of {seeds} seeds"))
+        .legend(line_key(style, 14.0, dpr));
+    Ok(())
 }
 
 fn breaker_band(

@@ -52,7 +52,7 @@ export interface Verdict { name: string; pass: boolean | null; detail: string }
 /** The waits before one retry in the delay preview, ms. */
 export interface RetryDelays { retry: number; min: number; p25: number; median: number; p75: number; max: number; samples: number[] }
 /** A bundled scenario. */
-export interface Preset { id: string; title: string; description: string; model: "classic" | "cluster"; scenario: any }
+export interface Preset { id: string; title: string; description: string; model: "classic" | "cluster"; scenario: any; seeds?: number }
 "#;
 
 /// The JS `Error` thrown by every export: the message, plus the fields of a validation error.
@@ -160,11 +160,13 @@ pub trait HeldRun: Sized {
     fn from_doc(doc: serde_json::Value) -> Result<Self, JsValue>;
     /// The run's document as a plain JS object.
     fn to_doc(&self) -> Result<JsValue, JsValue>;
-    /// Draws the model's chart of `run` on `canvas`.
+    /// Draws the model's chart of `run` on `canvas`; with `bands` (an ensemble of the
+    /// same scenario), its series as median lines over p5–p95 bands.
     fn draw(
         run: &std::rc::Rc<Self>,
         canvas: &web_sys::HtmlCanvasElement,
         opts: &chart::ChartOptions,
+        bands: Option<std::rc::Rc<retrystorm::ensemble::Ensemble>>,
     ) -> Result<chart::ChartHandle, String>;
 }
 
@@ -234,7 +236,24 @@ macro_rules! run_class {
                 options: JsValue,
             ) -> Result<$crate::chart::ChartHandle, JsValue> {
                 let opts = $crate::chart::ChartOptions::from_js(options)?;
-                <$inner as $crate::HeldRun>::draw(&self.inner, &canvas, &opts)
+                <$inner as $crate::HeldRun>::draw(&self.inner, &canvas, &opts, None)
+                    .map_err($crate::plain_error)
+            }
+
+            /// Draws the model's chart with the series of `ensemble` (an ensemble of
+            /// this run's scenario, as far as it has come) as median lines over their
+            /// p5–p95 bands; the readout gives the median and the range. Options as
+            /// `draw`'s.
+            #[wasm_bindgen(js_name = drawBands)]
+            pub fn draw_bands(
+                &self,
+                canvas: web_sys::HtmlCanvasElement,
+                ensemble: &$crate::plan::PlanResult,
+                options: JsValue,
+            ) -> Result<$crate::chart::ChartHandle, JsValue> {
+                let opts = $crate::chart::ChartOptions::from_js(options)?;
+                let bands = Some(ensemble.shared());
+                <$inner as $crate::HeldRun>::draw(&self.inner, &canvas, &opts, bands)
                     .map_err($crate::plain_error)
             }
         }
@@ -256,9 +275,13 @@ struct BundledJs<'a> {
     description: &'a str,
     model: &'a str,
     scenario: serde_json::Value,
+    /// The ensemble's seed count, for a preset that is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seeds: Option<usize>,
 }
 
-/// The bundled scenarios (presets): `[{id, title, description, model, scenario}]`.
+/// The bundled scenarios (presets): `[{id, title, description, model, scenario, seeds?}]`
+/// (`seeds`: the count of an ensemble preset).
 #[wasm_bindgen(js_name = bundledScenarios, unchecked_return_type = "Preset[]")]
 pub fn bundled_scenarios() -> Result<JsValue, JsValue> {
     let list: Vec<BundledJs> = retrystorm::scenario::bundled()
@@ -271,6 +294,7 @@ pub fn bundled_scenarios() -> Result<JsValue, JsValue> {
                 description: b.description,
                 model: b.model,
                 scenario,
+                seeds: b.seeds,
             })
         })
         .collect::<Result<_, JsValue>>()?;

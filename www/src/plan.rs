@@ -14,6 +14,7 @@ use retrystorm::report::Lang;
 use retrystorm::scenario;
 use retrystorm::sweep::{self, choose, render as sweep_render, Sweep, SweepResult};
 use serde::Serialize;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// A validated ensemble or sweep of one scenario, and the samples gathered so far.
@@ -99,7 +100,7 @@ impl Plan {
             return None;
         }
         Some(PlanResult {
-            ensemble: ensemble::summarise(&self.plan.points[0].1, done),
+            ensemble: Rc::new(ensemble::summarise(&self.plan.points[0].1, done)),
             complete: done.len() == self.plan.items(),
         })
     }
@@ -441,8 +442,16 @@ pub fn with_sweep_choices(sweep: JsValue, texts: JsValue) -> Result<JsValue, JsV
 /// An ensemble's result as the page shows and exports it (every text from the engine).
 #[wasm_bindgen]
 pub struct PlanResult {
-    ensemble: Ensemble,
+    // Shared with the charts drawn from it, whose readouts keep it.
+    ensemble: Rc<Ensemble>,
     complete: bool,
+}
+
+impl PlanResult {
+    /// The ensemble, shared (a chart's handle keeps it for its readout).
+    pub fn shared(&self) -> Rc<Ensemble> {
+        Rc::clone(&self.ensemble)
+    }
 }
 
 /// A counted verdict as the page lists it.

@@ -56,6 +56,26 @@ pub struct Sample {
     pub groups: Vec<Vec<(String, Option<f64>)>>,
     /// Per verdict, whether it held on this seed (`None`: not applicable).
     pub verdicts: Vec<Option<bool>>,
+    /// Per series of the model's chart, its value in every bucket (see [`curve_names`]):
+    /// the classic strategies' attempts per second, the cluster tiers' attempts per
+    /// second in each bucket. Empty for a sweep's points, whose charts are not drawn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub curves: Vec<Vec<f64>>,
+}
+
+/// One series of the model's chart over the seeds: in every bucket (a second of the
+/// classic chart, a bucket of the cluster tiers'), the p5, median and p95 of its value
+/// among the seeds that reached that bucket.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Band {
+    /// The series: a strategy's or a tier's name.
+    pub name: String,
+    /// 5th percentile, per bucket.
+    pub p5: Vec<f64>,
+    /// Median, per bucket.
+    pub median: Vec<f64>,
+    /// 95th percentile, per bucket.
+    pub p95: Vec<f64>,
 }
 
 /// One metric of one group over the ensemble.
@@ -105,14 +125,28 @@ pub struct Ensemble {
     pub groups: Vec<Group>,
     /// The counted verdicts.
     pub verdicts: Vec<Count>,
+    /// The chart's series as bands (none for a sweep's points).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bands: Vec<Band>,
 }
 
 /// Names of the classic model's counted verdicts are the acceptance checks' names; the
 /// cluster model's are these.
 pub const CLUSTER_VERDICTS: [&str; 2] = ["recovered", "metastable"];
 
-/// Runs one seed of `scenario` and extracts its sample.
+/// Runs one seed of `scenario` and extracts its sample, with the chart's curves.
 pub fn sample(scenario: &AnyScenario, seed: i64) -> Result<Sample, ValidationError> {
+    sample_with(scenario, seed, true)
+}
+
+/// Runs one seed of `scenario` and extracts its sample; with `curves`, also the
+/// per-bucket series of the model's chart (what the bands are made of: kept out of a
+/// sweep's samples, which would carry them for every point and seed to no use).
+pub fn sample_with(
+    scenario: &AnyScenario,
+    seed: i64,
+    curves: bool,
+) -> Result<Sample, ValidationError> {
     match scenario {
         AnyScenario::Classic(sc) => {
             let out = classic::simulate(sc, seed)?;
@@ -122,10 +156,19 @@ pub fn sample(scenario: &AnyScenario, seed: i64) -> Result<Sample, ValidationErr
                 .iter()
                 .map(|r| numeric_leaves(r, &["name", "per_sec", "trip_at"]))
                 .collect();
+            let curves = if curves {
+                out.results
+                    .iter()
+                    .map(|r| r.per_sec.iter().map(|&v| f64::from(v)).collect())
+                    .collect()
+            } else {
+                Vec::new()
+            };
             Ok(Sample {
                 seed,
                 groups,
                 verdicts,
+                curves,
             })
         }
         AnyScenario::Cluster(sc) => {
@@ -138,10 +181,25 @@ pub fn sample(scenario: &AnyScenario, seed: i64) -> Result<Sample, ValidationErr
             ];
             let mut groups = vec![numeric_leaves(&r.summary, &[])];
             groups.extend(r.tiers.iter().map(|t| numeric_leaves(t, &["name"])));
+            // Attempts per second of every tier in every bucket: the tier charts' bars.
+            let per_s = 1000.0 / r.bucket_ms.max(1) as f64;
+            let curves = if curves {
+                (0..r.tiers.len())
+                    .map(|k| {
+                        r.buckets
+                            .iter()
+                            .map(|b| b.tiers.get(k).map_or(0.0, |t| t.attempts() as f64 * per_s))
+                            .collect()
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
             Ok(Sample {
                 seed,
                 groups,
                 verdicts,
+                curves,
             })
         }
     }
@@ -266,6 +324,52 @@ pub fn group_names(scenario: &AnyScenario) -> Vec<(String, String)> {
     }
 }
 
+/// The names of a scenario's chart series, in the order of [`Sample::curves`]: the
+/// classic strategies, the cluster tiers.
+pub fn curve_names(scenario: &AnyScenario) -> Vec<String> {
+    match scenario {
+        AnyScenario::Classic(sc) => sc.strategies.iter().map(|s| s.name.clone()).collect(),
+        AnyScenario::Cluster(sc) => sc.tiers.iter().map(|t| t.name.clone()).collect(),
+    }
+}
+
+/// The bands of the samples' curves (none when the samples have no curves): per
+/// series and bucket, the [`stats::band_of`] of the values of the seeds that reached
+/// that bucket.
+fn bands(scenario: &AnyScenario, samples: &[Sample]) -> Vec<Band> {
+    if samples.iter().all(|s| s.curves.is_empty()) {
+        return Vec::new();
+    }
+    let mut column = Vec::with_capacity(samples.len());
+    curve_names(scenario)
+        .into_iter()
+        .enumerate()
+        .map(|(c, name)| {
+            let len = samples
+                .iter()
+                .filter_map(|s| s.curves.get(c).map(Vec::len))
+                .max()
+                .unwrap_or(0);
+            let mut band = Band {
+                name,
+                p5: Vec::with_capacity(len),
+                median: Vec::with_capacity(len),
+                p95: Vec::with_capacity(len),
+            };
+            for x in 0..len {
+                column.clear();
+                column.extend(samples.iter().filter_map(|s| s.curves.get(c)?.get(x)));
+                // Every bucket below `len` is some seed's, so the column is never empty.
+                let [lo, mid, hi] = stats::band_of(&mut column).unwrap_or([f64::NAN; 3]);
+                band.p5.push(lo);
+                band.median.push(mid);
+                band.p95.push(hi);
+            }
+            band
+        })
+        .collect()
+}
+
 /// The verdict names of a scenario, in the order of [`Sample::verdicts`].
 pub fn verdict_names(scenario: &AnyScenario) -> Vec<String> {
     match scenario {
@@ -329,6 +433,7 @@ pub fn summarise(scenario: &AnyScenario, samples: &[Sample]) -> Ensemble {
         seeds: samples.iter().map(|s| s.seed).collect(),
         groups,
         verdicts,
+        bands: bands(scenario, samples),
     }
 }
 

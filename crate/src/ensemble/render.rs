@@ -261,6 +261,7 @@ mod tests {
                 group("b", &[("amp", &[2.0, 2.0, 2.0]), ("x", &[5.0, 5.0, 5.0])]),
             ],
             verdicts: vec![],
+            bands: vec![],
         };
         let t = tables(&e);
         assert_eq!(t.len(), 2);

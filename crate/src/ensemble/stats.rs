@@ -36,6 +36,9 @@ pub struct Spread {
     pub sd: f64,
 }
 
+/// The quantiles of a band (a chart's shaded range and its line): p5, median, p95.
+pub const BAND: [f64; 3] = [0.05, 0.5, 0.95];
+
 /// The `p` quantile (0..=1) of values sorted ascending, by linear interpolation (type 7).
 pub fn quantile_sorted(sorted: &[f64], p: f64) -> f64 {
     match sorted.len() {
@@ -69,16 +72,26 @@ impl Spread {
         Some(Spread {
             n,
             min: v[0],
-            p5: q(0.05),
+            p5: q(BAND[0]),
             p25: q(0.25),
-            median: q(0.5),
+            median: q(BAND[1]),
             p75: q(0.75),
-            p95: q(0.95),
+            p95: q(BAND[2]),
             max: v[n - 1],
             mean,
             sd,
         })
     }
+}
+
+/// The [`BAND`] quantiles (p5, median, p95) of `values`, which it sorts; `None` when
+/// there are none. The same order statistics as [`Spread::of`], without the rest.
+pub fn band_of(values: &mut [f64]) -> Option<[f64; 3]> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    Some(BAND.map(|p| quantile_sorted(values, p)))
 }
 
 #[cfg(test)]

@@ -424,7 +424,9 @@ impl Plan {
     /// Runs item `i` (point `i / seeds`, seed `i % seeds`).
     pub fn run_item(&self, i: usize) -> Result<Sample, ValidationError> {
         let (p, s) = (i / self.seeds.len(), i % self.seeds.len());
-        ensemble::sample(&self.points[p].1, self.seeds[s])
+        // A plan without parameters is one scenario's ensemble: the page draws its bands.
+        let curves = self.sweep.params.is_empty();
+        ensemble::sample_with(&self.points[p].1, self.seeds[s], curves)
     }
 
     /// Runs the items of shard `k` of `n` (all of them for `0/1`), in item order, on

@@ -55,7 +55,10 @@ export class ClassicApp {
       $('readout'),
       (canvas, options) => {
         if (!this.run) return null;
-        const handle = this.run.draw(canvas, { ...options, hidden: this.view.hidden, cost: this.costShown() });
+        const opts = { ...options, hidden: this.view.hidden, cost: this.costShown() };
+        // Many seeds: the strategies' median lines over their p5–p95 bands (attempts only).
+        const bands = this.costShown() ? null : this.seeds.bands();
+        const handle = bands ? this.run.drawBands(canvas, bands, opts) : this.run.draw(canvas, opts);
         this.renderLegend();
         return handle;
       },
@@ -75,6 +78,9 @@ export class ClassicApp {
       onChange: (commit) => {
         if (this.wasm.classicValidate(this.cfg).length === 0) this.seeds.update(structuredClone(this.cfg));
         this.hooks.changed(commit);
+      },
+      onResult: () => {
+        if (this.run) this.chart.schedule();
       },
     });
     // Sweeps (sweep/panel.js): after the results table; a sweep and an ensemble share
@@ -240,6 +246,9 @@ export class ClassicApp {
   loadPreset(p) {
     this.cfg = structuredClone(p.scenario);
     this.view.hidden = [];
+    // An ensemble preset sets the seeds control; any other sets it back to one seed.
+    this.seeds.restore(p.seeds ? { seeds: p.seeds } : null);
+    this.lastKey = null; // the same scenario with other seeds runs again
     $('preset-desc').textContent = p.description;
     this.editor.render();
     this.update();
@@ -449,7 +458,10 @@ export class ClassicApp {
   bindExports() {
     const ex = this.exports;
     $('export-md').addEventListener('click', () => {
-      if (this.run) ex.download('retry-storm-results.md', this.run.markdown(), 'text/markdown');
+      // Many seeds: the ensemble's table, "median [p5–p95]" cells.
+      const ensemble = this.seeds.bands();
+      if (ensemble) ex.download('retry-storm-results-ensemble.md', ensemble.markdown(), 'text/markdown');
+      else if (this.run) ex.download('retry-storm-results.md', this.run.markdown(), 'text/markdown');
     });
     $('export-csv').addEventListener('click', () => {
       if (this.run) ex.download('retry-storm-per-second.csv', this.run.csv(), 'text/csv');
@@ -457,7 +469,11 @@ export class ClassicApp {
     $('export-png').addEventListener('click', () =>
       ex.png(
         /** @type {HTMLCanvasElement} */ ($('chart')),
-        this.costShown() ? 'retry-storm-cost-chart.png' : 'retry-storm-chart.png',
+        this.costShown()
+          ? 'retry-storm-cost-chart.png'
+          : this.seeds.bands()
+            ? 'retry-storm-chart-bands.png'
+            : 'retry-storm-chart.png',
       ),
     );
     $('export-json').addEventListener('click', () => {

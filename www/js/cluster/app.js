@@ -129,6 +129,8 @@ export class ClusterApp {
         if (this.cfg && this.wasm.clusterValidate(this.cfg).length === 0) this.seeds.update(structuredClone(this.cfg));
         this.hooks.changed(commit);
       },
+      // The chart is built below; the first result comes later.
+      onResult: () => this.chart?.schedule(),
     });
     // Sweeps (sweep/panel.js): after the single run's tables; with a scenario pinned as
     // A, the sweep runs on both, side by side.
@@ -173,7 +175,10 @@ export class ClusterApp {
         if (!this.shown) return null;
         const { run } = this.shown;
         canvas.style.height = `${run.chartHeight()}px`;
-        return this.pinned ? run.drawWithPinned(canvas, this.pinned.run, options) : run.draw(canvas, options);
+        if (this.pinned) return run.drawWithPinned(canvas, this.pinned.run, options);
+        // Many seeds: every tier's attempts as a median line over its p5–p95 band.
+        const bands = this.seeds.bands();
+        return bands ? run.drawBands(canvas, bands, options) : run.draw(canvas, options);
       },
       () => this.shown?.run.csv() ?? null,
     );
@@ -380,13 +385,19 @@ export class ClusterApp {
   bindExports() {
     const ex = this.exports;
     this.$('export-md').addEventListener('click', () => {
-      if (this.shown) ex.download('retry-storm-cluster.md', this.shown.run.markdown(), 'text/markdown');
+      // Many seeds: the ensemble's tables, "median [p5–p95]" cells.
+      const ensemble = this.seeds.bands();
+      if (ensemble) ex.download('retry-storm-cluster-ensemble.md', ensemble.markdown(), 'text/markdown');
+      else if (this.shown) ex.download('retry-storm-cluster.md', this.shown.run.markdown(), 'text/markdown');
     });
     this.$('export-csv').addEventListener('click', () => {
       if (this.shown) ex.download('retry-storm-cluster-buckets.csv', this.shown.run.csv(), 'text/csv');
     });
     this.$('export-png').addEventListener('click', () =>
-      ex.png(/** @type {HTMLCanvasElement} */ (this.$('chart')), 'retry-storm-cluster.png'),
+      ex.png(
+        /** @type {HTMLCanvasElement} */ (this.$('chart')),
+        this.seeds.bands() ? 'retry-storm-cluster-bands.png' : 'retry-storm-cluster.png',
+      ),
     );
     // The scenario as a file the CLI reads (`retrystorm run --scenario FILE`): with its model.
     this.$('export-json').addEventListener('click', () => {
@@ -463,6 +474,8 @@ export class ClusterApp {
 
   /** @param {Preset} p */
   loadPreset(p) {
+    // An ensemble preset sets the seeds control; any other sets it back to one seed.
+    this.seeds.restore(p.seeds ? { seeds: p.seeds } : null);
     this.load(p.scenario);
     this.$('preset-desc').textContent = p.description;
   }

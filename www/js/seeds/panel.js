@@ -4,6 +4,8 @@
 // Cancel, the counted verdicts ("PASS on 997 of 1000 seeds", "recovered in 12 of 40
 // seeds"), the results table with "median [p5–p95]" cells, a distribution plot per
 // metric (click a seed's dot to open that single run), and the Markdown and CSV exports.
+// The model's main chart draws the result's bands (`bands()`): each series' median line
+// over its p5–p95 band, redrawn (`onResult`) as the seeds stream in.
 // Every number and text of the results comes from the engine (the wasm Plan).
 
 import { chartTheme } from '../lib/chartview.js';
@@ -28,13 +30,15 @@ export class SeedsPanel {
    * @param {import('../lib/exports.js').Exports} options.exports
    * @param {(ensemble: boolean) => void} options.onMode the app hides its single-run table while an ensemble shows
    * @param {(commit: boolean) => void} options.onChange the settings changed (the link follows)
+   * @param {() => void} options.onResult the result changed (or went): the main chart redraws with `bands()`
    */
-  constructor(wasm, { model, controls, output, exports, onMode, onChange }) {
+  constructor(wasm, { model, controls, output, exports, onMode, onChange, onResult }) {
     this.wasm = wasm;
     this.model = model;
     this.exports = exports;
     this.onMode = onMode;
     this.onChange = onChange;
+    this.onResult = onResult;
     this.pool = new Pool(wasm);
     /** Where the page says how the ensemble stands (running, done, cancelled, error), for tests. */
     this.stateKey = `${model}Ensemble`;
@@ -130,6 +134,11 @@ export class SeedsPanel {
     return this.def !== null;
   }
 
+  /** The ensemble the main chart draws as bands: its result so far, while one shows (else null). */
+  bands() {
+    return this.def && !this.out.hidden ? this.result : null;
+  }
+
   /** @param {boolean} commit */
   edited(commit) {
     const text = this.input.value.trim();
@@ -167,6 +176,9 @@ export class SeedsPanel {
     this.linkDef = this.def;
     this.plan?.free();
     this.plan = plan;
+    // The last result is another scenario's: the chart draws no bands until this one's come.
+    this.result?.free();
+    this.result = null;
     this.scenario = scenario;
     this.setMode(true);
     const total = plan.items();
@@ -198,6 +210,7 @@ export class SeedsPanel {
   setMode(on) {
     this.out.hidden = !on;
     this.onMode(on);
+    this.onResult();
     if (!on) {
       this.status.textContent = '';
       this.cancelButton.hidden = true;
@@ -243,6 +256,7 @@ export class SeedsPanel {
       );
     }
     this.drawDistribution();
+    this.onResult();
   }
 
   drawDistribution() {
