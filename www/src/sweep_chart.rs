@@ -8,7 +8,9 @@
 //! readout by keyboard position (one position per point drawn), and the point under a
 //! click, so the page opens that point's scenario.
 
-use crate::chart::{area, color, css_color, draw_error, font, Readout, ReadoutRow, Theme};
+use crate::chart::{
+    self, area, color, css_color, draw_error, font, BandPoint, Readout, ReadoutRow, Theme,
+};
 use crate::to_js;
 use plotters::prelude::*;
 use retrystorm::ensemble::render::num;
@@ -300,9 +302,9 @@ fn axis_value(log: bool) -> impl Fn(f64) -> f64 {
     move |v| if log { v.max(1e-300).log10() } else { v }
 }
 
-/// One parameter: per group that has `metric`'s name, a line through its `stat` at every
-/// point with the p5–p95 band; the chosen group's line is bold and its points marked
-/// (filled: feasible; ringed: the recommended one).
+/// One parameter: per group that has `metric`'s name, its `stat` at every point over the
+/// p5–p95 band ([`chart::band`], the shared band drawer); the chosen group's line is bold
+/// and its points marked (filled: feasible; hollow: not; ringed: the recommended one).
 pub fn draw_lines(
     canvas: &HtmlCanvasElement,
     r: &SweepResult,
@@ -337,76 +339,69 @@ pub fn draw_lines(
                 .collect()
         })
         .unwrap_or_default();
-    let series: Vec<Vec<(f64, Spread)>> = groups
+    let stat = |s: &Spread| metric.stat.of(s);
+    let series: Vec<Vec<BandPoint>> = groups
         .iter()
         .map(|(m, _)| {
             r.points
                 .iter()
-                .filter_map(|p| Some((ax(*p.params.first()?), spread_of(p, m)?)))
+                .filter_map(|p| {
+                    let s = spread_of(p, m)?;
+                    Some((ax(*p.params.first()?), s.p5, stat(&s), s.p95))
+                })
                 .collect()
         })
         .collect();
-    let stat = |s: &Spread| metric.stat.of(s);
     let mut xr = (f64::INFINITY, f64::NEG_INFINITY);
     let mut yr = (f64::INFINITY, f64::NEG_INFINITY);
-    for (x, s) in series.iter().flatten() {
-        xr = (xr.0.min(*x), xr.1.max(*x));
-        yr = (yr.0.min(s.p5.min(stat(s))), yr.1.max(s.p95.max(stat(s))));
+    for &(x, lo, mid, hi) in series.iter().flatten() {
+        xr = (xr.0.min(x), xr.1.max(x));
+        yr = (yr.0.min(lo.min(mid)), yr.1.max(hi.max(mid)));
     }
     let f = Frame::new(w, h, RIGHT, xr, yr);
-    let fx = |v: f64| num(if log { 10f64.powf(v) } else { v });
-    let fy = |v: f64| num(v);
-    frame_axes(
-        &root,
-        &f,
-        dpr,
-        theme,
-        (&fx, &fy),
-        (
-            axes.paths.first().map_or("", String::as_str),
-            &metric_label(metric),
-        ),
-    )?;
+    let pad = (f.yr.1 - f.yr.0) * 0.05;
+    let s = |px: f64| (px * dpr).round() as u32;
+    let mut chart = ChartBuilder::on(&root)
+        .margin(s(10.0))
+        .x_label_area_size(s(34.0))
+        .y_label_area_size(s(56.0))
+        .build_cartesian_2d(f.xr.0..f.xr.1, f.yr.0 - pad..f.yr.1 + pad)
+        .map_err(draw_error)?;
+    let fx = |v: &f64| num(if log { 10f64.powf(*v) } else { *v });
+    let fy = |v: &f64| num(*v);
+    let ylabel = metric_label(metric);
+    chart::time_mesh(&mut chart, (6, 6))
+        .max_light_lines(1)
+        .x_desc(axes.paths.first().map_or("", String::as_str))
+        .y_desc(ylabel.as_str())
+        .x_label_formatter(&fx)
+        .y_label_formatter(&fy)
+        .label_style(font(11.0, dpr))
+        .axis_desc_style(font(12.0, dpr))
+        .draw()
+        .map_err(draw_error)?;
     let chosen = groups.iter().position(|(m, _)| *m == metric.metric);
     for (gi, pts) in series.iter().enumerate() {
         if pts.is_empty() {
             continue;
         }
-        let c = color(gi);
-        let mut band: Vec<(i32, i32)> = pts
-            .iter()
-            .map(|(x, s)| p(f.x(*x), f.y(s.p95), dpr))
-            .collect();
-        band.extend(pts.iter().rev().map(|(x, s)| p(f.x(*x), f.y(s.p5), dpr)));
-        let alpha = if chosen == Some(gi) { 0.22 } else { 0.1 };
-        root.draw(&Polygon::new(band, c.mix(alpha).filled()))
-            .map_err(draw_error)?;
         let width = if chosen == Some(gi) { 2.5 } else { 1.2 };
-        root.draw(&PathElement::new(
-            pts.iter()
-                .map(|(x, s)| p(f.x(*x), f.y(stat(s)), dpr))
-                .collect::<Vec<_>>(),
-            c.stroke_width((width * dpr).round() as u32),
-        ))
-        .map_err(draw_error)?;
+        let key = ShapeStyle::from(&color(gi)).stroke_width(s(width));
+        chart::band(&mut chart, pts, color(gi), width, dpr)?
+            .label(groups[gi].1.chars().take(24).collect::<String>())
+            .legend(chart::line_key(key, 16.0, dpr));
     }
-    // The legend: a key per group, across the top.
-    let mut lx = f.x0 + 6.0;
-    for (gi, (_, name)) in groups.iter().enumerate() {
-        let label: String = name.chars().take(18).collect();
-        root.draw(&Rectangle::new(
-            [p(lx, f.y0 + 2.0, dpr), p(lx + 10.0, f.y0 + 8.0, dpr)],
-            color(gi).filled(),
-        ))
-        .map_err(draw_error)?;
-        text(&root, &label, (lx + 14.0, f.y0 - 1.0), 11.0, dpr, 0.0)?;
-        lx += 24.0 + label.chars().count() as f64 * 6.2;
-        if lx > f.x1 - 60.0 {
-            break;
-        }
+    if !groups.is_empty() {
+        chart::legend(&mut chart, 11.0, 4.0, dpr)?;
     }
     let gi = chosen.unwrap_or(0);
+    let c = color(gi);
+    let px = |x: f64, y: f64| {
+        let (a, b) = chart.backend_coord(&(x, y));
+        (f64::from(a) / dpr, f64::from(b) / dpr)
+    };
     let mut marks = Vec::new();
+    let mut dots = Vec::new();
     for pt in &r.points {
         let Some(&x) = pt.params.first() else {
             continue;
@@ -427,37 +422,12 @@ pub fn draw_lines(
         let y = groups
             .get(gi)
             .and_then(|(m, _)| spread_of(pt, m))
-            .map_or(f.y1, |s| f.y(stat(&s)));
-        let (cx, best) = (f.x(ax(x)), r.best == Some(pt.index));
-        let c = color(gi);
-        let style = if pt.feasible {
-            c.filled()
-        } else {
-            theme.paper.filled()
-        };
-        root.draw(&Circle::new(
-            p(cx, y, dpr),
-            (3.0 * dpr).round() as i32,
-            style,
-        ))
-        .map_err(draw_error)?;
-        root.draw(&Circle::new(
-            p(cx, y, dpr),
-            (3.0 * dpr).round() as i32,
-            c.stroke_width(dpr.round() as u32),
-        ))
-        .map_err(draw_error)?;
-        if best {
-            root.draw(&Circle::new(
-                p(cx, y, dpr),
-                (8.0 * dpr).round() as i32,
-                theme.ink.stroke_width((2.0 * dpr).round() as u32),
-            ))
-            .map_err(draw_error)?;
-        }
+            .map_or(f.yr.0, |s| stat(&s));
+        dots.push((ax(x), y, pt.feasible, r.best == Some(pt.index)));
+        let (cx, cy) = px(ax(x), y);
         marks.push(Mark {
             x: cx,
-            y,
+            y: cy,
             point: pt.index,
             readout: Readout {
                 bucket: marks.len(),
@@ -466,11 +436,35 @@ pub fn draw_lines(
             },
         });
     }
+    let radius = (3.0 * dpr).round() as i32;
+    chart
+        .draw_series(dots.iter().flat_map(|&(x, y, feasible, best)| {
+            let fill = if feasible {
+                c.filled()
+            } else {
+                theme.paper.filled()
+            };
+            let mut shapes = vec![
+                Circle::new((x, y), radius, fill),
+                Circle::new((x, y), radius, c.stroke_width(s(1.0))),
+            ];
+            if best {
+                shapes.push(Circle::new(
+                    (x, y),
+                    (8.0 * dpr).round() as i32,
+                    theme.ink.stroke_width(s(2.0)),
+                ));
+            }
+            shapes
+        }))
+        .map_err(draw_error)?;
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    let css = |v: i32| f64::from(v) / dpr;
     root.present().map_err(draw_error)?;
     Ok(SweepHandle {
         marks,
         hit: Hit::Column,
-        inside: (f.x0 - 8.0, f.x1 + 8.0, f.y0 - 8.0, f.y1 + 8.0),
+        inside: (css(xs.start), css(xs.end), css(ys.start), css(ys.end)),
     })
 }
 
