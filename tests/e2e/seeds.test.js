@@ -211,7 +211,7 @@ async function readoutAt(page, chart, readout, i, needle) {
   for (let k = 0; k < i; k++) await page.keyboard.press('ArrowRight');
   await page.waitForFunction(
     ([sel, text]) => {
-      const box = document.querySelector(sel);
+      const box = /** @type {HTMLElement | null} */ (document.querySelector(sel));
       return !!box && !box.hidden && String(box.querySelector('.readout-title')?.textContent).includes(text);
     },
     [readout, needle],
@@ -231,9 +231,11 @@ test('a link with 30 seeds opens with bands on the chart whose readout is the CL
     const [title, ...rows] = await readoutAt(page, '#chart', '#readout', 27, 'of 30 seeds');
     assert.match(title, /second 27 · capacity 240 · median \[p5–p95\] of 30 seeds/);
     assert.equal(rows.length, 6);
-    native.bands.forEach((/** @type {{name: string, p5: number[], median: number[], p95: number[]}} */ b, i) => {
-      assert.equal(rows[i], `${b.name}${num(b.median[27])} [${num(b.p5[27])}–${num(b.p95[27])}]`);
-    });
+    native.bands.forEach(
+      (/** @type {{name: string, p5: number[], median: number[], p95: number[]}} */ b, /** @type {number} */ i) => {
+        assert.equal(rows[i], `${b.name}${num(b.median[27])} [${num(b.p5[27])}–${num(b.p95[27])}]`);
+      },
+    );
     // S3 (full jitter) has a real band there; S2 (no jitter) none.
     assert.ok(native.bands[2].p95[27] > native.bands[2].p5[27]);
     assert.equal(native.bands[1].p95[27], native.bands[1].p5[27]);
@@ -249,7 +251,9 @@ test('a link with 30 seeds opens with bands on the chart whose readout is the CL
     await setSeeds(page, '1', { wait: false });
     await page.waitForSelector('#results', { state: 'visible' });
     await readoutAt(page, '#chart', '#readout', 27, 'second 27 · capacity 240');
-    await page.waitForFunction(() => !document.querySelector('#readout .readout-title')?.textContent?.includes('median'));
+    await page.waitForFunction(
+      () => !document.querySelector('#readout .readout-title')?.textContent?.includes('median'),
+    );
     const single = await readoutAt(page, '#chart', '#readout', 27, 'second 27');
     assert.equal(single[0], 'second 27 · capacity 240');
     assert.deepEqual(page.errors, []);

@@ -77,12 +77,7 @@ export class SweepPanel {
     /** @type {Field[]} */
     this.fields = [];
     this.presets = /** @type {SweepPreset[]} */ (wasm.sweepPresets(lang())).filter((p) => p.model === model);
-    this.build(root);
-    addEventListener('resize', () => this.redraw());
-  }
-
-  /** @param {HTMLElement} root */
-  build(root) {
+    // The form and the output.
     const label = (/** @type {string} */ key, /** @type {Node} */ control) =>
       el('label', {}, el('span', { 'data-i18n': key }), ' ', control);
     this.presetSelect = el('select', { class: 'sweep-preset', 'data-i18n-aria-label': 'sweep.preset' });
@@ -241,6 +236,7 @@ export class SweepPanel {
     );
     root.append(this.section);
     this.relabel();
+    addEventListener('resize', () => this.redraw());
   }
 
   /**
