@@ -367,7 +367,8 @@ pub fn draw_lines(
         .y_label_area_size(s(56.0))
         .build_cartesian_2d(f.xr.0..f.xr.1, f.yr.0 - pad..f.yr.1 + pad)
         .map_err(draw_error)?;
-    let fx = |v: &f64| num(if log { 10f64.powf(*v) } else { *v });
+    // A log axis's ticks fall between round values: three significant digits.
+    let fx = |v: &f64| num(if log { sig3(10f64.powf(*v)) } else { *v });
     let fy = |v: &f64| num(*v);
     let ylabel = metric_label(metric);
     chart::time_mesh(&mut chart, (6, 6))
@@ -732,23 +733,19 @@ pub fn draw_pareto(
     })
 }
 
+/// `v` rounded to three significant digits.
+pub fn sig3(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return v;
+    }
+    let k = 10f64.powi(2 - v.abs().log10().floor() as i32);
+    (v * k).round() / k
+}
+
 /// The canvas's CSS size (at least 300 × 200).
 fn size(canvas: &HtmlCanvasElement) -> (f64, f64) {
     (
         f64::from(canvas.client_width().max(300)),
         f64::from(canvas.client_height().max(200)),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn viridis_ends_and_middle() {
-        assert_eq!(viridis(0.0), RGBColor(68, 1, 84));
-        assert_eq!(viridis(1.0), RGBColor(253, 231, 37));
-        assert_eq!(viridis(0.5), RGBColor(33, 144, 141));
-        assert_eq!(viridis(f64::NAN), RGBColor(68, 1, 84));
-    }
 }
