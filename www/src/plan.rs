@@ -187,17 +187,7 @@ impl SweepOutcome {
         self.result
             .points
             .first()
-            .map(|p| {
-                p.ensemble
-                    .groups
-                    .iter()
-                    .flat_map(|g| {
-                        g.metrics
-                            .iter()
-                            .map(move |m| format!("{}.{}", g.key, m.metric))
-                    })
-                    .collect()
-            })
+            .map(|p| sweep_render::metrics(p).into_iter().map(|m| m.0).collect())
             .unwrap_or_default()
     }
 
