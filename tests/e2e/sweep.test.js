@@ -207,15 +207,21 @@ test('screenshots: dark, 360 px, and the metastability map side by side', async 
   const narrow = await openSweep(`?s=${link({ classic_sweep: def })}`);
   await narrow.setViewportSize({ width: 360, height: 800 });
   await narrow.waitForTimeout(300);
-  await narrow.locator('#classic-root .sweep-panel').screenshot({ path: path.join(e2e.ARTIFACTS, 'sweep-breaker-360.png') });
+  await narrow
+    .locator('#classic-root .sweep-panel')
+    .screenshot({ path: path.join(e2e.ARTIFACTS, 'sweep-breaker-360.png') });
   // Nothing in the panel reaches past the viewport's right edge.
   const wide = await narrow.$$eval('#classic-root .sweep-panel *', (nodes) =>
-    nodes
-      .filter((n) => n.getBoundingClientRect().right > innerWidth + 1)
-      .map((n) => `${n.tagName}.${n.className}`),
+    nodes.filter((n) => n.getBoundingClientRect().right > innerWidth + 1).map((n) => `${n.tagName}.${n.className}`),
   );
   assert.deepEqual(wide, []);
   await narrow.close();
+  // Embedded: the link's sweep shows its charts and recommendation without the form.
+  const embedded = await openSweep(`?embed=both&s=${link({ classic_sweep: def })}`);
+  assert.equal(await embedded.isVisible('#classic-root .sweep-chart-b'), true);
+  assert.equal(await embedded.isVisible('#classic-root .sweep-form'), false);
+  assert.match(String(await embedded.textContent('#classic-root .sweep-recommend')), /breaker_trip_failures = \d+/);
+  await embedded.close();
   const read = (/** @type {string} */ f) => JSON.parse(fs.readFileSync(path.join(ROOT, 'scenarios', f), 'utf8'));
   const map = JSON.parse(fs.readFileSync(path.join(ROOT, 'scenarios/sweeps/metastability-map.json'), 'utf8'));
   // A smaller map than the preset's (2 × 2 points, 1 seed), to keep the test short.

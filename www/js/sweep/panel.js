@@ -601,7 +601,10 @@ export class SweepPanel {
    * @param {Side} side
    */
   take(side) {
-    const o = side.plan?.sweep();
+    // Redraw only when a point more is complete: the seeds of a point in progress change nothing drawn.
+    const plan = side.plan;
+    if (!plan || (side.outcome && Math.floor(plan.done() / plan.seeds()) <= side.outcome.done())) return;
+    const o = plan.sweep();
     if (!o) return;
     side.outcome?.free();
     side.outcome = o;
