@@ -439,3 +439,51 @@ fn delay_preview_is_the_articles_backoff() {
     let bad = js(r#"{"model":"classic","base_ms":500,"jitter":"full","max_retry":3}"#);
     assert!(web::preview::delay_preview(bad, 0, 1.0).is_err());
 }
+
+#[wasm_bindgen_test]
+fn banded_chart_reads_out_the_native_ensembles_bands() {
+    use retrystorm::ensemble::{self, render::num};
+    use retrystorm::scenario::AnyScenario;
+    let sc = Scenario::article();
+    let mut plan = web::plan::Plan::new("classic", js_of(&sc), js(r#"{"seeds": 5}"#)).unwrap();
+    // The samples cross as JSON text and arrive out of order, as a pool's workers answer.
+    for i in [3, 0, 4, 1, 2] {
+        let text = plan.run_item(i).unwrap();
+        plan.add(i, &text).unwrap();
+    }
+    let result = plan.result().unwrap();
+    let native = ensemble::run(
+        &AnyScenario::Classic(sc.clone()),
+        &ensemble::derive_seeds(sc.seed, 5),
+        Some(1),
+    )
+    .unwrap();
+    let r = run(&sc, JsValue::UNDEFINED).unwrap();
+    let canvas = canvas(600, 300.0);
+    let single = {
+        r.draw(canvas.clone(), js(r#"{"dpr": 1}"#)).unwrap();
+        canvas.to_data_url().unwrap()
+    };
+    let handle = r
+        .draw_bands(canvas.clone(), &result, js(r#"{"dpr": 1}"#))
+        .unwrap();
+    assert_ne!(canvas.to_data_url().unwrap(), single, "the bands are drawn");
+    let readout = handle.readout_at(27).unwrap();
+    assert_eq!(
+        get(&readout, "title").as_string().unwrap(),
+        "second 27 · capacity 240 · median [p5–p95] of 5 seeds"
+    );
+    let want: Vec<(String, String)> = native
+        .bands
+        .iter()
+        .map(|b| {
+            let (lo, mid, hi) = (b.p5[27], b.median[27], b.p95[27]);
+            (
+                b.name.clone(),
+                format!("{} [{}–{}]", num(mid), num(lo), num(hi)),
+            )
+        })
+        .collect();
+    assert_eq!(rows(&readout), want);
+    canvas.remove();
+}
