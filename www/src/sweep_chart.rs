@@ -3,7 +3,7 @@
 //! colour legend (viridis: sequential and colour-blind safe), and the Pareto scatter of
 //! two metrics with the front joined and the recommended point ringed.
 //!
-//! Each chart is laid out in CSS pixels by one [`Frame`] that both the drawing and the
+//! Each chart is laid out in CSS pixels by one `Frame` that both the drawing and the
 //! hit test use, and returns a [`SweepHandle`]: the readout under the pointer, the same
 //! readout by keyboard position (one position per point drawn), and the point under a
 //! click, so the page opens that point's scenario.

@@ -13,7 +13,7 @@ use retrystorm::scenario::AnyScenario;
 use retrystorm::sweep::{choose, metric_from_cli, Sweep};
 use retrystorm_web::plan::{self, Plan};
 use retrystorm_web::sweep_chart::{sig3, viridis};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -78,7 +78,7 @@ fn fields_presets_and_choices_cross_as_plain_objects() {
     assert!(desc.contains("断路器"), "{desc}");
     let bad = plan::with_sweep_choices(js(TWO), js(r#"{"objective": "best:x"}"#)).unwrap_err();
     assert!(message(&bad).contains("objective"), "{}", message(&bad));
-    assert!(JsValue::from(get(&bad, "field")).as_string().unwrap() == "objective");
+    assert_eq!(get(&bad, "field").as_string().unwrap(), "objective");
 }
 
 #[wasm_bindgen_test]
