@@ -8,6 +8,7 @@ use retrystorm::ensemble::{self, MAX_SEEDS};
 use retrystorm::scenario::{self, AnyScenario};
 use retrystorm::seed;
 use retrystorm::sweep::{self, Sweep};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -23,7 +24,7 @@ commands:
   ensemble  one scenario over many seeds: every metric's spread and the verdicts counted; any model
   grid      vary one or two fields over a grid (each point an ensemble), with trade-offs; any model
   grid-merge FILE...   merge the shard files of a `grid --shard` run into the unsharded result
-  scenarios list the bundled scenarios
+  scenarios list the bundled scenarios, then the bundled sweeps (`grid --sweep-preset ID`)
 
 options:
   --scenario FILE         a scenario JSON file (default: the article's scenario)
@@ -36,6 +37,8 @@ options:
   --threads N             for `ensemble`: threads to use (default: every core)
   --csv                   `ensemble`: every per-seed value as CSV; `grid`: one row per point
   --sweep FILE            for `grid`: a sweep definition (JSON; see README)
+  --sweep-preset ID       for `grid`: a bundled sweep (see `retrystorm scenarios`); it sweeps
+                          its own scenario unless --scenario or --preset names another
   --param PATH=VALUES     for `grid` (up to 2): VALUES is A,B,C or FROM..TO:STEPS[:log]
   --objective max|min:METRIC          for `grid`: e.g. max:strategies[5].delivery_pct
   --constraint 'STAT(METRIC)<=X'      for `grid` (repeatable): e.g. 'p95(strategies[5].overload_seconds)<=2'
@@ -64,6 +67,7 @@ struct Args {
     csv: bool,
     jsonl: bool,
     sweep: Option<String>,
+    sweep_preset: Option<String>,
     params: Vec<String>,
     objective: Option<String>,
     constraints: Vec<String>,
@@ -135,6 +139,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             "--csv" => args.csv = true,
             "--jsonl" => args.jsonl = true,
             "--sweep" => args.sweep = Some(take(&mut it)?),
+            "--sweep-preset" => args.sweep_preset = Some(take(&mut it)?),
             "--param" => args.params.push(take(&mut it)?),
             "--objective" => args.objective = Some(take(&mut it)?),
             "--constraint" => args.constraints.push(take(&mut it)?),
@@ -230,10 +235,24 @@ fn execute(args: &Args) -> Result<String, String> {
     match args.command.as_str() {
         "help" => Ok(format!("{USAGE}\n")),
         "version" => Ok(format!("retrystorm {}\n", env!("CARGO_PKG_VERSION"))),
-        "scenarios" => Ok(scenario::bundled()
-            .iter()
-            .map(|b| format!("{:<34} {:<8} {}\n", b.id, b.model, b.title))
-            .collect()),
+        "scenarios" => {
+            let mut out: String = scenario::bundled()
+                .iter()
+                .map(|b| format!("{:<34} {:<8} {}\n", b.id, b.model, b.title))
+                .collect();
+            out.push_str("\nsweeps (grid --sweep-preset ID):\n");
+            for p in sweep::presets::presets() {
+                let _ = writeln!(
+                    out,
+                    "{:<34} {:<8} {} (on {})",
+                    p.id,
+                    p.model,
+                    p.title(retrystorm::report::Lang::En),
+                    p.scenario
+                );
+            }
+            Ok(out)
+        }
         "run" => match load(args, "article")? {
             AnyScenario::Classic(sc) => {
                 let sc = classic_overrides(args, sc);
@@ -328,7 +347,8 @@ fn execute(args: &Args) -> Result<String, String> {
             }
         }
         "grid" => {
-            let sc = load(args, "article")?;
+            let preset = sweep_preset(args)?;
+            let sc = load(args, preset.map_or("article", |p| p.scenario))?;
             let plan = sweep_definition(args)?.plan(&sc).map_err(err)?;
             if let Some(text) = &args.shard {
                 let (k, n) = sweep::parse_shard(text).ok_or_else(|| {
@@ -358,7 +378,17 @@ fn execute(args: &Args) -> Result<String, String> {
 /// The sweep of `grid`: the `--sweep` file, with `--param`, `--seeds`, `--seed-list`,
 /// `--objective`, `--constraint` and `--pareto` added to it or replacing its own.
 fn sweep_definition(args: &Args) -> Result<Sweep, String> {
+    if let (Some(p), Some(_)) = (sweep_preset(args)?, &args.sweep) {
+        return Err(format!(
+            "--sweep and --sweep-preset {:?} both name a sweep: give one",
+            p.id
+        ));
+    }
     let mut sw = match &args.sweep {
+        None if args.sweep_preset.is_some() => {
+            let p = sweep_preset(args)?.ok_or("no sweep preset")?;
+            Sweep::from_json(p.json).map_err(|e| format!("{}: {e}", p.id))?
+        }
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
@@ -371,6 +401,7 @@ fn sweep_definition(args: &Args) -> Result<Sweep, String> {
             objective: None,
             constraints: vec![],
             pareto: None,
+            plot: None,
         },
     };
     if !args.params.is_empty() {
@@ -418,6 +449,17 @@ fn sweep_definition(args: &Args) -> Result<Sweep, String> {
         }
     }
     Ok(sw)
+}
+
+/// The bundled sweep `--sweep-preset` names, if any.
+fn sweep_preset(args: &Args) -> Result<Option<sweep::presets::SweepPreset>, String> {
+    args.sweep_preset
+        .as_deref()
+        .map(|id| {
+            sweep::presets::preset(id)
+                .ok_or_else(|| format!("no bundled sweep {id:?} (see `retrystorm scenarios`)"))
+        })
+        .transpose()
 }
 
 fn grid_output(args: &Args, plan: &sweep::Plan, r: &sweep::SweepResult) -> String {

@@ -320,3 +320,37 @@ fn bad_settings_are_named() {
     assert!(error(&["ensemble"]).contains("needs --seeds"));
     assert!(error(&["ensemble", "--seeds", "2", "--threads", "0"]).contains("--threads"));
 }
+
+#[test]
+fn grid_sweep_preset_is_the_bundled_file_on_its_scenario() {
+    let file = format!(
+        "{}/../scenarios/sweeps/budget-percentage.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let by_preset = stdout(&[
+        "grid",
+        "--sweep-preset",
+        "budget-percentage",
+        "--seeds",
+        "2",
+    ]);
+    let by_file = stdout(&[
+        "grid", "--sweep", &file, "--preset", "article", "--seeds", "2",
+    ]);
+    assert_eq!(by_preset, by_file);
+    assert!(
+        by_preset.contains("recommended: strategies[3].budget_pct = "),
+        "{by_preset}"
+    );
+    let list = stdout(&["scenarios"]);
+    for id in [
+        "breaker-threshold",
+        "budget-percentage",
+        "metastability-map",
+    ] {
+        assert!(list.contains(id), "{list}");
+    }
+    let out = retrystorm(&["grid", "--sweep-preset", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no bundled sweep \"nope\""));
+}

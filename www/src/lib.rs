@@ -25,6 +25,7 @@ pub mod edit;
 pub mod plan;
 pub mod preview;
 pub mod strip_chart;
+pub mod sweep_chart;
 
 use retrystorm::report::Lang;
 use retrystorm::share::{self, ShareState};

@@ -10,8 +10,9 @@
 
 use crate::{js_error, json_from_js, plain_error, to_js};
 use retrystorm::ensemble::{self, render, Ensemble, Sample};
+use retrystorm::report::Lang;
 use retrystorm::scenario;
-use retrystorm::sweep::{self, Sweep};
+use retrystorm::sweep::{self, choose, render as sweep_render, Sweep, SweepResult};
 use serde::Serialize;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -20,7 +21,11 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub struct Plan {
     plan: sweep::Plan,
+    /// Samples that arrived ahead of an earlier item, by item index.
     samples: Vec<Option<Sample>>,
+    /// The complete leading items' samples, in item order (moved out of `samples`, so
+    /// summarising them never copies them).
+    prefix: Vec<Sample>,
 }
 
 #[wasm_bindgen]
@@ -30,16 +35,15 @@ impl Plan {
     /// leave their model implicit); errors name the field (`seeds`, `params[0].path`).
     #[wasm_bindgen(constructor)]
     pub fn new(model: &str, scenario: JsValue, sweep: JsValue) -> Result<Plan, JsValue> {
-        let model: scenario::Model =
-            serde_json::from_value(serde_json::Value::String(model.into())).map_err(plain_error)?;
-        let doc = json_from_js(&scenario).map_err(|e| js_error(&e))?;
-        let base = scenario::read(Some(model), &doc).map_err(|e| js_error(&e))?;
-        let def: Sweep =
-            retrystorm::validate::from_value(&json_from_js(&sweep).map_err(|e| js_error(&e))?)
-                .map_err(|e| js_error(&e))?;
+        let base = base_scenario(model, &scenario)?;
+        let def: Sweep = read_js(&sweep)?;
         let plan = def.plan(&base).map_err(|e| js_error(&e))?;
         let samples = vec![None; plan.items()];
-        Ok(Plan { plan, samples })
+        Ok(Plan {
+            plan,
+            samples,
+            prefix: Vec::new(),
+        })
     }
 
     /// How many items (points × seeds) the plan runs.
@@ -71,12 +75,19 @@ impl Plan {
             .get_mut(i)
             .ok_or_else(|| plain_error(format!("item {i} of {}", self.plan.items())))?;
         *slot = Some(s);
+        while let Some(next) = self
+            .samples
+            .get_mut(self.prefix.len())
+            .and_then(Option::take)
+        {
+            self.prefix.push(next);
+        }
         Ok(self.done())
     }
 
     /// How many leading items have their sample.
     pub fn done(&self) -> usize {
-        self.samples.iter().take_while(|s| s.is_some()).count()
+        self.prefix.len()
     }
 
     /// The ensemble of the first point over its seeds done so far (the spread tightens
@@ -84,20 +95,338 @@ impl Plan {
     /// `undefined` before any.
     pub fn result(&self) -> Option<PlanResult> {
         let n = self.plan.seeds.len();
-        let done: Vec<Sample> = self
-            .samples
-            .iter()
-            .take(n)
-            .map_while(|s| s.clone())
-            .collect();
+        let done = &self.prefix[..n.min(self.prefix.len())];
         if done.is_empty() {
             return None;
         }
         Some(PlanResult {
-            ensemble: Rc::new(ensemble::summarise(&self.plan.points[0].1, &done)),
+            ensemble: Rc::new(ensemble::summarise(&self.plan.points[0].1, done)),
             complete: done.len() == self.plan.items(),
         })
     }
+}
+
+#[wasm_bindgen]
+impl Plan {
+    /// The sweep's points whose seeds are all in, summarised with their constraints,
+    /// Pareto front and best point (those of the points so far); `undefined` before the
+    /// first point completes.
+    pub fn sweep(&self) -> Option<SweepOutcome> {
+        if self.prefix.len() < self.plan.seeds.len() {
+            return None;
+        }
+        Some(SweepOutcome {
+            result: self.plan.summarise(&self.prefix),
+            plan: self.plan.clone(),
+        })
+    }
+
+    /// How many points the sweep has.
+    pub fn points(&self) -> usize {
+        self.plan.points.len()
+    }
+
+    /// The scenario of point `i` (the parameter values applied), as a plain object:
+    /// what a click on the point opens.
+    #[wasm_bindgen(js_name = pointScenario)]
+    pub fn point_scenario(&self, i: usize) -> Result<JsValue, JsValue> {
+        let (_, sc) = self
+            .plan
+            .points
+            .get(i)
+            .ok_or_else(|| plain_error(format!("point {i} of {}", self.plan.points.len())))?;
+        let mut doc = sc.to_value();
+        // The page's scenarios leave their model implicit (the link says it).
+        if let Some(o) = doc.as_object_mut() {
+            o.remove("model");
+        }
+        to_js(&doc)
+    }
+}
+
+/// A sweep's result so far: the charts, the recommendation and the exports.
+#[wasm_bindgen]
+pub struct SweepOutcome {
+    result: SweepResult,
+    plan: sweep::Plan,
+}
+
+/// The recommendation as the page words it: the engine's parts, the sentence the page's.
+#[derive(Serialize)]
+struct RecommendJs {
+    /// `path = value` of each parameter at the best point; empty when none is feasible.
+    at: String,
+    /// The best point's index.
+    point: Option<usize>,
+    /// `max` or `min`.
+    goal: &'static str,
+    /// The objective's label (`p95(strategies[5].overload_seconds)`).
+    metric: String,
+    /// Its value at the best point.
+    value: String,
+    /// The constraints as the CLI writes them.
+    subject: Vec<String>,
+    /// Seeds per point.
+    seeds: usize,
+}
+
+#[wasm_bindgen]
+impl SweepOutcome {
+    /// Points summarised so far.
+    pub fn done(&self) -> usize {
+        self.result.points.len()
+    }
+
+    /// Points in all.
+    pub fn total(&self) -> usize {
+        self.plan.points.len()
+    }
+
+    /// Every metric a point reports, `<group>.<metric>` (the plot's choices).
+    pub fn metrics(&self) -> Vec<String> {
+        self.result
+            .points
+            .first()
+            .map(|p| sweep_render::metrics(p).into_iter().map(|m| m.0).collect())
+            .unwrap_or_default()
+    }
+
+    /// The recommendation `{at, point, goal, metric, value, subject, seeds}`; `undefined`
+    /// without an objective. `point` is absent when no point meets the constraints.
+    #[wasm_bindgen(
+        unchecked_return_type = "{at: string, point?: number, goal: 'max' | 'min', metric: string, value: string, subject: string[], seeds: number} | undefined"
+    )]
+    pub fn recommendation(&self) -> Result<JsValue, JsValue> {
+        let Some(o) = &self.plan.sweep.objective else {
+            return Ok(JsValue::UNDEFINED);
+        };
+        let best = self.result.best.map(|b| &self.result.points[b]);
+        let rec = RecommendJs {
+            at: best
+                .map(|p| {
+                    self.result
+                        .paths
+                        .iter()
+                        .zip(&p.params)
+                        .map(|(k, v)| format!("{k} = {}", ensemble::render::num(*v)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default(),
+            point: self.result.best,
+            goal: match o.goal {
+                choose::Goal::Max => "max",
+                choose::Goal::Min => "min",
+            },
+            metric: sweep_render::metric_label(&o.of),
+            value: best
+                .and_then(|p| choose::value(&p.ensemble, &o.of))
+                .map_or("—".into(), ensemble::render::num),
+            subject: self
+                .plan
+                .sweep
+                .constraints
+                .iter()
+                .map(sweep::constraint_to_cli)
+                .collect(),
+            seeds: self.plan.seeds.len(),
+        };
+        to_js(&rec)
+    }
+
+    /// The CLI's text summary (`retrystorm grid`), of the points so far.
+    pub fn text(&self) -> String {
+        sweep_render::text(&self.plan, &self.result)
+    }
+
+    /// One JSON line per point (`retrystorm grid --jsonl`).
+    pub fn jsonl(&self) -> String {
+        sweep_render::jsonl(&self.result)
+    }
+
+    /// One CSV row per point (`retrystorm grid --csv`).
+    pub fn csv(&self) -> String {
+        sweep_render::csv(&self.result)
+    }
+
+    /// Draws the sweep's chart of `metric` (`[stat(]group.metric[)]`) on `canvas`
+    /// (sized by its CSS box): lines with bands for one parameter, a heatmap for two;
+    /// options `{dpr, theme}`.
+    pub fn draw(
+        &self,
+        canvas: web_sys::HtmlCanvasElement,
+        metric: &str,
+        options: JsValue,
+    ) -> Result<crate::sweep_chart::SweepHandle, JsValue> {
+        let opts = crate::chart::ChartOptions::from_js(options)?;
+        let m = sweep::metric_from_cli(metric);
+        let (paths, log) = self.axes();
+        let axes = crate::sweep_chart::Axes {
+            paths: &paths,
+            log: &log,
+        };
+        if self.plan.values.len() == 2 {
+            crate::sweep_chart::draw_heatmap(
+                &canvas,
+                &self.result,
+                &axes,
+                &self.plan.values,
+                &m,
+                opts.ratio(),
+                opts.theme(),
+            )
+        } else {
+            crate::sweep_chart::draw_lines(
+                &canvas,
+                &self.result,
+                &axes,
+                &m,
+                opts.ratio(),
+                opts.theme(),
+            )
+        }
+        .map_err(plain_error)
+    }
+
+    /// True when the definition names two Pareto axes (the scatter can be drawn).
+    #[wasm_bindgen(js_name = hasPareto)]
+    pub fn has_pareto(&self) -> bool {
+        self.plan.sweep.pareto.is_some()
+    }
+
+    /// Draws the Pareto scatter of the definition's two axes on `canvas`; options
+    /// `{dpr, theme}`.
+    #[wasm_bindgen(js_name = drawPareto)]
+    pub fn draw_pareto(
+        &self,
+        canvas: web_sys::HtmlCanvasElement,
+        options: JsValue,
+    ) -> Result<crate::sweep_chart::SweepHandle, JsValue> {
+        let opts = crate::chart::ChartOptions::from_js(options)?;
+        let [a, b] = self
+            .plan
+            .sweep
+            .pareto
+            .as_ref()
+            .ok_or_else(|| plain_error("the sweep names no Pareto axes"))?;
+        let (paths, log) = self.axes();
+        let axes = crate::sweep_chart::Axes {
+            paths: &paths,
+            log: &log,
+        };
+        crate::sweep_chart::draw_pareto(
+            &canvas,
+            &self.result,
+            &axes,
+            (&a.of, &b.of),
+            (a.goal, b.goal),
+            opts.ratio(),
+            opts.theme(),
+        )
+        .map_err(plain_error)
+    }
+}
+
+impl SweepOutcome {
+    /// The parameter paths and whether each is log-spaced.
+    fn axes(&self) -> (Vec<String>, Vec<bool>) {
+        let log = self
+            .plan
+            .sweep
+            .params
+            .iter()
+            .map(|p| {
+                p.range
+                    .as_ref()
+                    .is_some_and(|r| r.scale == sweep::Scale::Log)
+            })
+            .collect();
+        (self.result.paths.clone(), log)
+    }
+}
+
+/// The numeric fields of `scenario` (of `model`) a sweep may vary, with the range
+/// validation allows for each here: `[{path, label, min, max, integer}]`.
+#[wasm_bindgen(
+    js_name = numericFields,
+    unchecked_return_type = "{path: string, label: string, min: number, max: number, integer: boolean}[]"
+)]
+pub fn numeric_fields(model: &str, scenario: JsValue) -> Result<JsValue, JsValue> {
+    to_js(&sweep::numeric_fields(&base_scenario(model, &scenario)?))
+}
+
+/// A scenario of `model` (`"classic"` or `"cluster"`) as the page holds it, checked.
+fn base_scenario(model: &str, scenario: &JsValue) -> Result<scenario::AnyScenario, JsValue> {
+    let model: scenario::Model =
+        serde_json::from_value(serde_json::Value::String(model.into())).map_err(plain_error)?;
+    let doc = json_from_js(scenario).map_err(|e| js_error(&e))?;
+    scenario::read(Some(model), &doc).map_err(|e| js_error(&e))
+}
+
+/// A JS value read as the engine reads a file of `T` (unknown fields named by path).
+fn read_js<T: serde::de::DeserializeOwned>(v: &JsValue) -> Result<T, JsValue> {
+    retrystorm::validate::from_value(&json_from_js(v).map_err(|e| js_error(&e))?)
+        .map_err(|e| js_error(&e))
+}
+
+/// One bundled sweep as the page lists it.
+#[derive(Serialize)]
+struct SweepPresetJs {
+    id: &'static str,
+    model: &'static str,
+    scenario: &'static str,
+    compare: Option<&'static str>,
+    title: &'static str,
+    description: &'static str,
+    sweep: serde_json::Value,
+}
+
+/// The bundled sweeps `[{id, model, scenario, compare, title, description, sweep}]`
+/// with their texts in `lang` (`"zh"` or `"en"`); `scenario` and `compare` are bundled
+/// scenarios' ids.
+#[wasm_bindgen(
+    js_name = sweepPresets,
+    unchecked_return_type = "{id: string, model: 'classic' | 'cluster', scenario: string, compare?: string, title: string, description: string, sweep: any}[]"
+)]
+pub fn sweep_presets(lang: Option<String>) -> Result<JsValue, JsValue> {
+    let lang: Lang = crate::page_lang(lang.as_deref());
+    let list = sweep::presets::presets()
+        .into_iter()
+        .map(|p| {
+            Ok(SweepPresetJs {
+                id: p.id,
+                model: p.model,
+                scenario: p.scenario,
+                compare: p.compare,
+                title: p.title(lang),
+                description: p.description(lang),
+                sweep: serde_json::from_str(p.json).map_err(plain_error)?,
+            })
+        })
+        .collect::<Result<Vec<_>, JsValue>>()?;
+    to_js(&list)
+}
+
+/// The trade-off controls' texts of a sweep definition, in the CLI's syntax:
+/// `{objective, constraints, pareto}`.
+#[wasm_bindgen(
+    js_name = sweepChoices,
+    unchecked_return_type = "{objective: string, constraints: string[], pareto: string}"
+)]
+pub fn sweep_choices(sweep: JsValue) -> Result<JsValue, JsValue> {
+    let def: Sweep = read_js(&sweep)?;
+    to_js(&sweep::ChoiceTexts::of(&def))
+}
+
+/// `sweep` with its objective, constraints and Pareto axes replaced by the controls'
+/// texts (`{objective, constraints, pareto}`, the CLI's syntax); a text that does not
+/// parse throws an Error naming its control (`constraints[1]`).
+#[wasm_bindgen(js_name = withSweepChoices)]
+pub fn with_sweep_choices(sweep: JsValue, texts: JsValue) -> Result<JsValue, JsValue> {
+    let mut def: Sweep = read_js(&sweep)?;
+    let texts: sweep::ChoiceTexts = read_js(&texts)?;
+    texts.apply(&mut def).map_err(|e| js_error(&e))?;
+    to_js(&def)
 }
 
 /// An ensemble's result as the page shows and exports it (every text from the engine).

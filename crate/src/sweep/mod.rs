@@ -9,7 +9,8 @@
 //!   "objective": { "metric": "strategies[5].delivery_pct", "goal": "max" },
 //!   "constraints": [ { "metric": "strategies[5].overload_seconds", "stat": "p95", "op": "<=", "value": 2 } ],
 //!   "pareto": [ { "metric": "strategies[5].delivery_pct", "goal": "max" },
-//!               { "metric": "strategies[5].breaker_harmful", "goal": "min" } ] }
+//!               { "metric": "strategies[5].breaker_harmful", "goal": "min" } ],
+//!   "plot": "strategies[5].delivery_pct" }
 //! ```
 //! - No parameter is one point: the sweep is then exactly the scenario's ensemble, so
 //!   the page runs ensembles and sweeps through one plan and one worker protocol.
@@ -33,8 +34,12 @@
 //! result of the unsharded run, because both summarise the same samples in item order.
 
 pub mod choose;
+pub mod fields;
 pub mod path;
+pub mod presets;
 pub mod render;
+
+pub use fields::{numeric_fields, NumericField};
 
 use crate::ensemble::{self, Ensemble, Sample};
 use crate::scenario::{self, AnyScenario};
@@ -117,6 +122,10 @@ pub struct Sweep {
     /// Two metrics whose trade-off is drawn, each with its goal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pareto: Option<[Objective; 2]>,
+    /// The metric a chart of the sweep shows (`[stat(]group.metric[)]`, as `--constraint`
+    /// writes one); only the page's charts read it, the CLI's outputs do not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plot: Option<String>,
 }
 
 /// A sweep ready to run: the values of each parameter and the scenario of each point.
@@ -353,6 +362,9 @@ impl Sweep {
                 check(format!("pareto[{i}].metric"), &a.of)?;
             }
         }
+        if let Some(p) = &self.plot {
+            check("plot".into(), &metric_from_cli(p))?;
+        }
         Ok(Plan {
             sweep: self.clone(),
             base: base.clone(),
@@ -430,12 +442,16 @@ impl Plan {
         Ok(idx.into_iter().zip(samples).collect())
     }
 
-    /// Summarises a complete, ordered list of samples (one per item).
+    /// Summarises an ordered list of samples (one per item, from the first): every
+    /// point whose seeds are all in, so a page can show the points as they complete;
+    /// the constraints, front and best are those of these points.
     pub fn summarise(&self, samples: &[Sample]) -> SweepResult {
         let s = self.seeds.len();
+        let complete = samples.len() / s.max(1);
         let mut points: Vec<Point> = self
             .points
             .iter()
+            .take(complete)
             .enumerate()
             .map(|(i, (params, sc))| {
                 let ensemble = ensemble::summarise(sc, &samples[i * s..(i + 1) * s]);
@@ -709,6 +725,110 @@ pub fn constraint_from_cli(text: &str) -> Option<Constraint> {
         op,
         value: v.trim().parse().ok()?,
     })
+}
+
+/// `max:METRIC` as the CLI writes an objective (the inverse of [`objective_from_cli`]).
+pub fn objective_to_cli(o: &Objective) -> String {
+    let goal = match o.goal {
+        Goal::Max => "max",
+        Goal::Min => "min",
+    };
+    format!("{goal}:{}", render::metric_label(&o.of))
+}
+
+/// `p95(METRIC)<=2` as the CLI writes a constraint (the inverse of [`constraint_from_cli`]).
+pub fn constraint_to_cli(c: &Constraint) -> String {
+    let op = match c.op {
+        choose::Op::AtMost => "<=",
+        choose::Op::AtLeast => ">=",
+    };
+    format!("{}{op}{}", render::metric_label(&c.of), c.value)
+}
+
+/// The trade-off controls as the CLI's options write them: `--objective`, every
+/// `--constraint` and `--pareto` (empty texts for the parts a sweep lacks).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChoiceTexts {
+    /// `max:METRIC` or `min:METRIC`, or empty for none.
+    #[serde(default)]
+    pub objective: String,
+    /// One `[STAT(]METRIC[)]<=VALUE` (or `>=`) per constraint.
+    #[serde(default)]
+    pub constraints: Vec<String>,
+    /// `max|min:METRIC,max|min:METRIC`, or empty for none.
+    #[serde(default)]
+    pub pareto: String,
+}
+
+impl ChoiceTexts {
+    /// The texts of `sweep`'s objective, constraints and Pareto axes.
+    pub fn of(sweep: &Sweep) -> ChoiceTexts {
+        ChoiceTexts {
+            objective: sweep
+                .objective
+                .as_ref()
+                .map(objective_to_cli)
+                .unwrap_or_default(),
+            constraints: sweep.constraints.iter().map(constraint_to_cli).collect(),
+            pareto: sweep
+                .pareto
+                .as_ref()
+                .map(|[a, b]| format!("{},{}", objective_to_cli(a), objective_to_cli(b)))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Replaces `sweep`'s objective, constraints and Pareto axes with these (blank
+    /// texts clear them); a text that does not parse is named by its control
+    /// (`objective`, `constraints[1]`, `pareto`), in the CLI's syntax.
+    pub fn apply(&self, sweep: &mut Sweep) -> Result<(), ValidationError> {
+        let o = self.objective.trim();
+        sweep.objective = if o.is_empty() {
+            None
+        } else {
+            Some(objective_from_cli(o).ok_or_else(|| {
+                err(
+                    "objective".into(),
+                    format!("{o:?}"),
+                    "max:METRIC or min:METRIC",
+                )
+            })?)
+        };
+        sweep.constraints = self
+            .constraints
+            .iter()
+            .map(|c| c.trim())
+            .filter(|c| !c.is_empty())
+            .enumerate()
+            .map(|(i, c)| {
+                constraint_from_cli(c).ok_or_else(|| {
+                    err(
+                        format!("constraints[{i}]"),
+                        format!("{c:?}"),
+                        "[STAT(]METRIC[)]<=VALUE or >=VALUE",
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        let p = self.pareto.trim();
+        sweep.pareto = if p.is_empty() {
+            None
+        } else {
+            let axes: Vec<_> = p.split(',').map(objective_from_cli).collect();
+            match axes.as_slice() {
+                [Some(a), Some(b)] => Some([a.clone(), b.clone()]),
+                _ => {
+                    return Err(err(
+                        "pareto".into(),
+                        format!("{p:?}"),
+                        "max|min:METRIC,max|min:METRIC",
+                    ))
+                }
+            }
+        };
+        Ok(())
+    }
 }
 
 /// Optional seed lists written as seeds are (strings above 2^53).

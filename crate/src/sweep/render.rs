@@ -40,7 +40,7 @@ struct Line<'a> {
 }
 
 /// Every metric of a point as (`<group>.<metric>`, spread), in the run's order.
-fn metrics(p: &super::Point) -> Vec<(String, Option<Spread>)> {
+pub fn metrics(p: &super::Point) -> Vec<(String, Option<Spread>)> {
     p.ensemble
         .groups
         .iter()

@@ -12,6 +12,7 @@ import { lang, t } from '../lib/i18n.js';
 import { Runner } from '../lib/runner.js';
 import { renderTable } from '../lib/table.js';
 import { SeedsPanel } from '../seeds/panel.js';
+import { SweepPanel } from '../sweep/panel.js';
 import { ClassicEditor } from './editor.js';
 
 /** @typedef {import('../shell.js').ShellHooks} ShellHooks */
@@ -81,6 +82,32 @@ export class ClassicApp {
       onResult: () => {
         if (this.run) this.chart.schedule();
       },
+    });
+    // Sweeps (sweep/panel.js): after the results table; a sweep and an ensemble share
+    // the link's classic_sweep (a definition with parameters is the sweep's).
+    const sweepRoot = el('div');
+    $('table-block').after(sweepRoot);
+    this.sweep = new SweepPanel(this.wasm, {
+      model: 'classic',
+      root: sweepRoot,
+      exports: this.exports,
+      scenario: () => this.cfg,
+      bundled: (id) => this.hooks.presets.find((p) => p.id === id)?.scenario,
+      onDefine: (def) => {
+        if (def) {
+          this.seeds.restore(null);
+          this.seeds.update(null);
+        }
+        this.runSweep();
+      },
+      onPreset: (p) => {
+        this.seeds.restore(null);
+        this.seeds.update(null);
+        const scenario = this.hooks.presets.find((x) => x.id === p.scenario);
+        if (scenario) this.hooks.loadPreset(scenario);
+        this.runSweep();
+      },
+      onChange: (commit) => this.hooks.changed(commit),
     });
     $('cancel-run').addEventListener('click', () => this.runner.cancel());
     this.bindExports();
@@ -173,8 +200,14 @@ export class ClassicApp {
     }
   }
 
+  /** Runs the sweep, if one is defined, on the scenario when it is valid. */
+  runSweep() {
+    if (this.wasm.classicValidate(this.cfg).length === 0) this.sweep.update(structuredClone(this.cfg));
+  }
+
   /** Redraws every text this app built, after a language switch. */
   relabel() {
+    this.sweep.relabel();
     this.renderDelays();
     this.editor.render();
     this.renderPresets();
@@ -190,7 +223,8 @@ export class ClassicApp {
 
   /** @returns {PageState} */
   linkState() {
-    return { classic: this.cfg, view: this.view, classic_sweep: this.seeds.linkState() ?? undefined };
+    const sweep = this.sweep.linkState() ?? this.seeds.linkState() ?? undefined;
+    return { classic: this.cfg, view: this.view, classic_sweep: sweep };
   }
 
   /**
@@ -201,7 +235,8 @@ export class ClassicApp {
     this.cfg = state?.classic ?? structuredClone(this.defaults.scenario);
     this.view = { hidden: state?.view?.hidden ?? [] };
     if (state?.view?.cost) this.view.cost = true;
-    this.seeds.restore(state?.classic_sweep);
+    const isSweep = this.sweep.restore(state?.classic_sweep);
+    this.seeds.restore(isSweep ? null : state?.classic_sweep);
     this.lastKey = null; // a link or history entry may differ in its seeds only: run again
     this.editor.render();
     this.update();
@@ -252,6 +287,7 @@ export class ClassicApp {
     $('stale').hidden = problems.length === 0;
     if (problems.length) return;
     this.seeds.update(cfg);
+    this.sweep.update(structuredClone(cfg));
     const request = /** @type {const} */ ({ model: 'classic', cfg, seed: cfg.seed, lang: lang() });
     try {
       const out = await this.runner.run({ ...request, kind: 'run' });

@@ -13,6 +13,7 @@ import { lang, t } from '../lib/i18n.js';
 import { Runner } from '../lib/runner.js';
 import { renderTable } from '../lib/table.js';
 import { SeedsPanel } from '../seeds/panel.js';
+import { SweepPanel } from '../sweep/panel.js';
 import { ClusterEditor } from './editor.js';
 import { Timeline } from './timeline.js';
 
@@ -130,6 +131,33 @@ export class ClusterApp {
       },
       // The chart is built below; the first result comes later.
       onResult: () => this.chart?.schedule(),
+    });
+    // Sweeps (sweep/panel.js): after the single run's tables; with a scenario pinned as
+    // A, the sweep runs on both, side by side.
+    const sweepRoot = el('div');
+    this.$('summary').closest('.table-block')?.after(sweepRoot);
+    this.sweep = new SweepPanel(this.wasm, {
+      model: 'cluster',
+      root: sweepRoot,
+      exports: this.exports,
+      scenario: () => this.cfg,
+      bundled: (id) => this.presets.find((p) => p.id === id)?.scenario,
+      onDefine: (def) => {
+        if (def) {
+          this.seeds.restore(null);
+          this.seeds.update(null);
+        }
+        this.runSweep();
+      },
+      onPreset: (p, scenario, compare) => {
+        this.seeds.restore(null);
+        this.seeds.update(null);
+        this.load(scenario, { pinned: compare ?? null });
+        this.$('preset-desc').textContent = p.description;
+        this.hooks.changed(true);
+        this.runSweep();
+      },
+      onChange: (commit) => this.hooks.changed(commit),
     });
     this.faultForm = new FaultForm(this, this.$('fault-form'));
     this.timeline = new Timeline(this.$('timeline'), {
@@ -385,7 +413,7 @@ export class ClusterApp {
     // scenario pinned as A when comparing.
     if (!this.cfg) return {};
     const a = this.pinnedCfg;
-    const sweep = this.seeds.linkState() ?? undefined;
+    const sweep = this.sweep.linkState() ?? this.seeds.linkState() ?? undefined;
     return a ? { cluster: this.cfg, cluster_a: a, cluster_sweep: sweep } : { cluster: this.cfg, cluster_sweep: sweep };
   }
 
@@ -394,7 +422,8 @@ export class ClusterApp {
    * @param {boolean} shown
    */
   restore(state, shown) {
-    this.seeds.restore(state?.cluster_sweep);
+    const isSweep = this.sweep.restore(state?.cluster_sweep);
+    this.seeds.restore(isSweep ? null : state?.cluster_sweep);
     // The link's scenario, else (once shown) the first cluster preset.
     if (state?.cluster || shown) this.load(state?.cluster ?? null, { pinned: state?.cluster_a ?? null });
     else this.cfg = null;
@@ -464,8 +493,15 @@ export class ClusterApp {
     this.timeline.render();
   }
 
+  /** Runs the sweep, if one is defined, on the scenario (and on A, when pinned) when valid. */
+  runSweep() {
+    if (this.cfg && this.wasm.clusterValidate(this.cfg).length === 0)
+      this.sweep.update(structuredClone(this.cfg), structuredClone(this.pinnedCfg));
+  }
+
   /** Redraws every text this app built, after a language switch (the static ones: applyTexts). */
   relabel() {
+    this.sweep.relabel();
     if (!this.cfg) return;
     this.renderAll();
     this.renderAb();
@@ -590,6 +626,7 @@ export class ClusterApp {
     const cfg = structuredClone(this.cfg);
     this.requested = JSON.stringify(cfg);
     this.seeds.update(cfg);
+    this.runSweep();
     /** @type {HTMLProgressElement} */ (this.$('progress')).value = 0;
     this.$('progress-text').textContent = '';
     try {

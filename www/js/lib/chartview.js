@@ -151,7 +151,9 @@ export class ChartView {
       this.readout.hidden = true;
       return;
     }
-    this.show(r, h.positionX(this.pos), 0);
+    // A chart of points (a sweep's heatmap) places the readout at the point's height too.
+    const y = 'positionY' in h ? /** @type {{positionY(i: number): number}} */ (h).positionY(this.pos) : 0;
+    this.show(r, h.positionX(this.pos), y);
   }
 
   /** @param {MouseEvent} event */

@@ -1,0 +1,751 @@
+//! A sweep's three charts, drawn from the engine's [`SweepResult`]: one parameter as a
+//! line per strategy or tier with its p5–p95 band, two parameters as a heatmap with a
+//! colour legend (viridis: sequential and colour-blind safe), and the Pareto scatter of
+//! two metrics with the front joined and the recommended point ringed.
+//!
+//! Each chart is laid out in CSS pixels by one `Frame` that both the drawing and the
+//! hit test use, and returns a [`SweepHandle`]: the readout under the pointer, the same
+//! readout by keyboard position (one position per point drawn), and the point under a
+//! click, so the page opens that point's scenario.
+
+use crate::chart::{
+    self, area, color, css_color, draw_error, font, BandPoint, Readout, ReadoutRow, Theme,
+};
+use crate::to_js;
+use plotters::prelude::*;
+use retrystorm::ensemble::render::num;
+use retrystorm::ensemble::Spread;
+use retrystorm::sweep::choose::{self, Goal, MetricRef};
+use retrystorm::sweep::{render::metric_label, Point, SweepResult};
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+const LEFT: f64 = 64.0;
+const RIGHT: f64 = 18.0;
+const TOP: f64 = 14.0;
+const BOTTOM: f64 = 42.0;
+/// Width of the heatmap's colour legend, right of the cells.
+const LEGEND: f64 = 70.0;
+
+/// Viridis at nine stops (matplotlib's), interpolated linearly between them.
+const VIRIDIS: [(u8, u8, u8); 9] = [
+    (68, 1, 84),
+    (71, 44, 122),
+    (59, 81, 139),
+    (44, 113, 142),
+    (33, 144, 141),
+    (39, 173, 129),
+    (92, 200, 99),
+    (170, 220, 50),
+    (253, 231, 37),
+];
+
+/// The viridis colour at `t` in 0..=1 (clamped).
+pub fn viridis(t: f64) -> RGBColor {
+    let t = if t.is_finite() {
+        t.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let f = t * (VIRIDIS.len() - 1) as f64;
+    let i = (f.floor() as usize).min(VIRIDIS.len() - 2);
+    let w = f - i as f64;
+    let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * w).round() as u8;
+    let (a, b) = (VIRIDIS[i], VIRIDIS[i + 1]);
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// The plotting box in CSS pixels and the data ranges it shows.
+struct Frame {
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+    xr: (f64, f64),
+    yr: (f64, f64),
+}
+
+impl Frame {
+    fn new(w: f64, h: f64, right: f64, xr: (f64, f64), yr: (f64, f64)) -> Frame {
+        let widen = |(lo, hi): (f64, f64)| {
+            if !lo.is_finite() || !hi.is_finite() {
+                (0.0, 1.0)
+            } else if hi - lo < 1e-12 {
+                (lo - 0.5, hi + 0.5)
+            } else {
+                (lo, hi)
+            }
+        };
+        Frame {
+            x0: LEFT,
+            x1: (w - right).max(LEFT + 10.0),
+            y0: TOP,
+            y1: (h - BOTTOM).max(TOP + 10.0),
+            xr: widen(xr),
+            yr: widen(yr),
+        }
+    }
+
+    fn x(&self, v: f64) -> f64 {
+        self.x0 + (v - self.xr.0) / (self.xr.1 - self.xr.0) * (self.x1 - self.x0)
+    }
+
+    fn y(&self, v: f64) -> f64 {
+        self.y1 - (v - self.yr.0) / (self.yr.1 - self.yr.0) * (self.y1 - self.y0)
+    }
+}
+
+/// How a chart's hit test finds the point under the pointer.
+#[derive(Clone, Copy)]
+enum Hit {
+    /// The nearest point along x (the line chart: every y over it).
+    Column,
+    /// The cell that contains it (`half` its half width and height).
+    Cell(f64, f64),
+    /// The nearest point within a few pixels.
+    Near,
+}
+
+/// One drawn point: where it is (CSS pixels), which sweep point, and its readout.
+struct Mark {
+    x: f64,
+    y: f64,
+    point: usize,
+    readout: Readout,
+}
+
+/// A drawn sweep chart: readouts by pointer and by keyboard position, and the point
+/// under a click.
+#[wasm_bindgen]
+pub struct SweepHandle {
+    marks: Vec<Mark>,
+    hit: Hit,
+    inside: (f64, f64, f64, f64),
+}
+
+impl SweepHandle {
+    fn at(&self, x: f64, y: f64) -> Option<usize> {
+        let (x0, x1, y0, y1) = self.inside;
+        if x < x0 || x > x1 || y < y0 || y > y1 {
+            return None;
+        }
+        let d = |m: &Mark| match self.hit {
+            Hit::Column => (m.x - x).abs(),
+            Hit::Cell(..) | Hit::Near => (m.x - x).hypot(m.y - y),
+        };
+        let (i, m) = self
+            .marks
+            .iter()
+            .enumerate()
+            .min_by(|a, b| d(a.1).total_cmp(&d(b.1)))?;
+        let ok = match self.hit {
+            Hit::Column => true,
+            Hit::Cell(hw, hh) => (m.x - x).abs() <= hw && (m.y - y).abs() <= hh,
+            Hit::Near => d(m) <= 10.0,
+        };
+        ok.then_some(i)
+    }
+}
+
+#[wasm_bindgen]
+impl SweepHandle {
+    /// The readout `{bucket, title, rows}` under the CSS point `(x, y)` (`bucket` is the
+    /// keyboard position); `null` where no point is.
+    #[wasm_bindgen(unchecked_return_type = "Readout | null")]
+    pub fn readout(&self, x: f64, y: f64) -> Result<JsValue, JsValue> {
+        match self.at(x, y) {
+            Some(i) => to_js(&self.marks[i].readout),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// How many positions the keyboard steps through: the points drawn.
+    pub fn positions(&self) -> usize {
+        self.marks.len()
+    }
+
+    /// The readout at keyboard position `i`: the one the pointer gets over that point.
+    #[wasm_bindgen(js_name = readoutAt, unchecked_return_type = "Readout | null")]
+    pub fn readout_at(&self, i: usize) -> Result<JsValue, JsValue> {
+        match self.marks.get(i) {
+            Some(m) => to_js(&m.readout),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// The CSS x of position `i`.
+    #[wasm_bindgen(js_name = positionX)]
+    pub fn position_x(&self, i: usize) -> f64 {
+        self.marks.get(i).map_or(0.0, |m| m.x)
+    }
+
+    /// The CSS y of position `i`.
+    #[wasm_bindgen(js_name = positionY)]
+    pub fn position_y(&self, i: usize) -> f64 {
+        self.marks.get(i).map_or(0.0, |m| m.y)
+    }
+
+    /// The sweep point under the CSS point `(x, y)`, if any (what a click opens).
+    #[wasm_bindgen(js_name = pointAt)]
+    pub fn point_at(&self, x: f64, y: f64) -> Option<usize> {
+        self.at(x, y).map(|i| self.marks[i].point)
+    }
+
+    /// The sweep point at keyboard position `i` (Enter opens it).
+    #[wasm_bindgen(js_name = pointOf)]
+    pub fn point_of(&self, i: usize) -> Option<usize> {
+        self.marks.get(i).map(|m| m.point)
+    }
+}
+
+/// What the charts need of a sweep besides its result.
+pub struct Axes<'a> {
+    /// The parameter paths.
+    pub paths: &'a [String],
+    /// Per parameter, whether its values are log-spaced (drawn on a log axis).
+    pub log: &'a [bool],
+}
+
+fn spread_of(p: &Point, metric: &str) -> Option<Spread> {
+    let g = p.ensemble.groups.iter().find(|g| {
+        metric
+            .strip_prefix(g.key.as_str())
+            .is_some_and(|r| r.starts_with('.'))
+    })?;
+    let name = &metric[g.key.len() + 1..];
+    g.metrics.iter().find(|m| m.metric == name)?.spread
+}
+
+fn params_title(axes: &Axes, p: &Point) -> String {
+    axes.paths
+        .iter()
+        .zip(&p.params)
+        .map(|(k, v)| format!("{k} = {}", num(*v)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn text(
+    root: &DrawingArea<plotters_canvas::CanvasBackend, plotters::coord::Shift>,
+    s: &str,
+    (x, y): (f64, f64),
+    px: f64,
+    dpr: f64,
+    anchor: f64,
+) -> Result<(), String> {
+    // Roughly 0.55 em per character: enough to right-align or centre short labels.
+    let w = s.chars().count() as f64 * px * 0.55 * anchor;
+    root.draw(&Text::new(
+        s.to_string(),
+        (((x - w) * dpr).round() as i32, (y * dpr).round() as i32),
+        font(px, dpr),
+    ))
+    .map_err(draw_error)
+}
+
+fn p(x: f64, y: f64, dpr: f64) -> (i32, i32) {
+    ((x * dpr).round() as i32, (y * dpr).round() as i32)
+}
+
+/// Five evenly spaced ticks over `r`.
+fn ticks(r: (f64, f64)) -> Vec<f64> {
+    (0..5).map(|i| r.0 + (r.1 - r.0) * i as f64 / 4.0).collect()
+}
+
+/// Axes, grid and labels of a line or scatter chart: `fx`/`fy` turn an axis value into
+/// its label (the log axis labels the value, not its logarithm).
+fn frame_axes(
+    root: &DrawingArea<plotters_canvas::CanvasBackend, plotters::coord::Shift>,
+    f: &Frame,
+    dpr: f64,
+    theme: Theme,
+    (fx, fy): (&dyn Fn(f64) -> String, &dyn Fn(f64) -> String),
+    (xlabel, ylabel): (&str, &str),
+) -> Result<(), String> {
+    let grid = theme.grid.0.stroke_width(1);
+    for v in ticks(f.yr) {
+        let y = f.y(v);
+        root.draw(&PathElement::new(
+            vec![p(f.x0, y, dpr), p(f.x1, y, dpr)],
+            grid,
+        ))
+        .map_err(draw_error)?;
+        text(root, &fy(v), (f.x0 - 6.0, y - 6.0), 11.0, dpr, 1.0)?;
+    }
+    for v in ticks(f.xr) {
+        let x = f.x(v);
+        root.draw(&PathElement::new(
+            vec![p(x, f.y0, dpr), p(x, f.y1, dpr)],
+            grid,
+        ))
+        .map_err(draw_error)?;
+        text(root, &fx(v), (x, f.y1 + 6.0), 11.0, dpr, 0.5)?;
+    }
+    let axis = theme.axis.stroke_width(1);
+    root.draw(&PathElement::new(
+        vec![p(f.x0, f.y0, dpr), p(f.x0, f.y1, dpr), p(f.x1, f.y1, dpr)],
+        axis,
+    ))
+    .map_err(draw_error)?;
+    text(
+        root,
+        xlabel,
+        ((f.x0 + f.x1) / 2.0, f.y1 + 22.0),
+        12.0,
+        dpr,
+        0.5,
+    )?;
+    text(root, ylabel, (4.0, 0.0), 12.0, dpr, 0.0)
+}
+
+fn axis_value(log: bool) -> impl Fn(f64) -> f64 {
+    move |v| if log { v.max(1e-300).log10() } else { v }
+}
+
+/// One parameter: per group that has `metric`'s name, its `stat` at every point over the
+/// p5–p95 band ([`chart::band`], the shared band drawer); the chosen group's line is bold
+/// and its points marked (filled: feasible; hollow: not; ringed: the recommended one).
+pub fn draw_lines(
+    canvas: &HtmlCanvasElement,
+    r: &SweepResult,
+    axes: &Axes,
+    metric: &MetricRef,
+    dpr: f64,
+    theme: Theme,
+) -> Result<SweepHandle, String> {
+    let (w, h) = size(canvas);
+    let root = area(canvas, (w, h), dpr, theme)?;
+    let log = axes.log.first().copied().unwrap_or(false);
+    let ax = axis_value(log);
+    // The bare metric name: every group's line of it.
+    let bare = metric
+        .metric
+        .split_once("].")
+        .map_or(metric.metric.as_str(), |x| x.1);
+    let bare = metric
+        .metric
+        .strip_prefix("run.")
+        .unwrap_or(bare)
+        .to_string();
+    let groups: Vec<(String, String)> = r
+        .points
+        .first()
+        .map(|p0| {
+            p0.ensemble
+                .groups
+                .iter()
+                .filter(|g| g.metrics.iter().any(|m| m.metric == bare))
+                .map(|g| (format!("{}.{bare}", g.key), g.name.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let stat = |s: &Spread| metric.stat.of(s);
+    let series: Vec<Vec<BandPoint>> = groups
+        .iter()
+        .map(|(m, _)| {
+            r.points
+                .iter()
+                .filter_map(|p| {
+                    let s = spread_of(p, m)?;
+                    Some((ax(*p.params.first()?), s.p5, stat(&s), s.p95))
+                })
+                .collect()
+        })
+        .collect();
+    let mut xr = (f64::INFINITY, f64::NEG_INFINITY);
+    let mut yr = (f64::INFINITY, f64::NEG_INFINITY);
+    for &(x, lo, mid, hi) in series.iter().flatten() {
+        xr = (xr.0.min(x), xr.1.max(x));
+        yr = (yr.0.min(lo.min(mid)), yr.1.max(hi.max(mid)));
+    }
+    let f = Frame::new(w, h, RIGHT, xr, yr);
+    let pad = (f.yr.1 - f.yr.0) * 0.05;
+    let s = |px: f64| (px * dpr).round() as u32;
+    let mut chart = ChartBuilder::on(&root)
+        .margin(s(10.0))
+        .x_label_area_size(s(34.0))
+        .y_label_area_size(s(56.0))
+        .build_cartesian_2d(f.xr.0..f.xr.1, f.yr.0 - pad..f.yr.1 + pad)
+        .map_err(draw_error)?;
+    // A log axis's ticks fall between round values: three significant digits.
+    let fx = |v: &f64| num(if log { sig3(10f64.powf(*v)) } else { *v });
+    let fy = |v: &f64| num(*v);
+    let ylabel = metric_label(metric);
+    chart::time_mesh(&mut chart, (6, 6))
+        .max_light_lines(1)
+        .x_desc(axes.paths.first().map_or("", String::as_str))
+        .y_desc(ylabel.as_str())
+        .x_label_formatter(&fx)
+        .y_label_formatter(&fy)
+        .label_style(font(11.0, dpr))
+        .axis_desc_style(font(12.0, dpr))
+        .draw()
+        .map_err(draw_error)?;
+    let chosen = groups.iter().position(|(m, _)| *m == metric.metric);
+    for (gi, pts) in series.iter().enumerate() {
+        if pts.is_empty() {
+            continue;
+        }
+        let width = if chosen == Some(gi) { 2.5 } else { 1.2 };
+        let key = ShapeStyle::from(&color(gi)).stroke_width(s(width));
+        chart::band(&mut chart, pts, color(gi), width, dpr)?
+            .label(groups[gi].1.chars().take(24).collect::<String>())
+            .legend(chart::line_key(key, 16.0, dpr));
+    }
+    if !groups.is_empty() {
+        chart::legend(&mut chart, 11.0, 4.0, dpr)?;
+    }
+    let gi = chosen.unwrap_or(0);
+    let c = color(gi);
+    let px = |x: f64, y: f64| {
+        let (a, b) = chart.backend_coord(&(x, y));
+        (f64::from(a) / dpr, f64::from(b) / dpr)
+    };
+    let mut marks = Vec::new();
+    let mut dots = Vec::new();
+    for pt in &r.points {
+        let Some(&x) = pt.params.first() else {
+            continue;
+        };
+        let rows: Vec<ReadoutRow> = groups
+            .iter()
+            .enumerate()
+            .filter_map(|(k, (m, name))| {
+                let s = spread_of(pt, m)?;
+                Some(ReadoutRow {
+                    label: name.clone(),
+                    value: format!("{} [{}–{}]", num(stat(&s)), num(s.p5), num(s.p95)),
+                    color: css_color(k),
+                    alarm: !pt.feasible,
+                })
+            })
+            .collect();
+        let y = groups
+            .get(gi)
+            .and_then(|(m, _)| spread_of(pt, m))
+            .map_or(f.yr.0, |s| stat(&s));
+        dots.push((ax(x), y, pt.feasible, r.best == Some(pt.index)));
+        let (cx, cy) = px(ax(x), y);
+        marks.push(Mark {
+            x: cx,
+            y: cy,
+            point: pt.index,
+            readout: Readout {
+                bucket: marks.len(),
+                title: params_title(axes, pt),
+                rows,
+            },
+        });
+    }
+    let radius = (3.0 * dpr).round() as i32;
+    chart
+        .draw_series(dots.iter().flat_map(|&(x, y, feasible, best)| {
+            let fill = if feasible {
+                c.filled()
+            } else {
+                theme.paper.filled()
+            };
+            let mut shapes = vec![
+                Circle::new((x, y), radius, fill),
+                Circle::new((x, y), radius, c.stroke_width(s(1.0))),
+            ];
+            if best {
+                shapes.push(Circle::new(
+                    (x, y),
+                    (8.0 * dpr).round() as i32,
+                    theme.ink.stroke_width(s(2.0)),
+                ));
+            }
+            shapes
+        }))
+        .map_err(draw_error)?;
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    let css = |v: i32| f64::from(v) / dpr;
+    root.present().map_err(draw_error)?;
+    Ok(SweepHandle {
+        marks,
+        hit: Hit::Column,
+        inside: (css(xs.start), css(xs.end), css(ys.start), css(ys.end)),
+    })
+}
+
+/// Two parameters: a cell per point coloured by `metric` (viridis over the points' range,
+/// grey for a point without a value), the first parameter across, the second up; the
+/// recommended cell outlined; a colour legend on the right.
+pub fn draw_heatmap(
+    canvas: &HtmlCanvasElement,
+    r: &SweepResult,
+    axes: &Axes,
+    values: &[Vec<f64>],
+    metric: &MetricRef,
+    dpr: f64,
+    theme: Theme,
+) -> Result<SweepHandle, String> {
+    let (w, h) = size(canvas);
+    let root = area(canvas, (w, h), dpr, theme)?;
+    let (n0, n1) = (
+        values.first().map_or(1, Vec::len).max(1),
+        values.get(1).map_or(1, Vec::len).max(1),
+    );
+    let f = Frame::new(w, h, LEGEND, (0.0, n0 as f64), (0.0, n1 as f64));
+    let vals: Vec<Option<f64>> = r
+        .points
+        .iter()
+        .map(|pt| choose::value(&pt.ensemble, metric))
+        .collect();
+    let (lo, hi) = vals
+        .iter()
+        .flatten()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(*v), b.max(*v))
+        });
+    let (lo, hi) = if lo.is_finite() {
+        (lo, if hi > lo { hi } else { lo + 1.0 })
+    } else {
+        (0.0, 1.0)
+    };
+    let (cw, ch) = ((f.x1 - f.x0) / n0 as f64, (f.y1 - f.y0) / n1 as f64);
+    let mut marks = Vec::new();
+    for (pt, v) in r.points.iter().zip(&vals) {
+        let (i, j) = (pt.index / n1, pt.index % n1);
+        let (x, y) = (f.x0 + i as f64 * cw, f.y1 - (j + 1) as f64 * ch);
+        let fill = match v {
+            Some(v) => viridis((v - lo) / (hi - lo)),
+            None => theme.grid.1,
+        };
+        root.draw(&Rectangle::new(
+            [p(x, y, dpr), p(x + cw, y + ch, dpr)],
+            fill.filled(),
+        ))
+        .map_err(draw_error)?;
+        if r.best == Some(pt.index) {
+            root.draw(&Rectangle::new(
+                [p(x + 1.5, y + 1.5, dpr), p(x + cw - 1.5, y + ch - 1.5, dpr)],
+                theme.ink.stroke_width((3.0 * dpr).round() as u32),
+            ))
+            .map_err(draw_error)?;
+        }
+        if !pt.feasible {
+            // A diagonal stroke marks a point outside the constraints.
+            root.draw(&PathElement::new(
+                vec![p(x + 3.0, y + ch - 3.0, dpr), p(x + cw - 3.0, y + 3.0, dpr)],
+                theme.paper.mix(0.7).stroke_width(dpr.round() as u32),
+            ))
+            .map_err(draw_error)?;
+        }
+        let css = format!("rgb({},{},{})", fill.0, fill.1, fill.2);
+        marks.push(Mark {
+            x: x + cw / 2.0,
+            y: y + ch / 2.0,
+            point: pt.index,
+            readout: Readout {
+                bucket: marks.len(),
+                title: params_title(axes, pt),
+                rows: vec![ReadoutRow {
+                    label: metric_label(metric),
+                    value: v.map_or("—".into(), num),
+                    color: css,
+                    alarm: !pt.feasible,
+                }],
+            },
+        });
+    }
+    // Value labels: every column and row while they fit, else every k-th.
+    let every = |n: usize, room: f64| ((n as f64 * 12.0 / room).ceil() as usize).max(1);
+    let kx = every(n0, (f.x1 - f.x0) / 4.0);
+    for (i, v) in values.first().into_iter().flatten().enumerate().step_by(kx) {
+        text(
+            &root,
+            &num(*v),
+            (f.x0 + (i as f64 + 0.5) * cw, f.y1 + 6.0),
+            11.0,
+            dpr,
+            0.5,
+        )?;
+    }
+    let ky = every(n1, (f.y1 - f.y0) / 1.4);
+    for (j, v) in values.get(1).into_iter().flatten().enumerate().step_by(ky) {
+        text(
+            &root,
+            &num(*v),
+            (f.x0 - 6.0, f.y1 - (j as f64 + 0.5) * ch - 6.0),
+            11.0,
+            dpr,
+            1.0,
+        )?;
+    }
+    text(
+        &root,
+        axes.paths.first().map_or("", String::as_str),
+        ((f.x0 + f.x1) / 2.0, f.y1 + 22.0),
+        12.0,
+        dpr,
+        0.5,
+    )?;
+    text(
+        &root,
+        axes.paths.get(1).map_or("", String::as_str),
+        (4.0, 0.0),
+        12.0,
+        dpr,
+        0.0,
+    )?;
+    // The colour legend: a vertical ramp from the lowest value (bottom) to the highest.
+    let (lx, steps) = (f.x1 + 12.0, 48);
+    for k in 0..steps {
+        let t0 = k as f64 / steps as f64;
+        let y = f.y1 - (k + 1) as f64 * (f.y1 - f.y0) / steps as f64;
+        root.draw(&Rectangle::new(
+            [
+                p(lx, y, dpr),
+                p(lx + 12.0, y + (f.y1 - f.y0) / steps as f64 + 0.5, dpr),
+            ],
+            viridis(t0 + 0.5 / steps as f64).filled(),
+        ))
+        .map_err(draw_error)?;
+    }
+    text(&root, &num(hi), (lx + 16.0, f.y0 - 2.0), 11.0, dpr, 0.0)?;
+    text(&root, &num(lo), (lx + 16.0, f.y1 - 12.0), 11.0, dpr, 0.0)?;
+    root.present().map_err(draw_error)?;
+    Ok(SweepHandle {
+        marks,
+        hit: Hit::Cell(cw / 2.0, ch / 2.0),
+        inside: (f.x0, f.x1, f.y0, f.y1),
+    })
+}
+
+/// The Pareto scatter of the axes `a` (across) and `b` (up): every point (faded when
+/// infeasible), the front joined and labelled with its parameter values, the
+/// recommended point ringed.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_pareto(
+    canvas: &HtmlCanvasElement,
+    r: &SweepResult,
+    axes: &Axes,
+    (a, b): (&MetricRef, &MetricRef),
+    (ga, gb): (Goal, Goal),
+    dpr: f64,
+    theme: Theme,
+) -> Result<SweepHandle, String> {
+    let (w, h) = size(canvas);
+    let root = area(canvas, (w, h), dpr, theme)?;
+    let pts: Vec<(&Point, f64, f64)> = r
+        .points
+        .iter()
+        .filter_map(|pt| {
+            Some((
+                pt,
+                choose::value(&pt.ensemble, a)?,
+                choose::value(&pt.ensemble, b)?,
+            ))
+        })
+        .collect();
+    let fold = |k: fn(&(&Point, f64, f64)) -> f64| {
+        pts.iter()
+            .map(k)
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            })
+    };
+    let f = Frame::new(w, h, RIGHT, fold(|t| t.1), fold(|t| t.2));
+    let goal = |g: Goal| match g {
+        Goal::Max => "↑",
+        Goal::Min => "↓",
+    };
+    frame_axes(
+        &root,
+        &f,
+        dpr,
+        theme,
+        (&|v| num(v), &|v| num(v)),
+        (
+            &format!("{} {}", metric_label(a), goal(ga)),
+            &format!("{} {}", metric_label(b), goal(gb)),
+        ),
+    )?;
+    let (plain, front) = (color(0), color(1));
+    let mut line: Vec<(f64, f64)> = pts
+        .iter()
+        .filter(|t| t.0.pareto)
+        .map(|t| (f.x(t.1), f.y(t.2)))
+        .collect();
+    line.sort_by(|x, y| x.0.total_cmp(&y.0));
+    root.draw(&PathElement::new(
+        line.iter().map(|&(x, y)| p(x, y, dpr)).collect::<Vec<_>>(),
+        front.stroke_width((2.0 * dpr).round() as u32),
+    ))
+    .map_err(draw_error)?;
+    let mut marks = Vec::new();
+    for &(pt, va, vb) in &pts {
+        let (x, y) = (f.x(va), f.y(vb));
+        let c = if pt.pareto { front } else { plain };
+        let style = if pt.feasible {
+            c.mix(if pt.pareto { 1.0 } else { 0.6 }).filled()
+        } else {
+            c.mix(0.25).filled()
+        };
+        let radius = if pt.pareto { 4.5 } else { 3.0 };
+        root.draw(&Circle::new(
+            p(x, y, dpr),
+            (radius * dpr).round() as i32,
+            style,
+        ))
+        .map_err(draw_error)?;
+        if pt.pareto {
+            let label = pt
+                .params
+                .iter()
+                .map(|v| num(*v))
+                .collect::<Vec<_>>()
+                .join(", ");
+            text(&root, &label, (x + 6.0, y - 14.0), 10.0, dpr, 0.0)?;
+        }
+        if r.best == Some(pt.index) {
+            root.draw(&Circle::new(
+                p(x, y, dpr),
+                (9.0 * dpr).round() as i32,
+                theme.ink.stroke_width((2.0 * dpr).round() as u32),
+            ))
+            .map_err(draw_error)?;
+        }
+        let row = |m: &MetricRef, v: f64, k: usize| ReadoutRow {
+            label: metric_label(m),
+            value: num(v),
+            color: css_color(k),
+            alarm: !pt.feasible,
+        };
+        marks.push(Mark {
+            x,
+            y,
+            point: pt.index,
+            readout: Readout {
+                bucket: marks.len(),
+                title: params_title(axes, pt),
+                rows: vec![row(a, va, 0), row(b, vb, 1)],
+            },
+        });
+    }
+    root.present().map_err(draw_error)?;
+    Ok(SweepHandle {
+        marks,
+        hit: Hit::Near,
+        inside: (f.x0 - 10.0, f.x1 + 10.0, f.y0 - 10.0, f.y1 + 10.0),
+    })
+}
+
+/// `v` rounded to three significant digits.
+pub fn sig3(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return v;
+    }
+    let k = 10f64.powi(2 - v.abs().log10().floor() as i32);
+    (v * k).round() / k
+}
+
+/// The canvas's CSS size (at least 300 × 200).
+fn size(canvas: &HtmlCanvasElement) -> (f64, f64) {
+    (
+        f64::from(canvas.client_width().max(300)),
+        f64::from(canvas.client_height().max(200)),
+    )
+}

@@ -1,0 +1,92 @@
+//! wasm-bindgen tests of the sweep exports, in headless Chromium: a Plan fed its samples
+//! out of order gives the engine's own sweep result; the heatmap's readout at every
+//! keyboard position is the native value of the point drawn there, and a click at that
+//! position finds that point; the field list and presets cross as plain objects.
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use common::{canvas, get, js, message, rows};
+use retrystorm::classic::Scenario;
+use retrystorm::ensemble::render::num;
+use retrystorm::scenario::AnyScenario;
+use retrystorm::sweep::{choose, metric_from_cli, Sweep};
+use retrystorm_web::plan::{self, Plan};
+use retrystorm_web::sweep_chart::{sig3, viridis};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const TWO: &str = r#"{"params": [{"path": "capacity", "values": [200, 300]},
+    {"path": "strategies[*].budget_pct", "values": [0, 50, 100]}], "seeds": 2,
+    "objective": {"metric": "strategies[2].delivery_pct", "goal": "max"}}"#;
+
+#[wasm_bindgen_test]
+fn heatmap_readouts_are_the_engines_values_and_clicks_find_the_point() {
+    let scenario = js(&serde_json::to_string(&Scenario::article()).unwrap());
+    let mut p = Plan::new("classic", scenario, js(TWO)).unwrap();
+    let n = p.items();
+    assert_eq!(n, 12);
+    // Out of order: the last items first; nothing shows until the first point is whole.
+    for i in (0..n).rev() {
+        let s = p.run_item(i).unwrap();
+        p.add(i, &s).unwrap();
+        if i > 1 {
+            assert!(p.sweep().is_none());
+        }
+    }
+    let out = p.sweep().unwrap();
+    assert_eq!((out.done(), out.total()), (6, 6));
+    let native = Sweep::from_json(TWO)
+        .unwrap()
+        .plan(&AnyScenario::Classic(Scenario::article()))
+        .unwrap()
+        .run(None)
+        .unwrap();
+    let metric = "strategies[2].amplification";
+    let c = canvas(600, 320.0);
+    let h = out.draw(c.clone(), metric, js(r#"{"dpr": 1}"#)).unwrap();
+    assert_eq!(h.positions(), 6);
+    for i in 0..6 {
+        let point = h.point_of(i).unwrap();
+        let want = choose::value(&native.points[point].ensemble, &metric_from_cli(metric)).unwrap();
+        let r = h.readout_at(i).unwrap();
+        assert_eq!(rows(&r), vec![(metric.to_string(), num(want))]);
+        assert_eq!(h.point_at(h.position_x(i), h.position_y(i)), Some(point));
+    }
+    assert_eq!(h.point_at(1.0, 1.0), None);
+    // The recommendation is the native best point's.
+    let rec = out.recommendation().unwrap();
+    assert_eq!(get(&rec, "point").as_f64(), native.best.map(|b| b as f64));
+    // A point's scenario has its values applied.
+    let sc = p.point_scenario(4).unwrap();
+    assert_eq!(get(&sc, "capacity").as_f64(), Some(300.0));
+    c.remove();
+}
+
+#[wasm_bindgen_test]
+fn fields_presets_and_choices_cross_as_plain_objects() {
+    let scenario = js(&serde_json::to_string(&Scenario::article()).unwrap());
+    let fields = plan::numeric_fields("classic", scenario).unwrap();
+    let first = js_sys::Array::from(&fields).get(0);
+    assert!(!first.is_instance_of::<js_sys::Map>());
+    assert_eq!(get(&first, "path").as_string().unwrap(), "clients");
+    let presets = js_sys::Array::from(&plan::sweep_presets(Some("zh".into())).unwrap());
+    assert_eq!(presets.length(), 3);
+    let desc = get(&presets.get(0), "description").as_string().unwrap();
+    assert!(desc.contains("断路器"), "{desc}");
+    let bad = plan::with_sweep_choices(js(TWO), js(r#"{"objective": "best:x"}"#)).unwrap_err();
+    assert!(message(&bad).contains("objective"), "{}", message(&bad));
+    assert_eq!(get(&bad, "field").as_string().unwrap(), "objective");
+}
+
+#[wasm_bindgen_test]
+fn colours_and_ticks() {
+    use plotters::style::RGBColor;
+    assert_eq!(viridis(0.0), RGBColor(68, 1, 84));
+    assert_eq!(viridis(1.0), RGBColor(253, 231, 37));
+    assert_eq!(viridis(0.5), RGBColor(33, 144, 141));
+    assert_eq!(sig3(316.2278), 316.0);
+    assert_eq!(sig3(1995.26), 2000.0);
+}
