@@ -10,9 +10,11 @@ use crate::chart::{
     self, area, box_key, color, css_color, draw_error, font, line_key, ChartHandle, ChartOptions,
     Readout, ReadoutRow,
 };
+use crate::chart_text::Text;
 use plotters::prelude::*;
 use retrystorm::classic::{Output, StrategyResult};
 use retrystorm::javafmt::fixed;
+use retrystorm::report::Lang;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 
@@ -34,6 +36,7 @@ pub fn draw(
     let sc = &out.scenario;
     let duration = f64::from(sc.duration_s.max(1));
     let cost = opts.cost;
+    let lang = opts.lang();
     // Attempts are judged against capacity; cost has no capacity line.
     let capacity = if cost { 0.0 } else { f64::from(sc.capacity) };
     let peak = out
@@ -56,11 +59,11 @@ pub fn draw(
         // One light line between labelled ones: a denser grid costs a canvas stroke per
         // line on every redraw and adds nothing a reader uses.
         .max_light_lines(1)
-        .x_desc("second")
+        .x_desc(Text::Second.get(lang))
         .y_desc(if cost {
-            "cost per second"
+            Text::CostPerSecond.get(lang)
         } else {
-            "attempts per second"
+            Text::AttemptsPerSecond.get(lang)
         })
         .x_label_formatter(&|v| format!("{}", v.round() as i64))
         .label_style(font(12.0, dpr))
@@ -88,14 +91,14 @@ pub fn draw(
                 RGBColor(220, 50, 47).mix(0.14).filled(),
             )))
             .map_err(draw_error)?
-            .label(format!("outage [{}, {})", sc.outage.from_s, sc.outage.to_s))
+            .label(Text::Outage.fill(lang, &[&sc.outage.from_s, &sc.outage.to_s]))
             .legend(box_key(RGBColor(220, 50, 47).mix(0.3).filled(), 16.0, dpr));
     }
     if !cost {
         chart::capacity_line(
             &mut chart,
             (duration, capacity),
-            format!("capacity {}", sc.capacity),
+            Text::Capacity.fill(lang, &[&sc.capacity]),
             16.0,
             dpr,
         )?;
@@ -125,7 +128,7 @@ pub fn draw(
     let duration = f64::from(out.scenario.duration_s.max(1));
     let seconds = out.results.first().map_or(0, |r| r.per_sec.len());
     let centres = (0..seconds).map(|s| (s as f64 + 0.5) / duration).collect();
-    let at = move |f: f64| readout(&out, &hidden, cost, f);
+    let at = move |f: f64| readout(&out, &hidden, cost, lang, f);
     Ok(ChartHandle::new(
         dpr,
         (xr.start, xr.end),
@@ -146,8 +149,9 @@ fn series(r: &StrategyResult, cost: bool) -> Option<Vec<f64>> {
 }
 
 /// The readout at `f` (0..=1 of the time axis): the second and every shown strategy's
-/// attempts in it, marked when over capacity (or its cost in it, to 4 decimals).
-fn readout(out: &Output, hidden: &[u32], cost: bool, f: f64) -> Option<Readout> {
+/// attempts in it, marked when over capacity (or its cost in it, to 4 decimals); titled
+/// in `lang`.
+fn readout(out: &Output, hidden: &[u32], cost: bool, lang: Lang, f: f64) -> Option<Readout> {
     let len = out.results.first().map_or(0, |r| r.per_sec.len());
     if len == 0 {
         return None;
@@ -177,9 +181,9 @@ fn readout(out: &Output, hidden: &[u32], cost: bool, f: f64) -> Option<Readout> 
     Some(Readout {
         bucket: second,
         title: if cost {
-            format!("second {second} · cost")
+            Text::SecondCost.fill(lang, &[&second])
         } else {
-            format!("second {second} · capacity {capacity}")
+            Text::SecondCapacity.fill(lang, &[&second, &capacity])
         },
         rows,
     })
