@@ -374,7 +374,6 @@ fn tier_panel(
         return cost_panel(area, sc, r, a, k, look);
     }
     let (dpr, lang) = (look.dpr, look.lang);
-    let s = |v: f64| (v * dpr).round() as u32;
     let duration = r.duration_ms as f64 / 1000.0;
     let per_s = 1000.0 / r.bucket_ms as f64;
     let peak_of = |res: &RunResult| {
@@ -459,15 +458,8 @@ fn tier_panel(
             .legend(legend_box(RGBColor(240, 160, 160)));
     }
     if let Some(a) = a.filter(|a| a.tiers.len() > k) {
-        let style = ShapeStyle::from(&chart::theme().ink).stroke_width(s(1.6));
-        chart
-            .draw_series(LineSeries::new(
-                clip(step_line(a, |b| attempts_per_s(a, b, k)), duration),
-                style,
-            ))
-            .map_err(draw_error)?
-            .label(Text::PinnedAttempts.get(lang))
-            .legend(line_key(style, 14.0, dpr));
+        let line = clip(step_line(a, |b| attempts_per_s(a, b, k)), duration);
+        pinned_line(&mut chart, line, Text::PinnedAttempts.get(lang), dpr)?;
     }
     chart::legend(&mut chart, 11.0, 6.0, dpr)?;
     let (xr, _) = chart.plotting_area().get_pixel_range();
@@ -481,35 +473,55 @@ fn breaker_band(
     k: usize,
     look: Look,
 ) -> Result<(), String> {
-    let dpr = look.dpr;
+    let label = Text::BreakerBand.fill(look.lang, &[&sc.tiers[k].name, &sc.tiers[k].instances]);
+    breaker_strip(area, Some(label), r, sc.tiers[k].instances, look.dpr, |b| {
+        let t = &r.buckets[b].tiers[k];
+        [t.breakers_open, t.breakers_half_open]
+    })
+}
+
+/// A strip of breaker gauges over the run's time axis, `caption` above it (and its value
+/// axis labelled) if any: per bucket, `gauge(b)`'s `[open, half-open]` instances of
+/// `instances`, stacked in red and amber.
+fn breaker_strip(
+    area: &Area,
+    caption: Option<String>,
+    r: &RunResult,
+    instances: u32,
+    dpr: f64,
+    gauge: impl Fn(usize) -> [u32; 2],
+) -> Result<(), String> {
     let s = |v: f64| (v * dpr).round() as u32;
     let duration = r.duration_ms as f64 / 1000.0;
-    let n = f64::from(sc.tiers[k].instances.max(1));
-    let label = Text::BreakerBand.fill(look.lang, &[&sc.tiers[k].name, &sc.tiers[k].instances]);
-    let mut chart = ChartBuilder::on(area)
+    let n = f64::from(instances.max(1));
+    let mut builder = ChartBuilder::on(area);
+    builder
         .margin_left(s(10.0))
         .margin_right(s(10.0))
         .margin_bottom(s(4.0))
-        .caption(label, font(11.0, dpr).color(&chart::theme().muted))
         .x_label_area_size(0)
-        .y_label_area_size(s(64.0))
+        .y_label_area_size(s(64.0));
+    let labelled = caption.is_some();
+    let theme = chart::theme();
+    if let Some(c) = caption {
+        builder.caption(c, font(11.0, dpr).color(&theme.muted));
+    }
+    let mut chart = builder
         .build_cartesian_2d(0.0..duration, 0.0..n)
         .map_err(draw_error)?;
     chart
         .configure_mesh()
         .disable_mesh()
         .x_labels(0)
-        .y_labels(2)
+        .y_labels(if labelled { 2 } else { 0 })
         .axis_style(chart::theme().axis)
         .y_label_formatter(&|v| format!("{}", v.round() as i64))
         .label_style(font(10.0, dpr))
         .draw()
         .map_err(draw_error)?;
     let bars = (0..r.buckets.len()).flat_map(|b| {
-        let t = &r.buckets[b].tiers[k];
         let (x0, x1) = span(r, b);
-        let o = f64::from(t.breakers_open);
-        let h = f64::from(t.breakers_half_open);
+        let [o, h] = gauge(b).map(f64::from);
         [
             Rectangle::new([(x0, 0.0), (x1, o)], OPEN.mix(0.8).filled()),
             Rectangle::new([(x0, o), (x1, o + h)], HALF.mix(0.8).filled()),
@@ -523,8 +535,19 @@ fn breaker_band(
 fn time_panel<'a>(
     area: &'a Area,
     caption: &str,
-    (duration, y_max): (f64, f64),
+    range: (f64, f64),
     y_labels: usize,
+    dpr: f64,
+) -> Result<TimeChart<'a>, String> {
+    time_panel_in(area, caption, range, (y_labels, 0), dpr)
+}
+
+/// [`time_panel`] with `decimals` on the value axis (costs are small numbers).
+fn time_panel_in<'a>(
+    area: &'a Area,
+    caption: &str,
+    (duration, y_max): (f64, f64),
+    (y_labels, decimals): (usize, usize),
     dpr: f64,
 ) -> Result<TimeChart<'a>, String> {
     let s = |v: f64| (v * dpr).round() as u32;
@@ -539,7 +562,10 @@ fn time_panel<'a>(
         .map_err(draw_error)?;
     chart::time_mesh(&mut chart, (12, y_labels))
         .x_label_formatter(&|v| format!("{}s", v.round() as i64))
-        .y_label_formatter(&|v| format!("{}", v.round() as i64))
+        .y_label_formatter(&|v| match decimals {
+            0 => format!("{}", v.round() as i64),
+            d => fixed(*v, d),
+        })
         .label_style(font(11.0, dpr))
         .draw()
         .map_err(draw_error)?;
@@ -655,7 +681,6 @@ fn cost_panel(
     look: Look,
 ) -> Result<(i32, i32), String> {
     let (dpr, lang) = (look.dpr, look.lang);
-    let s = |v: f64| (v * dpr).round() as u32;
     let duration = r.duration_ms as f64 / 1000.0;
     let peak_of = |res: &RunResult| {
         (0..res.buckets.len())
@@ -665,25 +690,9 @@ fn cost_panel(
     let a = a.filter(|a| route_cost(a, k).is_some());
     let peak = a.map_or(0.0, peak_of).max(peak_of(r));
     let y_max = (peak * 1.12).max(1e-6);
-    let mut chart = ChartBuilder::on(area)
-        .margin_left(s(10.0))
-        .margin_right(s(10.0))
-        .margin_top(s(4.0))
-        .caption(
-            Text::TierCostCaption.fill(lang, &[&sc.tiers[k].name, &route_into(sc, k, lang)]),
-            font(13.0, dpr),
-        )
-        .x_label_area_size(s(22.0))
-        .y_label_area_size(s(64.0))
-        .build_cartesian_2d(0.0..duration, 0.0..y_max)
-        .map_err(draw_error)?;
+    let caption = Text::TierCostCaption.fill(lang, &[&sc.tiers[k].name, &route_into(sc, k, lang)]);
     // Costs are small numbers: the value axis keeps its decimals.
-    chart::time_mesh(&mut chart, (12, 5))
-        .x_label_formatter(&|v| format!("{}s", v.round() as i64))
-        .y_label_formatter(&|v| fixed(*v, 4))
-        .label_style(font(11.0, dpr))
-        .draw()
-        .map_err(draw_error)?;
+    let mut chart = time_panel_in(area, &caption, (duration, y_max), (5, 4), dpr)?;
     let route = r.routes.iter().find(|x| x.to as usize == k);
     let fill = color(k);
     let bars = (0..r.buckets.len()).map(|b| {
@@ -699,15 +708,8 @@ fn cost_panel(
         .label(Text::RouteCost.fill(lang, &[&route.map_or("", |x| x.name.as_str())]))
         .legend(box_key(fill.filled(), 14.0, dpr));
     if let Some(a) = a {
-        let style = ShapeStyle::from(&chart::theme().ink).stroke_width(s(1.6));
-        chart
-            .draw_series(LineSeries::new(
-                clip(step_line(a, |b| cost_per_s(a, b, k)), duration),
-                style,
-            ))
-            .map_err(draw_error)?
-            .label(Text::PinnedCost.get(lang))
-            .legend(line_key(style, 14.0, dpr));
+        let line = clip(step_line(a, |b| cost_per_s(a, b, k)), duration);
+        pinned_line(&mut chart, line, Text::PinnedCost.get(lang), dpr)?;
     }
     chart::legend(&mut chart, 11.0, 6.0, dpr)?;
     let (xr, _) = chart.plotting_area().get_pixel_range();
@@ -725,12 +727,9 @@ fn route_breaker_band(
     look: Look,
 ) -> Result<(), String> {
     let dpr = look.dpr;
-    let s = |v: f64| (v * dpr).round() as u32;
     let px = |v: f64| (v * dpr).round() as i32;
-    let duration = r.duration_ms as f64 / 1000.0;
-    let n = f64::from(sc.tiers[k].instances.max(1));
-    let caption =
-        Text::RouteBreakerBand.fill(look.lang, &[&sc.tiers[k].name, &sc.tiers[k].instances]);
+    let inst = sc.tiers[k].instances;
+    let caption = Text::RouteBreakerBand.fill(look.lang, &[&sc.tiers[k].name, &inst]);
     let theme = chart::theme();
     let muted = font(11.0, dpr).color(&theme.muted);
     area.draw(&plotters::element::Text::new(
@@ -739,40 +738,26 @@ fn route_breaker_band(
         muted,
     ))
     .map_err(draw_error)?;
-    let routes: Vec<(usize, &str)> = r
+    // The caption's line, then a strip per route (the first one as tall as the others).
+    let (_, mut rest) = area.split_vertically(px(BAND_H - STRIP_H));
+    for (i, x) in r
         .routes
         .iter()
         .enumerate()
         .filter(|(_, x)| x.from as usize == k)
-        .map(|(i, x)| {
-            (
-                i,
-                sc.tiers.get(x.to as usize).map_or("?", |t| t.name.as_str()),
-            )
-        })
-        .collect();
-    // The caption's line, then equal strips (the first one as tall as the others).
-    let (_, mut rest) = area.split_vertically(px(BAND_H - STRIP_H));
-    for (i, name) in routes {
+    {
         let (strip, below) = rest.split_vertically(px(STRIP_H));
         rest = below;
-        let mut chart = ChartBuilder::on(&strip)
-            .margin_left(s(10.0))
-            .margin_right(s(10.0))
-            .margin_bottom(s(3.0))
-            .x_label_area_size(0)
-            .y_label_area_size(s(64.0))
-            .build_cartesian_2d(0.0..duration, 0.0..n)
-            .map_err(draw_error)?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_labels(0)
-            .y_labels(0)
-            .axis_style(chart::theme().axis)
-            .draw()
-            .map_err(draw_error)?;
+        breaker_strip(&strip, None, r, inst, dpr, |b| {
+            let g = r.buckets[b]
+                .route_breakers
+                .get(i)
+                .copied()
+                .unwrap_or_default();
+            [g[0], g[1]]
+        })?;
         // The pool's name where the value axis's labels would be.
+        let name = sc.tiers.get(x.to as usize).map_or("?", |t| t.name.as_str());
         let label: String = name.chars().take(10).collect();
         strip
             .draw(&plotters::element::Text::new(
@@ -781,20 +766,22 @@ fn route_breaker_band(
                 font(10.0, dpr),
             ))
             .map_err(draw_error)?;
-        let bars = (0..r.buckets.len()).flat_map(|b| {
-            let g = r.buckets[b]
-                .route_breakers
-                .get(i)
-                .copied()
-                .unwrap_or_default();
-            let (x0, x1) = span(r, b);
-            let (o, h) = (f64::from(g[0]), f64::from(g[1]));
-            [
-                Rectangle::new([(x0, 0.0), (x1, o)], OPEN.mix(0.8).filled()),
-                Rectangle::new([(x0, o), (x1, o + h)], HALF.mix(0.8).filled()),
-            ]
-        });
-        chart.draw_series(bars).map_err(draw_error)?;
     }
+    Ok(())
+}
+
+/// Draws the pinned run A's `points` as the reference line, with its legend `label`.
+fn pinned_line(
+    chart: &mut TimeChart<'_>,
+    points: Vec<(f64, f64)>,
+    label: &str,
+    dpr: f64,
+) -> Result<(), String> {
+    let style = ShapeStyle::from(&chart::theme().ink).stroke_width((1.6 * dpr).round() as u32);
+    chart
+        .draw_series(LineSeries::new(points, style))
+        .map_err(draw_error)?
+        .label(label)
+        .legend(line_key(style, 14.0, dpr));
     Ok(())
 }

@@ -5,6 +5,7 @@
 // as A, and tells the shell when they changed.
 
 import { ChartView } from '../lib/chartview.js';
+import { costSwitch, setCostSwitch } from '../lib/costswitch.js';
 import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
 import { el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
@@ -91,7 +92,10 @@ export class ClusterApp {
     this.wasm = hooks.wasm;
     this.embed = hooks.embed;
     this.defaults = this.wasm.clusterDefaults();
-    this.presets = hooks.presets.filter((p) => p.model === 'cluster');
+    /** @type {string | null} the preset whose description is shown */
+    this.presetId = null;
+    /** Whether the chart shows cost per second (the share link's `view.cost`), when a policy has a cost model. */
+    this.cost = false;
     /** @type {any} the scenario being edited (null until the model is first shown) */
     this.cfg = null;
     /** @type {Shown | null} */
@@ -145,7 +149,8 @@ export class ClusterApp {
         if (!this.shown) return null;
         const { run } = this.shown;
         canvas.style.height = `${run.chartHeight()}px`;
-        return this.pinned ? run.drawWithPinned(canvas, this.pinned.run, options) : run.draw(canvas, options);
+        const opts = { ...options, cost: this.costShown() };
+        return this.pinned ? run.drawWithPinned(canvas, this.pinned.run, opts) : run.draw(canvas, opts);
       },
       () => this.shown?.run.csv() ?? null,
     );
@@ -161,6 +166,11 @@ export class ClusterApp {
         });
       },
     });
+  }
+
+  /** The cluster presets, in the page's language. */
+  get presets() {
+    return this.hooks.presets.filter((p) => p.model === 'cluster');
   }
 
   /**
@@ -212,19 +222,7 @@ export class ClusterApp {
         'section',
         { class: 'editor-only', 'aria-labelledby': id('presets-h') },
         el('h2', { id: id('presets-h'), ...tx('cluster.presets') }),
-        el(
-          'div',
-          { id: id('presets'), class: 'presets' },
-          ...this.presets.map((p) =>
-            el('button', {
-              type: 'button',
-              'data-cluster-preset': p.id,
-              text: p.title,
-              title: p.description,
-              onclick: () => this.hooks.loadPreset(p),
-            }),
-          ),
-        ),
+        el('div', { id: id('presets'), class: 'presets' }),
         el('p', { id: id('preset-desc'), class: 'hint' }),
       ),
       el(
@@ -279,6 +277,11 @@ export class ClusterApp {
             btn('unpin', 'cluster.unpin', 'cluster.unpinTitle'),
             el('span', { id: id('ab-status'), class: 'hint' }),
           ),
+          costSwitch(id('chart-switch'), (cost) => {
+            this.cost = cost;
+            this.hooks.changed(false, true);
+            this.chart.draw();
+          }),
           el(
             'div',
             { class: 'chart-block' },
@@ -347,6 +350,36 @@ export class ClusterApp {
     this.$('cancel').addEventListener('click', () => this.runner.cancel({ cancelled: true }));
     this.$('pin').addEventListener('click', () => this.pin());
     this.$('unpin').addEventListener('click', () => this.unpin());
+    this.renderPresets();
+  }
+
+  /** The preset buttons, titled in the page's language. */
+  renderPresets() {
+    this.$('presets').replaceChildren(
+      ...this.presets.map((p) =>
+        el('button', {
+          type: 'button',
+          'data-cluster-preset': p.id,
+          text: p.title,
+          title: p.description,
+          onclick: () => this.hooks.loadPreset(p),
+        }),
+      ),
+    );
+  }
+
+  /** Whether the chart shows cost per second: asked for (view state) and some client policy has a cost model. */
+  costShown() {
+    return this.cost && !!this.shown?.run.hasCost();
+  }
+
+  /** The tables of the run shown, in the page's language. */
+  renderTables() {
+    if (!this.shown) return;
+    const run = this.shown.run;
+    renderTable(/** @type {HTMLTableElement} */ (this.$('summary')), run.table(lang()));
+    renderTable(/** @type {HTMLTableElement} */ (this.$('tiers')), run.tierTable(lang()));
+    renderTable(/** @type {HTMLTableElement} */ (this.$('routes')), run.routeTable(lang()));
   }
 
   bindExports() {
@@ -375,7 +408,11 @@ export class ClusterApp {
     if (!this.cfg) return {};
     const a = this.pinnedCfg;
     const sweep = this.seeds.linkState() ?? undefined;
-    return a ? { cluster: this.cfg, cluster_a: a, cluster_sweep: sweep } : { cluster: this.cfg, cluster_sweep: sweep };
+    // The cost switch travels as the page's `view.cost` (the shell joins the views).
+    const view = { hidden: [], ...(this.cost ? { cost: true } : {}) };
+    return a
+      ? { cluster: this.cfg, cluster_a: a, cluster_sweep: sweep, view }
+      : { cluster: this.cfg, cluster_sweep: sweep, view };
   }
 
   /**
@@ -384,6 +421,7 @@ export class ClusterApp {
    */
   restore(state, shown) {
     this.seeds.restore(state?.cluster_sweep);
+    this.cost = !!state?.view?.cost;
     // The link's scenario, else (once shown) the first cluster preset.
     if (state?.cluster || shown) this.load(state?.cluster ?? null, { pinned: state?.cluster_a ?? null });
     else this.cfg = null;
@@ -416,8 +454,8 @@ export class ClusterApp {
    */
   load(cfg, { pinned } = {}) {
     const next = this.normalize(cfg ?? this.presets[0]?.scenario ?? this.defaults.scenario);
-    if (!cfg && this.presets[0]) this.$('preset-desc').textContent = this.presets[0].description;
-    else if (cfg) this.$('preset-desc').textContent = '';
+    this.presetId = cfg ? null : (this.presets[0]?.id ?? null);
+    this.renderPresetDesc();
     if (pinned !== undefined) {
       this.setPinned(null);
       this.pendingPin = pinned ? this.normalize(pinned) : null;
@@ -435,7 +473,14 @@ export class ClusterApp {
   /** @param {Preset} p */
   loadPreset(p) {
     this.load(p.scenario);
-    this.$('preset-desc').textContent = p.description;
+    this.presetId = p.id;
+    this.renderPresetDesc();
+  }
+
+  /** The description of the preset loaded (none for a scenario from a link or edited). */
+  renderPresetDesc() {
+    const p = this.presets.find((x) => x.id === this.presetId);
+    this.$('preset-desc').textContent = p?.description ?? '';
   }
 
   /**
@@ -453,8 +498,11 @@ export class ClusterApp {
 
   /** Redraws every text this app built, after a language switch (the static ones: applyTexts). */
   relabel() {
+    this.renderPresets();
     if (!this.cfg) return;
+    this.renderPresetDesc();
     this.renderAll();
+    this.renderTables();
     this.renderAb();
     // Marks the problems again on the fields just rebuilt (and redraws the delay previews).
     this.update({ validateOnly: true });
@@ -666,10 +714,11 @@ export class ClusterApp {
     this.shown = shown;
     this.release(old);
     this.$('stale').hidden = true;
+    // Offered only when some client policy has a cost model.
+    this.$('chart-switch').hidden = !shown.run.hasCost();
+    setCostSwitch(this.$('chart-switch'), shown.run.hasCost(), this.costShown());
     const drawMs = this.chart.draw();
-    renderTable(/** @type {HTMLTableElement} */ (this.$('summary')), shown.run.table());
-    renderTable(/** @type {HTMLTableElement} */ (this.$('tiers')), shown.run.tierTable());
-    renderTable(/** @type {HTMLTableElement} */ (this.$('routes')), shown.run.routeTable());
+    this.renderTables();
     this.renderAb();
     this.drawMs = drawMs;
     this.renderTiming();
@@ -706,7 +755,7 @@ export class ClusterApp {
     const block = this.$('compare-block');
     block.hidden = !(pinned && this.shown);
     if (pinned && this.shown) {
-      renderTable(/** @type {HTMLTableElement} */ (this.$('compare')), this.shown.run.compare(pinned.run), deltaClass);
+      renderTable(/** @type {HTMLTableElement} */ (this.$('compare')), this.shown.run.compare(pinned.run, lang()), deltaClass);
     }
   }
 }
