@@ -353,7 +353,9 @@ test('a link carries the cost model, the attribution, the chart switch and the r
  */
 async function readoutRows(page, selector) {
   return page.$$eval(`${selector} div:not(.readout-title)`, (rows) =>
-    Object.fromEntries(rows.map((r) => [r.querySelector('span:not(.swatch)')?.textContent, r.querySelector('b')?.textContent])),
+    Object.fromEntries(
+      rows.map((r) => [r.querySelector('span:not(.swatch)')?.textContent, r.querySelector('b')?.textContent]),
+    ),
   );
 }
 
@@ -416,7 +418,10 @@ test('the cluster chart’s cost switch: offered with a cost model, readouts are
   await page.click('#copy-link');
   const link = await page.inputValue('#cluster-export-text');
   assert.match(link, /[?&]s=v\d\./);
-  const state = await page.evaluate((l) => window.wasmBindings.decodeState(new URL(l).searchParams.get('s') ?? ''), link);
+  const state = await page.evaluate(
+    (l) => window.wasmBindings.decodeState(new URL(l).searchParams.get('s') ?? ''),
+    link,
+  );
   assert.equal(state.view.cost, true);
   const fresh = await h.page(link);
   await e2e.waitRunCount(fresh, 'clusterRuns', 1);

@@ -755,7 +755,11 @@ export class ClusterApp {
     const block = this.$('compare-block');
     block.hidden = !(pinned && this.shown);
     if (pinned && this.shown) {
-      renderTable(/** @type {HTMLTableElement} */ (this.$('compare')), this.shown.run.compare(pinned.run, lang()), deltaClass);
+      renderTable(
+        /** @type {HTMLTableElement} */ (this.$('compare')),
+        this.shown.run.compare(pinned.run, lang()),
+        deltaClass,
+      );
     }
   }
 }
