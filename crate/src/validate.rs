@@ -399,6 +399,12 @@ pub fn allowed_in(allowed: &str, lang: Lang) -> String {
     if let Some(&(_, zh)) = EXPECTATIONS.iter().find(|(en, _)| *en == allowed) {
         return zh.to_string();
     }
+    // A type error on a number field names its range too (`a whole number ≥ 0 in 1..=10`).
+    for (en, zh) in EXPECTATIONS {
+        if let Some(range) = allowed.strip_prefix(en).and_then(|r| r.strip_prefix(" in ")) {
+            return format!("{zh}（范围 {range}）");
+        }
+    }
     // serde's lists name the accepted values in backquotes: only the joining words change.
     if allowed.starts_with('`') || allowed.starts_with("one of `") {
         let list = allowed.strip_prefix("one of ").map(|l| (l, true));
@@ -487,8 +493,12 @@ mod tests {
             "`none`、`full`、`equal` 之一"
         );
         assert_eq!(allowed_in("`ms` or `kind`", Lang::Zh), "`ms` 或 `kind`");
-        // Ranges stay as they are.
+        // Ranges stay as they are, also after an expectation.
         assert_eq!(allowed_in("0..=30", Lang::Zh), "0..=30");
+        assert_eq!(
+            allowed_in("a whole number ≥ 0 in 1..=10000", Lang::Zh),
+            "≥ 0 的整数（范围 1..=10000）"
+        );
     }
 
     #[test]

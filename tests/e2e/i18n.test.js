@@ -547,12 +547,12 @@ test('in Chinese: chart readouts, presets, the cluster summary and a type error 
   await page.waitForSelector('#cluster-root .field-msg');
   assert.equal(
     await page.textContent('#cluster-root .field-msg'),
-    'tiers[1].instances = 1.5 不被接受：应为 ≥ 0 的整数',
+    'tiers[1].instances = 1.5 不被接受：应为 ≥ 0 的整数（范围 1..=10000）',
   );
   await page.selectOption('#lang-select', 'en'); // leave the saved choice as the other tests expect
   assert.equal(
     await page.textContent('#cluster-root .field-msg'),
-    'tiers[1].instances = 1.5 is not allowed: expected a whole number ≥ 0',
+    'tiers[1].instances = 1.5 is not allowed: expected a whole number ≥ 0 in 1..=10000',
   );
   assert.deepEqual(page.errors, []);
   await page.close();
