@@ -401,7 +401,10 @@ pub fn allowed_in(allowed: &str, lang: Lang) -> String {
     }
     // A type error on a number field names its range too (`a whole number ≥ 0 in 1..=10`).
     for (en, zh) in EXPECTATIONS {
-        if let Some(range) = allowed.strip_prefix(en).and_then(|r| r.strip_prefix(" in ")) {
+        if let Some(range) = allowed
+            .strip_prefix(en)
+            .and_then(|r| r.strip_prefix(" in "))
+        {
             return format!("{zh}（范围 {range}）");
         }
     }
