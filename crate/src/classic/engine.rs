@@ -171,6 +171,7 @@ fn run_strategy_with<R: UnitDouble>(
         hist,
         ends,
         counts: Counts::default(),
+        trip_at: Vec::new(),
     };
     // One compiled loop per feature combination, so the hot path carries no test for a
     // feature the strategy does not use.
@@ -190,12 +191,12 @@ fn run_strategy_with<R: UnitDouble>(
         hist,
         ends,
         counts,
+        trip_at,
         ..
     } = chains;
     let Counts {
         attempts,
         delivered,
-        trip_at,
         ..
     } = counts;
 
@@ -258,7 +259,7 @@ fn run_strategy_with<R: UnitDouble>(
 }
 
 /// What one strategy's chains counted.
-#[derive(Default)]
+#[derive(Clone, Copy, Default)]
 struct Counts {
     attempts: u64,
     delivered: u64,
@@ -269,7 +270,6 @@ struct Counts {
     ended_breaker: u64,
     trips: u32,
     harmful: u64,
-    trip_at: Vec<u32>,
 }
 
 /// One strategy's run: its settings, the per-second and latency arrays it fills, and
@@ -292,6 +292,8 @@ struct Chains<'a> {
     /// Per second (delivered, cut by the deadline); empty unless cost is tracked.
     ends: &'a mut [[u32; 2]],
     counts: Counts,
+    /// The seconds in which the breaker tripped.
+    trip_at: Vec<u32>,
 }
 
 impl Chains<'_> {
@@ -321,6 +323,37 @@ impl Chains<'_> {
         &mut self,
         rng: &mut R,
     ) {
+        let mut live = Live {
+            tokens: self.budget_max,
+            open_until: -1,
+            consec_fail: 0,
+            counts: Counts::default(),
+        };
+        // One call per arrival second, not one loop over the whole run: wasm engines have
+        // no on-stack replacement, so a function's optimised code serves its next call
+        // only; a single call per strategy could run a large table in the browser's
+        // baseline-compiled code (about 2.5 times slower in node).
+        for arr in 0..self.duration_s {
+            live = self.second::<JITTER, BUDGET, BREAKER, COST, R>(rng, arr, live);
+        }
+        self.counts = live.counts;
+    }
+
+    /// The retry chains of the business requests arriving in second `arr`, from the
+    /// state `live` the earlier seconds left; answers the state after them.
+    #[inline(never)]
+    fn second<
+        const JITTER: bool,
+        const BUDGET: bool,
+        const BREAKER: bool,
+        const COST: bool,
+        R: UnitDouble,
+    >(
+        &mut self,
+        rng: &mut R,
+        arr: u32,
+        live: Live,
+    ) -> Live {
         let (last, latency, deadline_ms, base_ms, max_retry, round_up_ms) = (
             self.last,
             self.latency,
@@ -330,95 +363,107 @@ impl Chains<'_> {
             self.round_up_ms,
         );
         let (seconds, hist, ends) = (&mut *self.seconds, &mut *self.hist, &mut *self.ends);
+        // ≤ MAX_DURATION_S × 1000 = 3.6 M: fits a u32.
+        let horizon_ms = self.duration_s as u64 * 1000;
         let budget_max = self.budget_max;
-        let mut tokens = budget_max;
-        let mut open_until: i64 = -1;
-        let mut consec_fail: u64 = 0;
-        let (mut attempts, mut delivered) = (0u64, 0u64);
-        // How failed requests ended: four counters instead of one, in registers all the same.
-        let (mut ended_upstream, mut ended_deadline, mut ended_budget, mut ended_breaker) =
-            (0u64, 0u64, 0u64, 0u64);
-        let (mut trips, mut harmful) = (0u32, 0u64);
-        let mut trip_at = Vec::new();
-
-        for arr in 0..self.duration_s {
-            for _client in 0..self.clients {
-                // One business request runs its whole retry chain before the next starts.
-                let mut attempt = 0u32;
-                let mut wait_ms = 0u64;
-                let mut sec = arr;
-                loop {
-                    // 1. An open breaker fails fast without touching the upstream.
-                    if BREAKER && (sec as i64) < open_until {
-                        // Harmful: neither in the outage nor full, so it could have been served.
-                        let [load, limit] = seconds[sec as usize];
-                        if load < limit {
-                            harmful += 1;
-                        }
-                        ended_breaker += 1;
-                        break;
+        // The state in locals, so the loop keeps it in registers.
+        let Live {
+            mut tokens,
+            mut open_until,
+            mut consec_fail,
+            counts:
+                Counts {
+                    mut attempts,
+                    mut delivered,
+                    mut ended_upstream,
+                    mut ended_deadline,
+                    mut ended_budget,
+                    mut ended_breaker,
+                    mut trips,
+                    mut harmful,
+                },
+        } = live;
+        for _client in 0..self.clients {
+            // One business request runs its whole retry chain before the next starts.
+            let mut attempt = 0u32;
+            let mut wait_ms = 0u64;
+            let mut sec = arr;
+            loop {
+                // 1. An open breaker fails fast without touching the upstream.
+                if BREAKER && (sec as i64) < open_until {
+                    // Harmful: neither in the outage nor full, so it could have been served.
+                    let [load, limit] = seconds[sec as usize];
+                    if load < limit {
+                        harmful += 1;
                     }
-                    // 2. Only retries spend budget; an empty bucket gives up rather than queue.
-                    if BUDGET && attempt > 0 {
-                        if tokens <= 0 {
-                            ended_budget += 1;
-                            break;
-                        }
-                        tokens -= 1;
-                    }
-                    // 3. max_retry 3 means four attempts.
-                    // The previous attempt failed at the upstream and was the last allowed.
-                    if attempt > max_retry {
-                        ended_upstream += 1;
-                        break;
-                    }
-                    // 4. The attempt is charged to its second before anything can fail it
-                    //    (`sec` is already clamped to the last second where it is computed).
-                    let second = &mut seconds[sec as usize];
-                    second[0] += 1;
-                    let [load, limit] = *second;
-                    attempts += 1;
-                    // 5. The deadline is checked after the attempt was counted, as the article does.
-                    if wait_ms > deadline_ms {
-                        ended_deadline += 1;
-                        if COST {
-                            ends[sec as usize][1] += 1;
-                        }
-                        break;
-                    }
-                    // 6. Success: outside the outage and within capacity, this attempt included.
-                    if load <= limit {
-                        delivered += 1;
-                        if COST {
-                            ends[sec as usize][0] += 1;
-                        }
-                        hist[(wait_ms + latency) as usize] += 1;
-                        consec_fail = 0;
-                        break;
-                    }
-                    // 7. Failures are consecutive across all clients: one shared breaker.
-                    consec_fail += 1;
-                    if BREAKER && consec_fail > self.trip_threshold && sec as i64 >= open_until {
-                        trips += 1;
-                        trip_at.push(sec);
-                        open_until = sec as i64 + self.open_s;
-                    }
-                    // 8. Backoff; the PRNG is drawn only for full jitter.
-                    let delay = backoff_ms::<JITTER, _>(rng, base_ms, attempt);
-                    wait_ms += delay;
-                    attempt += 1;
-                    // The wait in whole seconds by the attribution convention (ceil adds
-                    // 999, floor 0, round 500), clamped to the last second (wait_ms ≤ 2^50
-                    // by the bounds, so the addition cannot overflow).
-                    sec = (arr as u64 + (wait_ms + round_up_ms) / 1000).min(last as u64) as u32;
+                    ended_breaker += 1;
+                    break;
                 }
-            }
-            // The budget refills once per second, after all of that second's clients.
-            if BUDGET {
-                tokens = budget_max.min(tokens + budget_max);
+                // 2. Only retries spend budget; an empty bucket gives up rather than queue.
+                if BUDGET && attempt > 0 {
+                    if tokens <= 0 {
+                        ended_budget += 1;
+                        break;
+                    }
+                    tokens -= 1;
+                }
+                // 3. max_retry 3 means four attempts.
+                // The previous attempt failed at the upstream and was the last allowed.
+                if attempt > max_retry {
+                    ended_upstream += 1;
+                    break;
+                }
+                // 4. The attempt is charged to its second before anything can fail it
+                //    (`sec` is already clamped to the last second where it is computed).
+                let second = &mut seconds[sec as usize];
+                second[0] += 1;
+                let [load, limit] = *second;
+                attempts += 1;
+                // 5. The deadline is checked after the attempt was counted, as the article does.
+                if wait_ms > deadline_ms {
+                    ended_deadline += 1;
+                    if COST {
+                        ends[sec as usize][1] += 1;
+                    }
+                    break;
+                }
+                // 6. Success: outside the outage and within capacity, this attempt included.
+                if load <= limit {
+                    delivered += 1;
+                    if COST {
+                        ends[sec as usize][0] += 1;
+                    }
+                    hist[(wait_ms + latency) as usize] += 1;
+                    consec_fail = 0;
+                    break;
+                }
+                // 7. Failures are consecutive across all clients: one shared breaker.
+                consec_fail += 1;
+                if BREAKER && consec_fail > self.trip_threshold && sec as i64 >= open_until {
+                    trips += 1;
+                    self.trip_at.push(sec);
+                    open_until = sec as i64 + self.open_s;
+                }
+                // 8. Backoff; the PRNG is drawn only for full jitter.
+                let delay = backoff_ms::<JITTER, _>(rng, base_ms, attempt);
+                wait_ms += delay;
+                attempt += 1;
+                // The wait in whole seconds by the attribution convention (ceil adds
+                // 999, floor 0, round 500), clamped to the last second (wait_ms ≤ 2^50
+                // by the bounds, so the addition cannot overflow). A wait of
+                // `duration_s` seconds or more lands on the last second from any
+                // arrival, so the milliseconds are clamped to that first and fit a
+                // u32: a 32-bit division by a constant is a multiply in wasm, where a
+                // 64-bit one is a real division, this loop's slowest step there.
+                let ms = (wait_ms + round_up_ms).min(horizon_ms) as u32;
+                sec = (arr + ms / 1000).min(last);
             }
         }
-        self.counts = Counts {
+        // The budget refills once per second, after all of that second's clients.
+        if BUDGET {
+            tokens = budget_max.min(tokens + budget_max);
+        }
+        let counts = Counts {
             attempts,
             delivered,
             ended_upstream,
@@ -427,9 +472,27 @@ impl Chains<'_> {
             ended_breaker,
             trips,
             harmful,
-            trip_at,
         };
+        Live {
+            tokens,
+            open_until,
+            consec_fail,
+            counts,
+        }
     }
+}
+
+/// What the retry chains carry from one arrival second to the next.
+#[derive(Clone, Copy)]
+struct Live {
+    /// Retry budget tokens left.
+    tokens: i64,
+    /// The breaker is open before this second (-1: never opened).
+    open_until: i64,
+    /// Consecutive failures across all clients (one shared breaker).
+    consec_fail: u64,
+    /// What the chains counted so far.
+    counts: Counts,
 }
 
 /// The article's percentile over a histogram of `n` values: the value at rank
