@@ -50,7 +50,8 @@ options:
   --attribution RULE      which second a retry is charged to: ceil (the article's),
                           floor or round; overrides the scenario's (classic reports)
   --json                  print one JSON object instead of text (`run`, `ensemble`)
-  --lang zh|en            the classic reports' headings: the article's Chinese (default) or English
+  --lang zh|en            the classic reports' headings: the article's Chinese (default) or English;
+                          `scenarios`: the titles in that language (default: English)
   -h, --help              this text
   -V, --version           the version";
 
@@ -78,6 +79,8 @@ struct Args {
     budget_override: Option<u32>,
     attribution: Option<classic::Attribution>,
     lang: retrystorm::report::Lang,
+    /// `--lang` as given (the `scenarios` listing is English unless it is).
+    lang_flag: Option<retrystorm::report::Lang>,
     json: bool,
 }
 
@@ -167,6 +170,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
                 let v = take(&mut it)?;
                 args.lang = retrystorm::report::Lang::parse(&v)
                     .ok_or_else(|| format!("--lang {v:?} is not allowed: expected zh or en"))?;
+                args.lang_flag = Some(args.lang);
             }
             "--json" => args.json = true,
             "--out" => args.out = Some(take(&mut it)?),
@@ -236,18 +240,31 @@ fn execute(args: &Args) -> Result<String, String> {
         "help" => Ok(format!("{USAGE}\n")),
         "version" => Ok(format!("retrystorm {}\n", env!("CARGO_PKG_VERSION"))),
         "scenarios" => {
+            let lang = args.lang_flag.unwrap_or(retrystorm::report::Lang::En);
             let mut out: String = scenario::bundled()
                 .iter()
-                .map(|b| format!("{:<34} {:<8} {}\n", b.id, b.model, b.title))
+                .map(|b| {
+                    format!(
+                        "{:<34} {:<8} {}
+",
+                        b.id,
+                        b.model,
+                        b.title_in(lang)
+                    )
+                })
                 .collect();
-            out.push_str("\nsweeps (grid --sweep-preset ID):\n");
+            out.push_str(
+                "
+sweeps (grid --sweep-preset ID):
+",
+            );
             for p in sweep::presets::presets() {
                 let _ = writeln!(
                     out,
                     "{:<34} {:<8} {} (on {})",
                     p.id,
                     p.model,
-                    p.title(retrystorm::report::Lang::En),
+                    p.title(lang),
                     p.scenario
                 );
             }

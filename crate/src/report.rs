@@ -130,6 +130,14 @@ pub fn md_cell(text: &str) -> String {
 /// some row has a cost model.
 pub const COST_COLUMNS: [&str; 3] = ["cost", "cost/delivered", "cost amplification"];
 
+/// [`COST_COLUMNS`] in `lang` (the cluster's route table in the page's language).
+pub fn cost_columns(lang: Lang) -> [&'static str; 3] {
+    match lang {
+        Lang::Zh => ["成本", "成本/交付", "成本放大"],
+        Lang::En => COST_COLUMNS,
+    }
+}
+
 /// The cells of [`COST_COLUMNS`] for one row: `—` without a cost model or where a
 /// figure is undefined (nothing delivered, a free unit).
 pub fn cost_cells(c: Option<&crate::cost::CostResult>) -> Vec<String> {

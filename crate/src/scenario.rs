@@ -221,6 +221,10 @@ pub struct Bundled {
     pub title: &'static str,
     /// One paragraph saying what the preset shows.
     pub description: &'static str,
+    /// The title in Chinese (from [`PRESETS_ZH`]).
+    pub title_zh: &'static str,
+    /// The description in Chinese (from [`PRESETS_ZH`]).
+    pub description_zh: &'static str,
     /// `"classic"` or `"cluster"`.
     pub model: &'static str,
     /// The file's JSON text.
@@ -297,6 +301,18 @@ static CLUSTER_TEXT: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
         .collect()
 });
 
+impl Bundled {
+    /// The title in `lang`.
+    pub fn title_in(&self, lang: crate::report::Lang) -> &'static str {
+        lang.pick(self.title_zh, self.title)
+    }
+
+    /// The description in `lang`.
+    pub fn description_in(&self, lang: crate::report::Lang) -> &'static str {
+        lang.pick(self.description_zh, self.description)
+    }
+}
+
 /// Every bundled scenario, in preset order: the classic ones, then the cluster ones.
 pub fn bundled() -> Vec<Bundled> {
     let mut all = classic_bundled();
@@ -305,17 +321,90 @@ pub fn bundled() -> Vec<Bundled> {
             id,
             title,
             description,
+            title_zh: "",
+            description_zh: "",
             model: "cluster",
             json,
             seeds: *seeds,
         });
     }
+    for b in &mut all {
+        // A preset without a Chinese text keeps its English one (a test requires both).
+        let zh = PRESETS_ZH.iter().find(|z| z.0 == b.id);
+        (b.title_zh, b.description_zh) = zh.map_or((b.title, b.description), |z| (z.1, z.2));
+    }
     all
 }
 
-/// The presets' titles and descriptions in Chinese, by id (the English ones are beside
-/// the classic presets below and in the cluster files' `name` and `description`).
-pub const PRESETS_ZH: [(&str, &str, &str); 2] = [
+/// The presets' titles and descriptions in Chinese, by id: the one place they live (the
+/// English ones are beside the classic presets below and in the cluster files' `name` and
+/// `description`).
+pub const PRESETS_ZH: [(&str, &str, &str); 15] = [
+    (
+        "article",
+        "原文：六种策略",
+        "原文的故障脚本：200 个客户端，60 秒，容量 240/s，第 20–26 秒内每次尝试都失败，种子 4242。六种策略从立即重试（S1）到预算加熔断（S6）。逐位复现原文第 2 节。",
+    ),
+    (
+        "breaker-groups",
+        "熔断：A–G 组",
+        "原文第 5 节的七个单变量熔断实验组：一个共享的连续失败熔断器，每次只改变预算、截止时间和阈值中的一项。只有预算和较短的截止时间把失败变成连续的一串时，熔断器才会跳闸；阈值为 100 时跳闸两次，拒绝了 801 个本可以被服务的请求。",
+    ),
+    (
+        "budget-100",
+        "预算强制为 100",
+        "原文的归零检验：关掉每个策略的重试预算（budget_pct 100）。此时 S4 的每项数字都与 S3 相同，说明降低放大倍数的是预算而不是抖动；S5 只剩下 3 秒的截止时间。",
+    ),
+    (
+        "model-gateway-cost",
+        "模型网关：重试的成本",
+        "LLM 服务商前面的模型网关：提示很长（6,000 个输入 token，每千个 0.003），回答很短（300 个输出 token，每千个 0.015），所以一次得到回答的调用花费 0.0225；第 20–24 秒有 4 秒的 503。503 或超时按输入 token 计费（服务商已经开始处理），过载拒绝不计费。对照放大列和成本放大列：G2 发出 1.83 倍的调用，却只付 1.16 倍的钱，和 G1 的 1.20 倍差不多，因为 G2 多出的尝试都是过载拒绝，而 G1 每次立即重试撞上 503，都要再付一次 6,000 个提示 token。每个交付请求的成本才是一个回答的真实价格：G1 付 0.0276，比 0.0225 高 23%，比它的请求放大倍数看上去更贵。G4 是不对 503 计费的 G2：两者之差（313 对 270）就是重复计费的提示的代价。G3 的预算把成本保持在 1.00 倍。",
+    ),
+    (
+        "cluster-gc-stampede-naive",
+        "GC 停顿踩踏（朴素）",
+        "种子 002：50 个网关实例以 3200 QPS 调用 8 个 pod 的订单服务（P99 约 45 ms）。t = 20 s 时，一次 1.4 秒的全停顿 GC 同时打在每个 pod 上。每个网关的超时为 500 ms，重试 3 次，固定退避 200/400/800 ms、没有抖动，连自己的熔断器拒绝的调用也重试，并且各自带一个 Resilience4j 熔断器（10 秒内失败率 50%，打开 10 秒，半开时放行 10 个调用）。停顿结束时，排队的工作已经过期，所有网关的超时和重试在同一毫秒内触发，pod 收到数倍于稳态的负载；积压让它们变慢，熔断器一起跳闸又一起重新打开，集群再也回不到稳态。",
+    ),
+    (
+        "cluster-gc-stampede-fixed",
+        "GC 停顿踩踏（修复后）",
+        "与朴素踩踏相同的集群和相同的 1.4 秒 GC 停顿，加上种子 002 的四项修复：带完全抖动的指数退避（基数 200 ms，上限 5 秒）；每个网关一个令牌桶重试预算，占请求的 20%；每个熔断器半开时只放一个探测，打开时长加 0–500 ms 抖动，熔断器打开或半开时不重试；以及截止时间传递（端到端截止 800 ms，pod 会丢弃没人再等的排队工作）。pod 看到的是一道斜坡而不是一堵墙，停顿结束几秒后集群就回到稳态。",
+    ),
+    (
+        "cluster-ratio-budget-fixed-retry",
+        "比例预算：固定 100 ms 重试",
+        "种子 003 的反模式：一个订单查询 API（20 个实例）用教科书式的循环「最多 3 次：调用，任何异常就睡 100 ms」调用数据库代理（4 个实例）。t = 20 s 时代理降级到 40% 的容量，持续 8 秒。每次失败，包括永远不会成功的 500，都恰好在 100 ms 后重试，于是重试在新流量之上形成同步的波峰，代理的队列塞满了调用方早已放弃的请求，降级结束很久之后 API 仍在失败。",
+    ),
+    (
+        "cluster-ratio-budget-jitter",
+        "比例预算：退避、完全抖动、10% 预算",
+        "与固定重试场景相同的 API、代理和 8 秒降级，加上种子 003 的修复：从 100 ms 开始带完全抖动的指数退避；重试预算只允许重试占最近一分钟请求的 10% 以内（100 个请求以下不限）；只对超时和 503 重试（从不对 500 重试）；Resilience4j 熔断器打开或半开时不重试。重试不再成波到达，预算限住了额外负载，降级结束后不久 API 就回到稳态。",
+    ),
+    (
+        "cluster-call-chain",
+        "调用链：3 × 3 × 3 × 3 = 81",
+        "种子 004：网关 → A → B → C → 数据库，每层最多尝试 3 次，超时 2 秒。数据库在 t = 10 s 到 t = 30 s 之间宕机。每层的每次失败都会被上一层重试，所以每个入口请求变成 3^4 = 81 次数据库尝试（测试在这条链去掉熔断器的副本上精确检验这个乘积）。服务 C 用 Resilience4j 熔断器保护自己（最近 20 次调用中 50% 失败，超过 1 秒的慢调用也算，打开 5 秒，半开时 3 个探测），经过各 5 秒的 25% 和 50% 放行阶段逐步恢复，并对数据库设了 40 个并发调用的舱壁。",
+    ),
+    (
+        "cluster-metastable",
+        "亚稳态重试风暴",
+        "排队加超时加朴素重试。十个客户端以 2000 请求/秒的速率访问四台服务器，它们大约能处理 3100/s，每台都有很深的队列（2000 个请求）且没有排队超时。一次 10 秒、升到 4000 请求/秒的尖峰填满了队列；排队延迟超过客户端 1 秒的超时，于是服务器把全部容量花在没人等的回答上，每个请求都超时，每个又被重试三次：每秒 8000 次尝试对 3100/s 的容量。尖峰过去了，触发因素消失了，过载却没有：单靠重试就让队列一直满到运行结束。",
+    ),
+    (
+        "cluster-metastable-budget",
+        "亚稳态重试风暴，加重试预算",
+        "亚稳态场景只改一处：每个客户端有一个 Finagle/Linkerd 风格的重试预算（重试最多只能在最近 10 秒的请求上增加 10%，另加每秒 5 次重试）。尖峰期间系统和之前一样过载，但尖峰一结束，预算已经掐住了重试，提供的负载回落到容量以下，过期的队列排空，系统回到稳态。",
+    ),
+    (
+        "cluster-routes-shared-budget",
+        "路由：两个池共享一个预算",
+        "一个模型网关把 80% 的调用发往快池（20 ms，5% 的瞬时错误，重试一次即可解决），20% 发往慢池（200 ms），每条路由最多尝试 3 次，并有令牌桶重试预算（调用的 10%，20 个令牌）。慢池在 t = 20 s 到 t = 35 s 之间宕机。这里两条路由共享一个预算（route_sharing.budget）：慢池的重试是全部调用 10% 存入量的四倍，一秒内就把它花光，整个故障期间快池的重试也被拒绝：对照路由表的预算列和快路由的失败调用，与按池分配预算的预设比较，那里的快池毫发无损。这正是原文的警告：有多条路由时，预算必须按路由设置，否则一个慢模型会吃掉快模型的预算。",
+    ),
+    (
+        "cluster-routes-per-route-budget",
+        "路由：每个池一个预算",
+        "一个模型网关把 80% 的调用发往快池（20 ms，5% 的瞬时错误，重试一次即可解决），20% 发往慢池（200 ms），每条路由最多尝试 3 次，并有令牌桶重试预算（调用的 10%，20 个令牌）。慢池在 t = 20 s 到 t = 35 s 之间宕机。这里每条路由有自己的预算：慢池的重试只会花光慢路由的令牌桶，快池在整个故障期间照常重试它的瞬时错误（它的预算列几乎为 0）。与共享预算的预设比较，那里同一次故障让快池失去了重试。",
+    ),
     (
         "article-1000-seeds",
         "原文表格，跑 1000 个种子",
@@ -334,6 +423,8 @@ fn classic_bundled() -> Vec<Bundled> {
             id: "article",
             title: "Article: six strategies",
             description: "The source article's outage script: 200 clients, 60 s, capacity 240/s, every attempt fails in seconds 20–26, seed 4242. Six strategies from immediate retries (S1) to budget plus breaker (S6). Reproduces section 2 of the article to the digit.",
+            title_zh: "",
+            description_zh: "",
             model: "classic",
             json: include_str!("../../scenarios/article.json"),
             seeds: None,
@@ -342,6 +433,8 @@ fn classic_bundled() -> Vec<Bundled> {
             id: "breaker-groups",
             title: "Breaker: groups A–G",
             description: "The article's seven single-variable breaker groups (section 5): one shared consecutive-failure breaker, changing one of budget, deadline and threshold at a time. Only when a budget and a short deadline turn failures into a consecutive run does the breaker trip; a threshold of 100 trips twice and rejects 801 requests that could have been served.",
+            title_zh: "",
+            description_zh: "",
             model: "classic",
             json: include_str!("../../scenarios/breaker-groups.json"),
             seeds: None,
@@ -350,6 +443,8 @@ fn classic_bundled() -> Vec<Bundled> {
             id: "budget-100",
             title: "Budget forced to 100",
             description: "The article's zero check: every strategy's retry budget switched off (budget_pct 100). S4 then equals S3 in every figure, which shows that the budget, not the jitter, is what brought amplification down; S5 keeps only its 3 s deadline.",
+            title_zh: "",
+            description_zh: "",
             model: "classic",
             json: include_str!("../../scenarios/budget-100.json"),
             seeds: None,
@@ -358,6 +453,8 @@ fn classic_bundled() -> Vec<Bundled> {
             id: "model-gateway-cost",
             title: "Model gateway: what retries cost",
             description: "A model gateway in front of an LLM provider: long prompts (6,000 input tokens at 0.003 per 1,000) and short answers (300 output tokens at 0.015 per 1,000), so one answered call costs 0.0225, and 4 s of 503s (seconds 20–24). A 503 or a timeout is billed its input tokens (the provider had started work); an overload rejection is not. Compare the amplification column with the cost amplification column: G2 sends 1.83x the calls but pays only 1.16x, about what G1 pays with 1.20x, because G2's extra attempts are overload rejections while each of G1's immediate retries into the 503s is billed 6,000 prompt tokens again. Cost per delivered request tells the real price of an answer: G1 pays 0.0276, 23% above 0.0225, more than its request amplification suggests. G4 is G2 with 503s not billed: the difference (313 vs 270) is what the re-billed prompts cost. G3's budget keeps the cost at 1.00x.",
+            title_zh: "",
+            description_zh: "",
             model: "classic",
             json: include_str!("../../scenarios/model-gateway-cost.json"),
             seeds: None,
@@ -367,6 +464,8 @@ fn classic_bundled() -> Vec<Bundled> {
             title: "Article table over 1,000 seeds",
             description: "The article's scenario run over 1,000 seeds derived from its seed 4242 (the first is 4242 itself), where the article ran six. The chart draws each strategy's median attempts per second over its p5–p95 band, and the table gives each figure as median [p5–p95]. What to look at: S3 (full jitter) amplifies more than S2 (no jitter) on every one of the 1,000 seeds, by 0.12x to 0.21x (the article saw 0.14x to 0.19x on six); S2 draws no random numbers, so its row has no spread at all, and S3's band is what jitter adds. The four acceptance checks pass on 1000 of 1000 seeds.",
             model: "classic",
+            title_zh: "",
+            description_zh: "",
             json: include_str!("../../scenarios/article.json"),
             seeds: Some(1000),
         },
@@ -376,6 +475,7 @@ fn classic_bundled() -> Vec<Bundled> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::Lang;
     use serde_json::json;
 
     #[test]
@@ -394,6 +494,28 @@ mod tests {
             let count = format!("{n}");
             assert!(b.description.replace(',', "").contains(&count), "{}", b.id);
             assert!(zh.2.contains(&count), "{}", b.id);
+        }
+    }
+
+    #[test]
+    fn every_preset_has_a_chinese_title_and_description() {
+        let han = |s: &str| s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+        let all = bundled();
+        assert_eq!(all.len(), PRESETS_ZH.len());
+        for b in &all {
+            let zh = PRESETS_ZH.iter().find(|z| z.0 == b.id);
+            assert!(zh.is_some(), "{} has no Chinese text", b.id);
+            assert!(
+                han(b.title_in(Lang::Zh)) && han(b.description_in(Lang::Zh)),
+                "{}",
+                b.id
+            );
+            assert!(
+                !han(b.title_in(Lang::En)) && !han(b.description_in(Lang::En)),
+                "{}",
+                b.id
+            );
+            assert_eq!(b.title_in(Lang::En), b.title);
         }
     }
 

@@ -86,7 +86,8 @@ impl ValidationError {
     /// allowed part is a range or the engine's own description). English is the CLI's
     /// (and `Display`'s) wording.
     pub fn message(&self, lang: Lang) -> String {
-        let (field, value, allowed) = (&self.field, &self.value, &self.allowed);
+        let (field, value) = (&self.field, &self.value);
+        let allowed = &allowed_in(&self.allowed, lang);
         let zh = lang == Lang::Zh;
         if field.is_empty() {
             return if zh {
@@ -300,7 +301,7 @@ fn type_error(doc: &Value, path: &Path, inner: &serde_json::Error) -> Validation
             ErrorKind::Missing,
             join(&field, &name),
             String::new(),
-            "a value (the field is required)",
+            EXPECT_VALUE,
         );
     }
     if let Some((name, known)) = quoted("unknown field ") {
@@ -372,20 +373,67 @@ fn shown(v: Option<&Value>) -> String {
 pub const EXPECT_UNSIGNED: &str = "a whole number ≥ 0";
 /// What a type error on a number field says is expected.
 pub const EXPECT_NUMBER: &str = "a number";
+/// What a missing field says is expected.
+const EXPECT_VALUE: &str = "a value (the field is required)";
+
+/// Every plain-words expectation the engine writes itself, in English and Chinese: the
+/// one list [`allowed_in`] translates from, so a new expectation is added here once.
+pub const EXPECTATIONS: [(&str, &str); 8] = [
+    (EXPECT_UNSIGNED, "≥ 0 的整数"),
+    ("a whole number", "整数"),
+    (EXPECT_NUMBER, "数字"),
+    ("true or false", "true 或 false"),
+    ("a string", "字符串"),
+    ("a list", "列表"),
+    ("an object", "对象"),
+    (EXPECT_VALUE, "一个值（此字段必填）"),
+];
+
+/// The allowed part of a message in `lang`: the engine's own expectations
+/// ([`EXPECTATIONS`]) and serde's lists of names (`` `a` or `b` ``, `` one of `a`, `b` ``)
+/// translated; ranges, names and anything else stay as they are.
+pub fn allowed_in(allowed: &str, lang: Lang) -> String {
+    if lang == Lang::En {
+        return allowed.to_string();
+    }
+    if let Some(&(_, zh)) = EXPECTATIONS.iter().find(|(en, _)| *en == allowed) {
+        return zh.to_string();
+    }
+    // A type error on a number field names its range too (`a whole number ≥ 0 in 1..=10`).
+    for (en, zh) in EXPECTATIONS {
+        if let Some(range) = allowed
+            .strip_prefix(en)
+            .and_then(|r| r.strip_prefix(" in "))
+        {
+            return format!("{zh}（范围 {range}）");
+        }
+    }
+    // serde's lists name the accepted values in backquotes: only the joining words change.
+    if allowed.starts_with('`') || allowed.starts_with("one of `") {
+        let list = allowed.strip_prefix("one of ").map(|l| (l, true));
+        let (list, one_of) = list.unwrap_or((allowed, false));
+        let list = list.replace("` or `", "` 或 `").replace("`, `", "`、`");
+        return if one_of {
+            format!("{list} 之一")
+        } else {
+            list
+        };
+    }
+    allowed.to_string()
+}
 
 /// serde's expectation (`u32`, `f64`, `a boolean`, `struct Tier`) in plain words.
 fn plain_expectation(expected: &str) -> String {
     let e = expected.trim();
+    let word = |i: usize| EXPECTATIONS[i].0.to_string();
     match e {
-        "u8" | "u16" | "u32" | "u64" | "usize" => EXPECT_UNSIGNED.to_string(),
-        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".to_string(),
-        "f32" | "f64" => EXPECT_NUMBER.to_string(),
-        "a boolean" => "true or false".to_string(),
-        "a string" => "a string".to_string(),
-        "a sequence" => "a list".to_string(),
-        _ if e.starts_with("struct ") || e.starts_with("internally tagged enum") => {
-            "an object".to_string()
-        }
+        "u8" | "u16" | "u32" | "u64" | "usize" => word(0),
+        "i8" | "i16" | "i32" | "i64" | "isize" => word(1),
+        "f32" | "f64" => word(2),
+        "a boolean" => word(3),
+        "a string" => word(4),
+        "a sequence" => word(5),
+        _ if e.starts_with("struct ") || e.starts_with("internally tagged enum") => word(6),
         _ => e.to_string(),
     }
 }
@@ -420,6 +468,39 @@ mod tests {
         assert_eq!(
             doc.message(Lang::Zh),
             "场景无效：expected value at line 1 column 1"
+        );
+    }
+
+    #[test]
+    fn type_errors_say_what_is_allowed_in_chinese() {
+        // Every expectation the engine writes has a Chinese text with no English word left.
+        for (en, zh) in EXPECTATIONS {
+            assert_eq!(allowed_in(en, Lang::Zh), zh);
+            assert_eq!(allowed_in(en, Lang::En), en);
+            assert!(!zh
+                .chars()
+                .any(|c| c.is_ascii_lowercase() && !"truefals".contains(c)));
+        }
+        let e = ValidationError::new("clients", "\"x\"", EXPECT_UNSIGNED).of_kind(ErrorKind::Type);
+        assert_eq!(
+            e.message(Lang::Zh),
+            "clients = \"x\" 不被接受：应为 ≥ 0 的整数"
+        );
+        assert_eq!(
+            e.message(Lang::En),
+            "clients = \"x\" is not allowed: expected a whole number ≥ 0"
+        );
+        // serde's lists keep their names; only the joining words are Chinese.
+        assert_eq!(
+            allowed_in("one of `none`, `full`, `equal`", Lang::Zh),
+            "`none`、`full`、`equal` 之一"
+        );
+        assert_eq!(allowed_in("`ms` or `kind`", Lang::Zh), "`ms` 或 `kind`");
+        // Ranges stay as they are, also after an expectation.
+        assert_eq!(allowed_in("0..=30", Lang::Zh), "0..=30");
+        assert_eq!(
+            allowed_in("a whole number ≥ 0 in 1..=10000", Lang::Zh),
+            "≥ 0 的整数（范围 1..=10000）"
         );
     }
 

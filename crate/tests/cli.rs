@@ -152,6 +152,24 @@ fn herd_sweep_and_breaker_reports() {
 }
 
 #[test]
+fn scenarios_are_listed_in_english_unless_a_language_is_given() {
+    let han = |s: &str| s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    let en = stdout(&["scenarios"]);
+    assert!(en.contains("Article: six strategies") && !han(&en), "{en}");
+    assert_eq!(stdout(&["scenarios", "--lang", "en"]), en);
+    let zh = stdout(&["scenarios", "--lang", "zh"]);
+    // The same ids in the same order, every title in Chinese.
+    let ids = |s: &str| -> Vec<String> {
+        s.lines()
+            .map(|l| l.split_whitespace().next().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ids(&zh), ids(&en));
+    assert!(zh.lines().all(han), "{zh}");
+    assert!(zh.contains("原文：六种策略"));
+}
+
+#[test]
 fn bad_input_is_one_line_and_exit_2() {
     let dir = std::env::temp_dir().join(format!("retrystorm-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -366,3 +366,63 @@ fn bad_routes_are_named() {
     }
     assert_eq!(problem(|_| {}), "ok");
 }
+
+/// The per-pool preset with a consecutive-failure breaker of its own on each route.
+fn routes_with_breakers() -> Scenario {
+    let mut v: Value = serde_json::from_str(include_str!(
+        "../../scenarios/cluster-routes-per-route-budget.json"
+    ))
+    .unwrap();
+    v.as_object_mut().unwrap().remove("model");
+    for r in v["tiers"][0]["routes"].as_array_mut().unwrap() {
+        r["client"]["breaker"] = json!({"kind": "consecutive", "failures": 5, "open_ms": 2000});
+    }
+    scenario(v)
+}
+
+#[test]
+fn route_breakers_are_gauged_per_route_and_sum_to_the_tier() {
+    let s = routes_with_breakers();
+    let r = cluster::run(&s, s.seed).unwrap();
+    assert_eq!(r.routes.len(), 2);
+    let inst = s.tiers[0].instances;
+    let (mut slow_open, mut fast_open) = (0u32, 0u32);
+    for b in &r.buckets {
+        assert_eq!(b.route_breakers.len(), r.routes.len());
+        // Each route's gauge covers every gateway instance; the tier's is their sum, as
+        // the two routes' breakers are distinct.
+        for g in &b.route_breakers {
+            assert_eq!(g.iter().sum::<u32>(), inst);
+        }
+        let t = &b.tiers[0];
+        let sum = |i: usize| b.route_breakers.iter().map(|g| g[i]).sum::<u32>();
+        assert_eq!(
+            [t.breakers_open, t.breakers_half_open, t.breakers_closed],
+            [sum(0), sum(1), sum(2)]
+        );
+        let during = (20_000..35_000).contains(&b.start_ms);
+        if during {
+            slow_open += b.route_breakers[1][0] + b.route_breakers[1][1];
+            fast_open += b.route_breakers[0][0];
+        }
+    }
+    // The slow pool's outage trips the slow route's breakers, not the fast route's.
+    assert!(slow_open > 0, "the slow route's breakers never opened");
+    assert!(fast_open < slow_open, "fast {fast_open}, slow {slow_open}");
+    // A scenario without routes of their own breakers gauges no route: its JSON is as before.
+    let chain = scenario::bundled()
+        .into_iter()
+        .find(|b| b.id == "cluster-gc-stampede-naive")
+        .unwrap();
+    let chain = match scenario::parse(chain.json).unwrap() {
+        scenario::AnyScenario::Cluster(c) => c,
+        _ => unreachable!(),
+    };
+    let mut short = chain.clone();
+    short.duration_ms = 5_000;
+    let rc = cluster::run(&short, short.seed).unwrap();
+    assert!(rc.buckets.iter().all(|b| b.route_breakers.is_empty()));
+    assert!(!serde_json::to_string(&rc)
+        .unwrap()
+        .contains("route_breakers"));
+}

@@ -483,3 +483,77 @@ test('a value out of range is marked in the page’s language, the field path as
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// pagetext: the texts inside the charts, the presets, the cluster summary and type errors.
+test('in Chinese: chart readouts, presets, the cluster summary and a type error come from the engine in Chinese', async () => {
+  const han = /[\u3400-\u9fff]/;
+  const page = await open('?lang=zh');
+  // The classic chart's readout (keyboard, second 0): its title is the engine's Chinese.
+  await page.focus('#chart');
+  assert.equal(await page.textContent('#readout .readout-title'), '第 0 秒 · 容量 240');
+  // The preset buttons and description: the CLI's `scenarios --lang zh` titles.
+  const titles = Object.fromEntries(
+    cli(['scenarios', '--lang', 'zh'])
+      .trim()
+      .split('\n')
+      .map((l) => {
+        const [id, , ...title] = l.split(/\s+/);
+        return [id, title.join(' ')];
+      }),
+  );
+  assert.equal(titles.article, '原文：六种策略');
+  assert.equal(await page.textContent('[data-preset="article"]'), titles.article);
+  assert.equal(await page.textContent('[data-preset="cluster-call-chain"]'), titles['cluster-call-chain']);
+  await page.click('[data-preset="budget-100"]');
+  assert.match(String(await page.textContent('#preset-desc')), /^原文的归零检验/);
+  // Switching to English rewrites the buttons, the description and the chart's texts.
+  const drawn = Number(await page.getAttribute('#chart', 'data-drawn'));
+  await page.selectOption('#lang-select', 'en');
+  assert.equal(await page.textContent('[data-preset="article"]'), 'Article: six strategies');
+  assert.match(String(await page.textContent('#preset-desc')), /^The article's zero check/);
+  await page.waitForFunction((n) => Number(document.querySelector('#chart')?.getAttribute('data-drawn')) > n, drawn);
+  await page.focus('#presets button');
+  await page.focus('#chart');
+  assert.match(String(await page.textContent('#readout .readout-title')), /^second 0 · capacity \d+$/);
+  await page.selectOption('#lang-select', 'zh');
+  // The cluster model: its summary's labels and titles in Chinese, the figures the
+  // English page's (the engine formats both); the chart's readout in Chinese.
+  await page.click('input[name="model"][value="cluster"]');
+  await e2e.waitRunCount(page, 'clusterRuns', 1);
+  const zh = await e2e.tableRows(page, '#cluster-summary');
+  assert.deepEqual(zh[0], ['指标', '值']);
+  assert.equal(zh[1][0], '请求数');
+  assert.ok(
+    zh.every((r) => han.test(r[0])),
+    'every figure labelled in Chinese',
+  );
+  assert.ok(han.test((await e2e.tableRows(page, '#cluster-tiers'))[0][1]), 'tier table titles');
+  await page.focus('#cluster-chart');
+  const labels = await page.$$eval('#cluster-readout div:not(.readout-title) span:not(.swatch)', (s) =>
+    s.map((x) => String(x.textContent)),
+  );
+  assert.ok(labels.length > 4 && labels.every((l) => han.test(l)), JSON.stringify(labels));
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'pagetext-cluster-zh.png'), fullPage: true });
+  await page.selectOption('#lang-select', 'en');
+  const en = await e2e.tableRows(page, '#cluster-summary');
+  assert.deepEqual(en[0], ['metric', 'value']);
+  // The same figures in both languages (the recovery's words aside, which are translated).
+  const figures = (/** @type {string[][]} */ rows) => rows.slice(1).map((r) => (/\d/.test(r[1]) ? r[1] : '·'));
+  assert.deepEqual(figures(en), figures(zh));
+  assert.ok(figures(en).filter((v) => v !== '·').length > 20);
+  await page.selectOption('#lang-select', 'zh');
+  // A type error: a fraction where a whole number goes; the allowed part in Chinese.
+  await page.locator('[data-field="tiers[1].instances"]').fill('1.5');
+  await page.waitForSelector('#cluster-root .field-msg');
+  assert.equal(
+    await page.textContent('#cluster-root .field-msg'),
+    'tiers[1].instances = 1.5 不被接受：应为 ≥ 0 的整数（范围 1..=10000）',
+  );
+  await page.selectOption('#lang-select', 'en'); // leave the saved choice as the other tests expect
+  assert.equal(
+    await page.textContent('#cluster-root .field-msg'),
+    'tiers[1].instances = 1.5 is not allowed: expected a whole number ≥ 0 in 1..=10000',
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

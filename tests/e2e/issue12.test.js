@@ -345,3 +345,101 @@ test('a link carries the cost model, the attribution, the chart switch and the r
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+/**
+ * The cost rows of the readout shown: {label: value}.
+ * @param {import('playwright-core').Page} page
+ * @param {string} selector the readout box
+ */
+async function readoutRows(page, selector) {
+  return page.$$eval(`${selector} div:not(.readout-title)`, (rows) =>
+    Object.fromEntries(
+      rows.map((r) => [r.querySelector('span:not(.swatch)')?.textContent, r.querySelector('b')?.textContent]),
+    ),
+  );
+}
+
+test('the cluster chart’s cost switch: offered with a cost model, readouts are the engine’s per-bucket cost, a link keeps it on', async () => {
+  // The per-pool routes preset with a cost model on both routes (a model gateway's prices).
+  const file = JSON.parse(
+    fs.readFileSync(new URL('../../scenarios/cluster-routes-per-route-budget.json', import.meta.url), 'utf8'),
+  );
+  file.duration_ms = 40_000;
+  for (const r of file.tiers[0].routes) {
+    r.client.cost = {
+      input_tokens: 2000,
+      output_tokens: 200,
+      input_price_per_1k: 0.003,
+      output_price_per_1k: 0.015,
+      billed: ['error', 'timeout'],
+    };
+  }
+  const scenarioPath = path.join(e2e.ARTIFACTS, 'cluster-cost-scenario.json');
+  fs.writeFileSync(scenarioPath, JSON.stringify(file));
+  const expected = cli(['run', '--scenario', scenarioPath, '--json']).result;
+  const { model: _model, ...cfg } = file;
+  // A page without a cost model offers no switch.
+  const page = await h.page(`${h.url}?lang=en`);
+  await e2e.waitRunCount(page, 'runs', 1);
+  await page.click('input[name="model"][value="cluster"]');
+  await e2e.waitRunCount(page, 'clusterRuns', 1);
+  assert.equal(await page.isHidden('#cluster-chart-switch'), true);
+  const text = await page.evaluate((c) => window.wasmBindings.encodeState({ model: 'cluster', cluster: c }), cfg);
+  await page.goto(`${h.url}?lang=en&s=${text}`);
+  await e2e.waitRunCount(page, 'clusterRuns', 1);
+  assert.equal(await page.isVisible('#cluster-chart-switch'), true);
+  assert.equal(await page.isChecked('#cluster-chart-switch input[value="attempts"]'), true);
+  const before = await e2e.pixels(page, '#cluster-chart');
+  await page.check('#cluster-chart-switch input[value="cost"]');
+  const after = await e2e.pixels(page, '#cluster-chart');
+  assert.notEqual(after, before, 'the chart is redrawn with the cost');
+  // The keyboard's readout at each of the first buckets: each route's cost in the bucket
+  // and per second, as the CLI's run --json has it (per bucket, over the bucket's width).
+  await page.focus('#cluster-chart');
+  const width = expected.bucket_ms / 1000;
+  for (let b = 0; b < 30; b++) {
+    if (b > 0) await page.keyboard.press('ArrowRight');
+    const rows = await readoutRows(page, '#cluster-readout');
+    for (const route of expected.routes) {
+      const value = rows[`${route.name} cost`];
+      assert.ok(value, `bucket ${b}: no cost row for ${route.name} in ${JSON.stringify(rows)}`);
+      const m = /^([\d.]+) in the bucket · ([\d.]+)\/s$/.exec(value);
+      assert.ok(m, value);
+      const cost = route.cost.per_sec[b];
+      assert.ok(Math.abs(Number(m[1]) - cost) <= 5e-5, `bucket ${b} ${route.name}: ${m[1]} vs ${cost}`);
+      assert.ok(Math.abs(Number(m[2]) - cost / width) <= 5e-5, `bucket ${b} ${route.name}: ${m[2]}/s`);
+    }
+  }
+  // The costs differ over the run (the slow pool's outage bills its timeouts).
+  const slow = expected.routes[1].cost.per_sec;
+  assert.ok(Math.max(...slow) > Math.min(...slow));
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'cluster-cost-chart.png'), fullPage: true });
+  // The link keeps the switch on: a fresh page and an embed open with the cost chart.
+  await page.click('#copy-link');
+  const link = await page.inputValue('#cluster-export-text');
+  assert.match(link, /[?&]s=v\d\./);
+  const state = await page.evaluate(
+    (l) => window.wasmBindings.decodeState(new URL(l).searchParams.get('s') ?? ''),
+    link,
+  );
+  assert.equal(state.view.cost, true);
+  const fresh = await h.page(link);
+  await e2e.waitRunCount(fresh, 'clusterRuns', 1);
+  assert.equal(await fresh.isChecked('#cluster-chart-switch input[value="cost"]'), true);
+  assert.equal(await e2e.pixels(fresh, '#cluster-chart'), after, 'the same cost chart');
+  assert.deepEqual(fresh.errors, []);
+  await fresh.close();
+  // The embed has no switch, but draws what the link says: the readout has the cost rows.
+  const embed = await h.page(`${link}&embed=chart`);
+  await e2e.waitRunCount(embed, 'clusterRuns', 1);
+  await embed.focus('#cluster-chart');
+  const embedRows = await readoutRows(embed, '#cluster-readout');
+  assert.ok(embedRows[`${expected.routes[0].name} cost`], JSON.stringify(embedRows));
+  assert.deepEqual(embed.errors, []);
+  await embed.close();
+  // Back to attempts: the chart is the attempts chart again.
+  await page.check('#cluster-chart-switch input[value="attempts"]');
+  assert.equal(await e2e.pixels(page, '#cluster-chart'), before);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -36,7 +36,7 @@ import { readLocation, urlFor, VIEWS, writeLocation } from './lib/urlstate.js';
  * @typedef {object} ShellHooks
  * @property {Wasm} wasm
  * @property {string | null} embed
- * @property {Preset[]} presets every bundled scenario
+ * @property {Preset[]} presets every bundled scenario, in the page's language (refilled in place on a switch)
  * @property {(commit: boolean, viewOnly?: boolean) => void} changed writes the URL: `commit` adds a history entry
  * @property {(preset: Preset) => void} loadPreset loads a preset of any model, switching to it
  */
@@ -57,10 +57,13 @@ export class Shell {
     this.entryDirty = false;
     /** The classic page's view: the results table or one of the article's reports. */
     this.view = readLocation().view;
+    // The presets in the page's language; refilled in place on a switch, so every app's
+    // reference to the list stays current.
+    const presets = wasm.bundledScenarios(lang());
     this.apps = makeApps({
       wasm,
       embed,
-      presets: wasm.bundledScenarios(),
+      presets,
       changed: (commit, viewOnly = false) => this.syncUrl({ commit, viewOnly }),
       loadPreset: (preset) => this.loadPreset(preset),
     });
@@ -87,6 +90,7 @@ export class Shell {
     }
     onLangChange(() => {
       if (select) select.value = lang();
+      presets.splice(0, presets.length, ...wasm.bundledScenarios(lang()));
       for (const [, app] of this.entries()) app.relabel?.();
     });
     addEventListener('popstate', () => this.restore({ fromHistory: true }));
@@ -127,11 +131,13 @@ export class Shell {
 
   /** The share-link text of the current state. */
   stateText() {
-    return this.wasm.encodeState({
-      model: this.model,
-      ...this.apps.classic.linkState(),
-      ...this.apps.cluster.linkState(),
-    });
+    const classic = this.apps.classic.linkState();
+    const cluster = this.apps.cluster.linkState();
+    // One view for the page: the classic strategies hidden, and the cost switch of the
+    // chart on screen (both models' charts read `view.cost`).
+    const cost = (this.model === 'cluster' ? cluster : classic).view?.cost;
+    const view = { hidden: classic.view?.hidden ?? [], ...(cost ? { cost: true } : {}) };
+    return this.wasm.encodeState({ model: this.model, ...classic, ...cluster, view });
   }
 
   /**

@@ -12,6 +12,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
+use retrystorm::report::Lang;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
@@ -64,6 +65,9 @@ pub struct ChartOptions {
     /// `"dark"` for the dark theme (the page's `theme=dark` or `prefers-color-scheme`),
     /// else light.
     pub theme: Option<String>,
+    /// The page's language, `"zh"` or `"en"` (the default): every text drawn in the
+    /// chart and its readout comes from [`crate::chart_text`] in it.
+    pub lang: Option<String>,
 }
 
 /// The colours of a chart's paper and ink; the series keep their colour-blind-safe
@@ -147,6 +151,11 @@ impl ChartOptions {
             .filter(|d| d.is_finite() && *d > 0.0)
             .unwrap_or(1.0)
             .clamp(1.0, 4.0)
+    }
+
+    /// The language asked for: Chinese for `"zh"`, else English.
+    pub fn lang(&self) -> Lang {
+        crate::page_lang(self.lang.as_deref())
     }
 
     /// The theme asked for: dark for `"dark"`, else light.

@@ -10,10 +10,12 @@ use crate::chart::{
     self, area, box_key, color, css_color, draw_error, font, line_key, ChartHandle, ChartOptions,
     Readout, ReadoutRow,
 };
+use crate::chart_text::Text;
 use plotters::prelude::*;
 use retrystorm::classic::{Output, StrategyResult};
 use retrystorm::ensemble::{render::median_range, Ensemble};
 use retrystorm::javafmt::fixed;
+use retrystorm::report::Lang;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 
@@ -38,6 +40,7 @@ pub fn draw(
     let sc = &out.scenario;
     let duration = f64::from(sc.duration_s.max(1));
     let cost = opts.cost;
+    let lang = opts.lang();
     // Attempts are judged against capacity; cost has no capacity line.
     let capacity = if cost { 0.0 } else { f64::from(sc.capacity) };
     let bands = bands.filter(|e| !cost && e.bands.len() == out.results.len());
@@ -69,11 +72,11 @@ pub fn draw(
         // One light line between labelled ones: a denser grid costs a canvas stroke per
         // line on every redraw and adds nothing a reader uses.
         .max_light_lines(1)
-        .x_desc("second")
+        .x_desc(Text::Second.get(lang))
         .y_desc(if cost {
-            "cost per second"
+            Text::CostPerSecond.get(lang)
         } else {
-            "attempts per second"
+            Text::AttemptsPerSecond.get(lang)
         })
         .x_label_formatter(&|v| format!("{}", v.round() as i64))
         .label_style(font(12.0, dpr))
@@ -101,14 +104,14 @@ pub fn draw(
                 RGBColor(220, 50, 47).mix(0.14).filled(),
             )))
             .map_err(draw_error)?
-            .label(format!("outage [{}, {})", sc.outage.from_s, sc.outage.to_s))
+            .label(Text::Outage.fill(lang, &[&sc.outage.from_s, &sc.outage.to_s]))
             .legend(box_key(RGBColor(220, 50, 47).mix(0.3).filled(), 16.0, dpr));
     }
     if !cost {
         chart::capacity_line(
             &mut chart,
             (duration, capacity),
-            format!("capacity {}", sc.capacity),
+            Text::Capacity.fill(lang, &[&sc.capacity]),
             16.0,
             dpr,
         )?;
@@ -153,8 +156,8 @@ pub fn draw(
     let seconds = out.results.first().map_or(0, |r| r.per_sec.len());
     let centres = (0..seconds).map(|s| (s as f64 + 0.5) / duration).collect();
     let at = move |f: f64| match &bands {
-        Some(e) => band_readout(&out, e, &hidden, f),
-        None => readout(&out, &hidden, cost, f),
+        Some(e) => band_readout(&out, e, &hidden, lang, f),
+        None => readout(&out, &hidden, cost, lang, f),
     };
     Ok(ChartHandle::new(
         dpr,
@@ -176,8 +179,9 @@ fn series(r: &StrategyResult, cost: bool) -> Option<Vec<f64>> {
 }
 
 /// The readout at `f` (0..=1 of the time axis): the second and every shown strategy's
-/// attempts in it, marked when over capacity (or its cost in it, to 4 decimals).
-fn readout(out: &Output, hidden: &[u32], cost: bool, f: f64) -> Option<Readout> {
+/// attempts in it, marked when over capacity (or its cost in it, to 4 decimals); titled
+/// in `lang`.
+fn readout(out: &Output, hidden: &[u32], cost: bool, lang: Lang, f: f64) -> Option<Readout> {
     let len = out.results.first().map_or(0, |r| r.per_sec.len());
     if len == 0 {
         return None;
@@ -207,9 +211,9 @@ fn readout(out: &Output, hidden: &[u32], cost: bool, f: f64) -> Option<Readout> 
     Some(Readout {
         bucket: second,
         title: if cost {
-            format!("second {second} · cost")
+            Text::SecondCost.fill(lang, &[&second])
         } else {
-            format!("second {second} · capacity {capacity}")
+            Text::SecondCapacity.fill(lang, &[&second, &capacity])
         },
         rows,
     })
@@ -217,7 +221,7 @@ fn readout(out: &Output, hidden: &[u32], cost: bool, f: f64) -> Option<Readout> 
 
 /// The readout at `f` of a banded chart: every shown strategy's median attempts in the
 /// second with its p5–p95 range, marked when the median is over capacity.
-fn band_readout(out: &Output, e: &Ensemble, hidden: &[u32], f: f64) -> Option<Readout> {
+fn band_readout(out: &Output, e: &Ensemble, hidden: &[u32], lang: Lang, f: f64) -> Option<Readout> {
     let len = e.bands.first().map_or(0, |b| b.median.len());
     if len == 0 {
         return None;
@@ -239,10 +243,7 @@ fn band_readout(out: &Output, e: &Ensemble, hidden: &[u32], f: f64) -> Option<Re
         .collect();
     Some(Readout {
         bucket: second,
-        title: format!(
-            "second {second} · capacity {capacity} · median [p5–p95] of {} seeds",
-            e.seeds.len()
-        ),
+        title: Text::BandSecondCapacity.fill(lang, &[&second, &capacity, &e.seeds.len()]),
         rows,
     })
 }

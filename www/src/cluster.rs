@@ -9,7 +9,8 @@
 
 use crate::chart::{ChartHandle, ChartOptions};
 use crate::{
-    js_error, json_from_js, plain_error, problems_js, run_class, scenario_and_seed, to_js, HeldRun,
+    js_error, json_from_js, page_lang, plain_error, problems_js, run_class, scenario_and_seed,
+    to_js, HeldRun,
 };
 use retrystorm::cluster::{self, present, report, RunResult, Scenario, Simulation};
 use retrystorm::ValidationError;
@@ -191,29 +192,52 @@ run_class!(
 
 #[wasm_bindgen]
 impl ClusterRun {
-    /// The summary `{columns: [metric, value], rows}`, every cell formatted by the engine.
+    /// The summary `{columns: [metric, value], rows}`, every cell formatted by the engine,
+    /// labelled in `lang` (`"zh"` or `"en"`, the default).
     #[wasm_bindgen(unchecked_return_type = "Table")]
-    pub fn table(&self) -> Result<JsValue, JsValue> {
-        to_js(&present::summary_table(&self.inner.result))
+    pub fn table(&self, lang: Option<String>) -> Result<JsValue, JsValue> {
+        to_js(&present::summary_table_in(
+            &self.inner.result,
+            page_lang(lang.as_deref()),
+        ))
     }
 
-    /// Per-tier totals `{columns, rows}`: attempts, outcomes by kind, amplification, peak.
+    /// Per-tier totals `{columns, rows}`: attempts, outcomes by kind, amplification, peak;
+    /// titled in `lang`.
     #[wasm_bindgen(js_name = tierTable, unchecked_return_type = "Table")]
-    pub fn tier_table(&self) -> Result<JsValue, JsValue> {
-        to_js(&present::tier_table(&self.inner.result))
+    pub fn tier_table(&self, lang: Option<String>) -> Result<JsValue, JsValue> {
+        to_js(&present::tier_table_in(
+            &self.inner.result,
+            page_lang(lang.as_deref()),
+        ))
     }
 
     /// Per-route totals `{columns, rows}`: every route of every tier's client (a chain's
-    /// hop is one route), its share of the calls, outcomes, retry amplification and cost.
+    /// hop is one route), its share of the calls, outcomes, retry amplification and cost;
+    /// titled in `lang`.
     #[wasm_bindgen(js_name = routeTable, unchecked_return_type = "Table")]
-    pub fn route_table(&self) -> Result<JsValue, JsValue> {
-        to_js(&present::route_table(&self.inner.result))
+    pub fn route_table(&self, lang: Option<String>) -> Result<JsValue, JsValue> {
+        to_js(&present::route_table_in(
+            &self.inner.result,
+            page_lang(lang.as_deref()),
+        ))
     }
 
-    /// The A/B table `{columns: [metric, A, B, Δ, Δ %], rows}` with `pinned` as A and this run as B.
+    /// The A/B table `{columns: [metric, A, B, Δ, Δ %], rows}` with `pinned` as A and this
+    /// run as B, labelled in `lang`.
     #[wasm_bindgen(unchecked_return_type = "Table")]
-    pub fn compare(&self, pinned: &ClusterRun) -> Result<JsValue, JsValue> {
-        to_js(&present::compare(&pinned.inner.result, &self.inner.result))
+    pub fn compare(&self, pinned: &ClusterRun, lang: Option<String>) -> Result<JsValue, JsValue> {
+        to_js(&present::compare_in(
+            &pinned.inner.result,
+            &self.inner.result,
+            page_lang(lang.as_deref()),
+        ))
+    }
+
+    /// Whether some route's client has a cost model (the chart's cost/s switch is offered).
+    #[wasm_bindgen(js_name = hasCost)]
+    pub fn has_cost(&self) -> bool {
+        crate::cluster_chart::has_cost(&self.inner.result)
     }
 
     /// The summary as a Markdown table, ready to paste into a post.

@@ -17,12 +17,15 @@ use crate::chart::{
     self, area, box_key, color, css_color, draw_error, font, line_key, ChartHandle, ChartOptions,
     Readout, ReadoutRow, TimeChart,
 };
+use crate::chart_text::Text;
 use crate::cluster::Run;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use retrystorm::cluster::{present, Breaker, RunResult, Scenario};
 use retrystorm::ensemble::{render::median_range, Band, Ensemble};
+use retrystorm::javafmt::fixed;
+use retrystorm::report::Lang;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 
@@ -30,6 +33,8 @@ use web_sys::HtmlCanvasElement;
 const TIER_H: f64 = 170.0;
 /// Height of a breaker band, CSS pixels.
 const BAND_H: f64 = 58.0;
+/// Height of each further route's strip in a band of route breakers, CSS pixels.
+const STRIP_H: f64 = 30.0;
 /// Height of the queue and latency panels, CSS pixels.
 const OTHER_H: f64 = 150.0;
 
@@ -40,35 +45,85 @@ const OPEN: RGBColor = RGBColor(200, 30, 30);
 const HALF: RGBColor = RGBColor(230, 159, 0);
 
 fn has_breaker(s: &Scenario, k: usize) -> bool {
-    s.tiers[k]
-        .client
-        .as_ref()
-        .is_some_and(|c| c.breaker != Breaker::None)
+    let t = &s.tiers[k];
+    t.client
+        .iter()
+        .chain(t.routes.iter().map(|r| &r.client))
+        .any(|c| c.breaker != Breaker::None)
+}
+
+/// How many routes of tier `k` have a breaker of their own (its band then shows one
+/// strip per route); 0 for a chain's tier or routes sharing one breaker.
+fn own_route_breakers(s: &Scenario, k: usize) -> usize {
+    let t = &s.tiers[k];
+    let with = t
+        .routes
+        .iter()
+        .filter(|r| r.client.breaker != Breaker::None)
+        .count();
+    if t.route_sharing.breaker || with < 2 {
+        0
+    } else {
+        t.routes.len()
+    }
+}
+
+/// The height of tier `k`'s breaker band, CSS pixels.
+fn band_h(s: &Scenario, k: usize) -> f64 {
+    BAND_H + own_route_breakers(s, k).saturating_sub(1) as f64 * STRIP_H
 }
 
 /// How tier `k` is called when a route calls it: ` (route gateway → fast, 80% of the
 /// calls)`, so a tree's panels read as its per-route breakdown (a route's attempts are
 /// its callee tier's); empty for a tier called through a chain's client.
-fn route_into(s: &Scenario, k: usize) -> String {
+fn route_into(s: &Scenario, k: usize, lang: Lang) -> String {
     s.tiers
         .iter()
         .find_map(|caller| {
             let sum: f64 = caller.routes.iter().map(|r| r.weight).sum();
             let route = caller.routes.iter().find(|r| r.to as usize == k)?;
-            Some(format!(
-                " (route {} → {}, {:.0}% of the calls)",
-                caller.name,
-                s.tiers[k].name,
-                100.0 * route.weight / sum
+            Some(Text::RouteInto.fill(
+                lang,
+                &[
+                    &caller.name,
+                    &s.tiers[k].name,
+                    &format!("{:.0}", 100.0 * route.weight / sum),
+                ],
             ))
         })
         .unwrap_or_default()
 }
 
+/// The cost per bucket of the route into tier `k` (every tier but the first has one
+/// caller), when that route's client has a cost model.
+fn route_cost(r: &RunResult, k: usize) -> Option<&[f64]> {
+    r.routes
+        .iter()
+        .find(|x| x.to as usize == k)
+        .and_then(|x| x.cost.as_ref())
+        .map(|c| c.per_sec.as_slice())
+}
+
+/// Whether some route's client has a cost model (the cost/s switch is offered then).
+pub fn has_cost(r: &RunResult) -> bool {
+    r.routes.iter().any(|x| x.cost.is_some())
+}
+
+/// The cost per second of the route into tier `k` in bucket `b` of `r` (its bucket's
+/// cost over the bucket's width), 0 without a cost model.
+fn cost_per_s(r: &RunResult, b: usize, k: usize) -> f64 {
+    route_cost(r, k)
+        .and_then(|c| c.get(b))
+        .map_or(0.0, |c| c * 1000.0 / r.bucket_ms as f64)
+}
+
 /// The CSS height the chart of `s` needs, pixels.
 pub fn height(s: &Scenario) -> f64 {
-    let bands = (0..s.tiers.len()).filter(|&k| has_breaker(s, k)).count();
-    s.tiers.len() as f64 * TIER_H + bands as f64 * BAND_H + 2.0 * OTHER_H + 8.0
+    let bands: f64 = (0..s.tiers.len())
+        .filter(|&k| has_breaker(s, k))
+        .map(|k| band_h(s, k))
+        .sum();
+    s.tiers.len() as f64 * TIER_H + bands + 2.0 * OTHER_H + 8.0
 }
 
 /// Tier `k`'s attempts per second in bucket `b` of `r`, at `r`'s own bucket width (a
@@ -86,9 +141,17 @@ fn bucket_at(r: &RunResult, t_ms: f64) -> Option<usize> {
     (b >= 0.0 && (b as usize) < r.buckets.len()).then_some(b as usize)
 }
 
-/// The readout at `f` (0..=1 of the time axis) of `run`, with the pinned run `a`; with
-/// `bands`, each tier's attempts are its median and p5–p95 range over the seeds.
-fn readout(run: &Run, a: Option<&Run>, bands: Option<&Ensemble>, f: f64) -> Option<Readout> {
+/// The readout at `f` (0..=1 of the time axis) of `run`, with the pinned run `a`, in
+/// `lang`; with `cost`, every costed route's cost in the bucket too; with `bands`, each
+/// tier's attempts are its median and p5–p95 range over the seeds.
+fn readout(
+    run: &Run,
+    a: Option<&Run>,
+    bands: Option<&Ensemble>,
+    cost: bool,
+    lang: Lang,
+    f: f64,
+) -> Option<Readout> {
     let (sc, r) = (&run.scenario, &run.result);
     let t_ms = f * r.duration_ms as f64;
     let b = bucket_at(r, t_ms).or_else(|| r.buckets.len().checked_sub(1))?;
@@ -103,52 +166,87 @@ fn readout(run: &Run, a: Option<&Run>, bands: Option<&Ensemble>, f: f64) -> Opti
         let color = css_color(k);
         let total = attempts_per_s(r, b, k);
         let cap = sc.tiers.get(k).and_then(present::capacity_per_s);
-        let mut value = format!(
-            "{:.0} first + {:.0} retries = {total:.0}/s",
-            t.first_attempts as f64 * per_s,
-            t.retries as f64 * per_s,
+        let mut value = Text::ReadAttemptsValue.fill(
+            lang,
+            &[
+                &format!("{:.0}", t.first_attempts as f64 * per_s),
+                &format!("{:.0}", t.retries as f64 * per_s),
+                &format!("{total:.0}"),
+            ],
         );
         if let Some(c) = cap {
-            value.push_str(&format!(" (capacity {c:.0})"));
+            value.push_str(&Text::ReadCapacity.fill(lang, &[&format!("{c:.0}")]));
         }
         if let Some((ar, ab)) = a_b.filter(|(ar, _)| ar.tiers.len() > k) {
             value.push_str(&format!(" · A {:.0}/s", attempts_per_s(ar, ab, k)));
         }
         if let Some(band) = bands.and_then(|e| e.bands.get(k)) {
-            value = band_value(band, b, cap);
+            value = band_value(band, b, cap, lang);
         }
         rows.push(ReadoutRow {
-            label: format!("{name} attempts"),
+            label: Text::ReadAttempts.fill(lang, &[&name]),
             value,
             color: color.clone(),
             alarm: cap.is_some_and(|c| total > c),
         });
+        if let Some(c) = route_cost(r, k).filter(|_| cost) {
+            let route = r.routes.iter().find(|x| x.to as usize == k);
+            let bucket_cost = c.get(b).copied().unwrap_or(0.0);
+            rows.push(ReadoutRow {
+                label: Text::ReadCost.fill(lang, &[&route.map_or(name, |x| x.name.as_str())]),
+                value: Text::ReadCostValue.fill(
+                    lang,
+                    &[&fixed(bucket_cost, 4), &fixed(cost_per_s(r, b, k), 4)],
+                ),
+                color: color.clone(),
+                alarm: false,
+            });
+        }
         rows.push(ReadoutRow {
-            label: format!("{name} outcomes"),
-            value: format!(
-                "ok {} · timeout {} · 503 {} · 500 {} · breaker {} · budget {}",
-                t.successes,
-                t.timeouts,
-                t.overloads,
-                t.errors,
-                t.breaker_rejected,
-                t.budget_rejected
+            label: Text::ReadOutcomes.fill(lang, &[&name]),
+            value: Text::ReadOutcomesValue.fill(
+                lang,
+                &[
+                    &t.successes,
+                    &t.timeouts,
+                    &t.overloads,
+                    &t.errors,
+                    &t.breaker_rejected,
+                    &t.budget_rejected,
+                ],
             ),
             color: color.clone(),
             alarm: t.failures() > 0,
         });
         rows.push(ReadoutRow {
-            label: format!("{name} queue / in flight"),
+            label: Text::ReadQueue.fill(lang, &[&name]),
             value: format!("{} / {}", t.queue_depth, t.in_flight),
             color: color.clone(),
             alarm: false,
         });
+        // Each route's breakers, when its routes have their own.
+        for (i, x) in r
+            .routes
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.from as usize == k)
+        {
+            let Some(g) = bucket.route_breakers.get(i) else {
+                continue;
+            };
+            rows.push(ReadoutRow {
+                label: Text::ReadRouteBreakers.fill(lang, &[&x.name]),
+                value: Text::ReadBreakersValue.fill(lang, &[&g[0], &g[1], &g[2]]),
+                color: color.clone(),
+                alarm: g[0] > 0,
+            });
+        }
         if has_breaker(sc, k) {
             rows.push(ReadoutRow {
-                label: format!("{name} breakers"),
-                value: format!(
-                    "{} open · {} half-open · {} closed",
-                    t.breakers_open, t.breakers_half_open, t.breakers_closed
+                label: Text::ReadBreakers.fill(lang, &[&name]),
+                value: Text::ReadBreakersValue.fill(
+                    lang,
+                    &[&t.breakers_open, &t.breakers_half_open, &t.breakers_closed],
                 ),
                 color,
                 alarm: t.breakers_open > 0,
@@ -161,7 +259,7 @@ fn readout(run: &Run, a: Option<&Run>, bands: Option<&Ensemble>, f: f64) -> Opti
         value.push_str(&format!(" · A p99 {:.1} ms", ar.buckets[ab].latency_ms.p99));
     }
     rows.push(ReadoutRow {
-        label: "entry latency p50 / p99".into(),
+        label: Text::ReadLatency.get(lang).into(),
         value,
         color: "rgb(40,40,40)".into(),
         alarm: false,
@@ -171,7 +269,7 @@ fn readout(run: &Run, a: Option<&Run>, bands: Option<&Ensemble>, f: f64) -> Opti
         start + r.bucket_ms as f64 / 1000.0
     );
     if let Some(e) = bands {
-        title.push_str(&band_title(e, r.seed));
+        title.push_str(&Text::BandClusterTitle.fill(lang, &[&e.seeds.len(), &r.seed]));
     }
     Some(Readout {
         bucket: b,
@@ -181,24 +279,16 @@ fn readout(run: &Run, a: Option<&Run>, bands: Option<&Ensemble>, f: f64) -> Opti
 }
 
 /// A tier's attempts in bucket `b` of a banded chart: median and p5–p95 range per second.
-fn band_value(band: &Band, b: usize, cap: Option<f64>) -> String {
+fn band_value(band: &Band, b: usize, cap: Option<f64>, lang: Lang) -> String {
     let Some(&mid) = band.median.get(b) else {
         return "—".into();
     };
-    let mut value = format!("median {}/s", median_range(mid, band.p5[b], band.p95[b]));
+    let range = median_range(mid, band.p5[b], band.p95[b]);
+    let mut value = Text::BandAttemptsValue.fill(lang, &[&range]);
     if let Some(c) = cap {
-        value.push_str(&format!(" (capacity {c:.0})"));
+        value.push_str(&Text::ReadCapacity.fill(lang, &[&format!("{c:.0}")]));
     }
     value
-}
-
-/// What a banded readout's title adds: the attempts are over the seeds, the other rows
-/// the single run's.
-fn band_title(e: &Ensemble, seed: i64) -> String {
-    format!(
-        " · attempts: median [p5–p95] of {} seeds; the rest: seed {seed}",
-        e.seeds.len()
-    )
 }
 
 /// Draws the charts of `run` on `canvas`, with the pinned run `a` (A of an A/B
@@ -220,6 +310,10 @@ pub fn draw(
     let root = area(canvas, css, dpr, opts.theme())?;
     let (sc, r) = (&run.scenario, &run.result);
     let a_result = a.as_ref().map(|a| &a.result);
+    let lang = opts.lang();
+    // Cost per second only where there is a cost to draw.
+    let cost = opts.cost && has_cost(r);
+    let look = Look { lang, cost, dpr };
     let px = |v: f64| (v * dpr).round() as i32;
     let mut rest = root;
     let mut x_px = (0, 0);
@@ -228,18 +322,26 @@ pub fn draw(
         let band = bands
             .as_ref()
             .and_then(|e| Some((e.bands.get(k)?, e.seeds.len())));
-        x_px = tier_panel(&top, sc, r, a_result, band, k, dpr)?;
+        x_px = tier_panel(&top, sc, r, a_result, band, k, look)?;
         rest = below;
         if has_breaker(sc, k) {
-            let (band, below) = rest.split_vertically(px(BAND_H));
-            breaker_band(&band, sc, r, k, dpr)?;
+            let (band, below) = rest.split_vertically(px(band_h(sc, k)));
+            let per_route = own_route_breakers(sc, k) > 1
+                && r.buckets
+                    .first()
+                    .is_some_and(|b| !b.route_breakers.is_empty());
+            if per_route {
+                route_breaker_band(&band, sc, r, k, look)?;
+            } else {
+                breaker_band(&band, sc, r, k, look)?;
+            }
             rest = below;
         }
     }
     let (queue, below) = rest.split_vertically(px(OTHER_H));
-    queue_panel(&queue, r, dpr)?;
+    queue_panel(&queue, r, look)?;
     let (lat, _) = below.split_vertically(px(OTHER_H));
-    latency_panel(&lat, r, a_result, dpr)?;
+    latency_panel(&lat, r, a_result, look)?;
     rest.present().map_err(draw_error)?;
     // The middle of every bucket (the last one may end early, with the run), for the
     // keyboard's positions.
@@ -251,7 +353,7 @@ pub fn draw(
         })
         .collect();
     let run = Rc::clone(run);
-    let at = move |f: f64| readout(&run, a.as_deref(), bands.as_deref(), f);
+    let at = move |f: f64| readout(&run, a.as_deref(), bands.as_deref(), cost, lang, f);
     // Every panel shares the time axis: the readout answers at any height.
     Ok(ChartHandle::new(
         dpr,
@@ -263,6 +365,15 @@ pub fn draw(
 }
 
 type Area = DrawingArea<CanvasBackend, Shift>;
+
+/// How every panel is drawn: the page's language, cost per second instead of attempts,
+/// the device pixel ratio.
+#[derive(Clone, Copy)]
+struct Look {
+    lang: Lang,
+    cost: bool,
+    dpr: f64,
+}
 
 /// Bucket width, start and end in seconds of bucket `b`.
 fn span(r: &RunResult, b: usize) -> (f64, f64) {
@@ -293,9 +404,12 @@ fn tier_panel(
     a: Option<&RunResult>,
     band: Option<(&Band, usize)>,
     k: usize,
-    dpr: f64,
+    look: Look,
 ) -> Result<(i32, i32), String> {
-    let s = |v: f64| (v * dpr).round() as u32;
+    if look.cost && route_cost(r, k).is_some() {
+        return cost_panel(area, sc, r, a, k, look);
+    }
+    let (dpr, lang) = (look.dpr, look.lang);
     let duration = r.duration_ms as f64 / 1000.0;
     let per_s = 1000.0 / r.bucket_ms as f64;
     let peak_of = |res: &RunResult| {
@@ -311,10 +425,7 @@ fn tier_panel(
     let name = &sc.tiers[k].name;
     let mut chart = time_panel(
         area,
-        &format!(
-            "{name}{}: attempts per second (first attempts + retries)",
-            route_into(sc, k)
-        ),
+        &Text::TierCaption.fill(lang, &[name, &route_into(sc, k, lang)]),
         (duration, y_max),
         5,
         dpr,
@@ -346,7 +457,7 @@ fn tier_panel(
         }
     }
     if let Some((b, seeds)) = band {
-        band_series(&mut chart, r, b, seeds, color(k), dpr)?;
+        band_series(&mut chart, r, b, seeds, color(k), dpr, lang)?;
     }
     let bars = (0..r.buckets.len()).flat_map(|b| {
         let t = &r.buckets[b].tiers[k];
@@ -363,20 +474,20 @@ fn tier_panel(
         chart
             .draw_series(bars)
             .map_err(draw_error)?
-            .label("first attempts")
+            .label(Text::FirstAttempts.get(lang))
             .legend(legend_box(FIRST));
         // An invisible series just for the legend entry of retries.
         chart
             .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
             .map_err(draw_error)?
-            .label("retries")
+            .label(Text::Retries.get(lang))
             .legend(legend_box(RETRY));
     }
     if let Some(c) = cap {
         chart::capacity_line(
             &mut chart,
             (duration, c),
-            format!("capacity {c:.0}/s"),
+            Text::CapacityPerS.fill(lang, &[&format!("{c:.0}")]),
             14.0,
             dpr,
         )?;
@@ -385,19 +496,12 @@ fn tier_panel(
         chart
             .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
             .map_err(draw_error)?
-            .label("fault")
+            .label(Text::Fault.get(lang))
             .legend(legend_box(RGBColor(240, 160, 160)));
     }
     if let Some(a) = a.filter(|a| a.tiers.len() > k) {
-        let style = ShapeStyle::from(&chart::theme().ink).stroke_width(s(1.6));
-        chart
-            .draw_series(LineSeries::new(
-                clip(step_line(a, |b| attempts_per_s(a, b, k)), duration),
-                style,
-            ))
-            .map_err(draw_error)?
-            .label("A (pinned): attempts")
-            .legend(line_key(style, 14.0, dpr));
+        let line = clip(step_line(a, |b| attempts_per_s(a, b, k)), duration);
+        pinned_line(&mut chart, line, Text::PinnedAttempts.get(lang), dpr)?;
     }
     chart::legend(&mut chart, 11.0, 6.0, dpr)?;
     let (xr, _) = chart.plotting_area().get_pixel_range();
@@ -413,13 +517,14 @@ fn band_series(
     seeds: usize,
     colour: RGBColor,
     dpr: f64,
+    lang: Lang,
 ) -> Result<(), String> {
     let n = b.median.len().min(r.buckets.len());
     let spans = (0..n).map(|x| span(r, x));
     let values = (0..n).map(|x| (b.p5[x], b.median[x], b.p95[x]));
     let style = ShapeStyle::from(&colour).stroke_width((2.0 * dpr).round() as u32);
     chart::band(chart, &chart::step_band(spans, values), colour, 2.0, dpr)?
-        .label(format!("attempts: median, p5–p95 of {seeds} seeds"))
+        .label(Text::BandLegend.fill(lang, &[&seeds]))
         .legend(line_key(style, 14.0, dpr));
     Ok(())
 }
@@ -429,39 +534,57 @@ fn breaker_band(
     sc: &Scenario,
     r: &RunResult,
     k: usize,
+    look: Look,
+) -> Result<(), String> {
+    let label = Text::BreakerBand.fill(look.lang, &[&sc.tiers[k].name, &sc.tiers[k].instances]);
+    breaker_strip(area, Some(label), r, sc.tiers[k].instances, look.dpr, |b| {
+        let t = &r.buckets[b].tiers[k];
+        [t.breakers_open, t.breakers_half_open]
+    })
+}
+
+/// A strip of breaker gauges over the run's time axis, `caption` above it (and its value
+/// axis labelled) if any: per bucket, `gauge(b)`'s `[open, half-open]` instances of
+/// `instances`, stacked in red and amber.
+fn breaker_strip(
+    area: &Area,
+    caption: Option<String>,
+    r: &RunResult,
+    instances: u32,
     dpr: f64,
+    gauge: impl Fn(usize) -> [u32; 2],
 ) -> Result<(), String> {
     let s = |v: f64| (v * dpr).round() as u32;
     let duration = r.duration_ms as f64 / 1000.0;
-    let n = f64::from(sc.tiers[k].instances.max(1));
-    let label = format!(
-        "{}: instances with their breaker open (red) and half-open (amber), of {}",
-        sc.tiers[k].name, sc.tiers[k].instances
-    );
-    let mut chart = ChartBuilder::on(area)
+    let n = f64::from(instances.max(1));
+    let mut builder = ChartBuilder::on(area);
+    builder
         .margin_left(s(10.0))
         .margin_right(s(10.0))
         .margin_bottom(s(4.0))
-        .caption(label, font(11.0, dpr).color(&chart::theme().muted))
         .x_label_area_size(0)
-        .y_label_area_size(s(64.0))
+        .y_label_area_size(s(64.0));
+    let labelled = caption.is_some();
+    let theme = chart::theme();
+    if let Some(c) = caption {
+        builder.caption(c, font(11.0, dpr).color(&theme.muted));
+    }
+    let mut chart = builder
         .build_cartesian_2d(0.0..duration, 0.0..n)
         .map_err(draw_error)?;
     chart
         .configure_mesh()
         .disable_mesh()
         .x_labels(0)
-        .y_labels(2)
+        .y_labels(if labelled { 2 } else { 0 })
         .axis_style(chart::theme().axis)
         .y_label_formatter(&|v| format!("{}", v.round() as i64))
         .label_style(font(10.0, dpr))
         .draw()
         .map_err(draw_error)?;
     let bars = (0..r.buckets.len()).flat_map(|b| {
-        let t = &r.buckets[b].tiers[k];
         let (x0, x1) = span(r, b);
-        let o = f64::from(t.breakers_open);
-        let h = f64::from(t.breakers_half_open);
+        let [o, h] = gauge(b).map(f64::from);
         [
             Rectangle::new([(x0, 0.0), (x1, o)], OPEN.mix(0.8).filled()),
             Rectangle::new([(x0, o), (x1, o + h)], HALF.mix(0.8).filled()),
@@ -475,8 +598,19 @@ fn breaker_band(
 fn time_panel<'a>(
     area: &'a Area,
     caption: &str,
-    (duration, y_max): (f64, f64),
+    range: (f64, f64),
     y_labels: usize,
+    dpr: f64,
+) -> Result<TimeChart<'a>, String> {
+    time_panel_in(area, caption, range, (y_labels, 0), dpr)
+}
+
+/// [`time_panel`] with `decimals` on the value axis (costs are small numbers).
+fn time_panel_in<'a>(
+    area: &'a Area,
+    caption: &str,
+    (duration, y_max): (f64, f64),
+    (y_labels, decimals): (usize, usize),
     dpr: f64,
 ) -> Result<TimeChart<'a>, String> {
     let s = |v: f64| (v * dpr).round() as u32;
@@ -491,14 +625,18 @@ fn time_panel<'a>(
         .map_err(draw_error)?;
     chart::time_mesh(&mut chart, (12, y_labels))
         .x_label_formatter(&|v| format!("{}s", v.round() as i64))
-        .y_label_formatter(&|v| format!("{}", v.round() as i64))
+        .y_label_formatter(&|v| match decimals {
+            0 => format!("{}", v.round() as i64),
+            d => fixed(*v, d),
+        })
         .label_style(font(11.0, dpr))
         .draw()
         .map_err(draw_error)?;
     Ok(chart)
 }
 
-fn queue_panel(area: &Area, r: &RunResult, dpr: f64) -> Result<(), String> {
+fn queue_panel(area: &Area, r: &RunResult, look: Look) -> Result<(), String> {
+    let dpr = look.dpr;
     let s = |v: f64| (v * dpr).round() as u32;
     let duration = r.duration_ms as f64 / 1000.0;
     let y_max = r
@@ -510,7 +648,7 @@ fn queue_panel(area: &Area, r: &RunResult, dpr: f64) -> Result<(), String> {
     let y_max = (y_max * 1.12).max(1.0);
     let mut chart = time_panel(
         area,
-        "queue depth (solid) and requests in flight (thin) per tier, end of bucket",
+        Text::QueueCaption.get(look.lang),
         (duration, y_max),
         4,
         dpr,
@@ -542,8 +680,9 @@ fn latency_panel(
     area: &Area,
     r: &RunResult,
     a: Option<&RunResult>,
-    dpr: f64,
+    look: Look,
 ) -> Result<(), String> {
+    let (dpr, lang) = (look.dpr, look.lang);
     let s = |v: f64| (v * dpr).round() as u32;
     let duration = r.duration_ms as f64 / 1000.0;
     let p99_max = |r: &RunResult| {
@@ -555,7 +694,7 @@ fn latency_panel(
     let y_max = (a.map(p99_max).unwrap_or(0.0).max(p99_max(r)) * 1.12).max(1.0);
     let mut chart = time_panel(
         area,
-        "entry requests: end-to-end latency of the successes in each bucket, ms",
+        Text::LatencyCaption.get(lang),
         (duration, y_max),
         4,
         dpr,
@@ -569,7 +708,7 @@ fn latency_panel(
             p99,
         ))
         .map_err(draw_error)?
-        .label(format!("p99 (run {:.1} ms)", run.p99))
+        .label(Text::P99Run.fill(lang, &[&format!("{:.1}", run.p99)]))
         .legend(line_key(p99, 14.0, dpr));
     chart
         .draw_series(LineSeries::new(
@@ -577,7 +716,7 @@ fn latency_panel(
             p50,
         ))
         .map_err(draw_error)?
-        .label(format!("p50 (run {:.1} ms)", run.p50))
+        .label(Text::P50Run.fill(lang, &[&format!("{:.1}", run.p50)]))
         .legend(line_key(p50, 14.0, dpr));
     if let Some(a) = a {
         let st = ShapeStyle::from(&chart::theme().ink).stroke_width(s(1.6));
@@ -587,9 +726,125 @@ fn latency_panel(
                 st,
             ))
             .map_err(draw_error)?
-            .label("A (pinned): p99")
+            .label(Text::PinnedP99.get(lang))
             .legend(line_key(st, 14.0, dpr));
     }
     chart::legend(&mut chart, 11.0, 6.0, dpr)?;
+    Ok(())
+}
+
+/// Tier `k`'s panel in cost mode: the cost per second of the route calling it (each
+/// bucket's cost over its width), the pinned run A's as a line when it has one.
+fn cost_panel(
+    area: &Area,
+    sc: &Scenario,
+    r: &RunResult,
+    a: Option<&RunResult>,
+    k: usize,
+    look: Look,
+) -> Result<(i32, i32), String> {
+    let (dpr, lang) = (look.dpr, look.lang);
+    let duration = r.duration_ms as f64 / 1000.0;
+    let peak_of = |res: &RunResult| {
+        (0..res.buckets.len())
+            .map(|b| cost_per_s(res, b, k))
+            .fold(0.0, f64::max)
+    };
+    let a = a.filter(|a| route_cost(a, k).is_some());
+    let peak = a.map_or(0.0, peak_of).max(peak_of(r));
+    let y_max = (peak * 1.12).max(1e-6);
+    let caption = Text::TierCostCaption.fill(lang, &[&sc.tiers[k].name, &route_into(sc, k, lang)]);
+    // Costs are small numbers: the value axis keeps its decimals.
+    let mut chart = time_panel_in(area, &caption, (duration, y_max), (5, 4), dpr)?;
+    let route = r.routes.iter().find(|x| x.to as usize == k);
+    let fill = color(k);
+    let bars = (0..r.buckets.len()).map(|b| {
+        let (x0, x1) = span(r, b);
+        Rectangle::new(
+            [(x0, 0.0), (x1, cost_per_s(r, b, k))],
+            fill.mix(0.8).filled(),
+        )
+    });
+    chart
+        .draw_series(bars)
+        .map_err(draw_error)?
+        .label(Text::RouteCost.fill(lang, &[&route.map_or("", |x| x.name.as_str())]))
+        .legend(box_key(fill.filled(), 14.0, dpr));
+    if let Some(a) = a {
+        let line = clip(step_line(a, |b| cost_per_s(a, b, k)), duration);
+        pinned_line(&mut chart, line, Text::PinnedCost.get(lang), dpr)?;
+    }
+    chart::legend(&mut chart, 11.0, 6.0, dpr)?;
+    let (xr, _) = chart.plotting_area().get_pixel_range();
+    Ok((xr.start, xr.end))
+}
+
+/// Tier `k`'s breaker band when its routes have breakers of their own: under one
+/// caption, a strip per route (named by the pool it calls) with the instances whose
+/// breaker on that route is open (red) and half-open (amber).
+fn route_breaker_band(
+    area: &Area,
+    sc: &Scenario,
+    r: &RunResult,
+    k: usize,
+    look: Look,
+) -> Result<(), String> {
+    let dpr = look.dpr;
+    let px = |v: f64| (v * dpr).round() as i32;
+    let inst = sc.tiers[k].instances;
+    let caption = Text::RouteBreakerBand.fill(look.lang, &[&sc.tiers[k].name, &inst]);
+    let theme = chart::theme();
+    let muted = font(11.0, dpr).color(&theme.muted);
+    area.draw(&plotters::element::Text::new(
+        caption,
+        (px(74.0), px(3.0)),
+        muted,
+    ))
+    .map_err(draw_error)?;
+    // The caption's line, then a strip per route (the first one as tall as the others).
+    let (_, mut rest) = area.split_vertically(px(BAND_H - STRIP_H));
+    for (i, x) in r
+        .routes
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| x.from as usize == k)
+    {
+        let (strip, below) = rest.split_vertically(px(STRIP_H));
+        rest = below;
+        breaker_strip(&strip, None, r, inst, dpr, |b| {
+            let g = r.buckets[b]
+                .route_breakers
+                .get(i)
+                .copied()
+                .unwrap_or_default();
+            [g[0], g[1]]
+        })?;
+        // The pool's name where the value axis's labels would be.
+        let name = sc.tiers.get(x.to as usize).map_or("?", |t| t.name.as_str());
+        let label: String = name.chars().take(10).collect();
+        strip
+            .draw(&plotters::element::Text::new(
+                label,
+                (px(12.0), px(STRIP_H / 2.0 - 7.0)),
+                font(10.0, dpr),
+            ))
+            .map_err(draw_error)?;
+    }
+    Ok(())
+}
+
+/// Draws the pinned run A's `points` as the reference line, with its legend `label`.
+fn pinned_line(
+    chart: &mut TimeChart<'_>,
+    points: Vec<(f64, f64)>,
+    label: &str,
+    dpr: f64,
+) -> Result<(), String> {
+    let style = ShapeStyle::from(&chart::theme().ink).stroke_width((1.6 * dpr).round() as u32);
+    chart
+        .draw_series(LineSeries::new(points, style))
+        .map_err(draw_error)?
+        .label(label)
+        .legend(line_key(style, 14.0, dpr));
     Ok(())
 }

@@ -17,6 +17,7 @@
 //! offending `field`, `value` and `allowed` attached when there are any.
 
 pub mod chart;
+pub mod chart_text;
 pub mod classic;
 pub mod classic_chart;
 pub mod cluster;
@@ -280,18 +281,20 @@ struct BundledJs<'a> {
     seeds: Option<usize>,
 }
 
-/// The bundled scenarios (presets): `[{id, title, description, model, scenario, seeds?}]`
-/// (`seeds`: the count of an ensemble preset).
+/// The bundled scenarios (presets): `[{id, title, description, model, scenario, seeds?}]`,
+/// the titles and descriptions in `lang` (`"zh"` or `"en"`, the default; `seeds`: the
+/// count of an ensemble preset).
 #[wasm_bindgen(js_name = bundledScenarios, unchecked_return_type = "Preset[]")]
-pub fn bundled_scenarios() -> Result<JsValue, JsValue> {
+pub fn bundled_scenarios(lang: Option<String>) -> Result<JsValue, JsValue> {
+    let lang = page_lang(lang.as_deref());
     let list: Vec<BundledJs> = retrystorm::scenario::bundled()
         .into_iter()
         .map(|b| {
             let scenario = serde_json::from_str(b.json).map_err(plain_error)?;
             Ok(BundledJs {
                 id: b.id,
-                title: b.title,
-                description: b.description,
+                title: b.title_in(lang),
+                description: b.description_in(lang),
                 model: b.model,
                 scenario,
                 seeds: b.seeds,

@@ -60,9 +60,9 @@ fn every_bundled_cluster_scenario_equals_the_native_engine() {
         assert_eq!(result_of(&got), want, "{id}");
         assert_eq!(got.get().result, want, "{id}");
         // The formatted tables are the engine's, cell for cell.
-        let table: Table = decode(&got.table().unwrap());
+        let table: Table = decode(&got.table(None).unwrap());
         assert_eq!(table, present::summary_table(&want), "{id}");
-        let tiers: Table = decode(&got.tier_table().unwrap());
+        let tiers: Table = decode(&got.tier_table(None).unwrap());
         assert_eq!(tiers, present::tier_table(&want), "{id}");
         assert_eq!(got.csv(), cluster::report::csv_buckets(&want));
         assert_eq!(got.markdown(), cluster::report::markdown_summary(&want));
@@ -249,7 +249,7 @@ fn compare_shows_deltas_and_percentages() {
     short.duration_ms = 30_000;
     let a = cluster::run(&short, 1).unwrap();
     let b = cluster::run(&short, 2).unwrap();
-    let table: Table = decode(&run(&short, 2).compare(&run(&short, 1)).unwrap());
+    let table: Table = decode(&run(&short, 2).compare(&run(&short, 1), None).unwrap());
     assert_eq!(table, present::compare(&a, &b), "the pinned run is A");
     assert_eq!(table.columns.len(), 5);
     let req = table.rows.iter().find(|r| r[0] == "requests").unwrap();

@@ -241,6 +241,12 @@ pub struct Bucket {
     pub failure_latency: Moments,
     /// How the entry requests that arrived in this bucket ended (the health rule's input).
     pub cohort: Cohort,
+    /// Gauge per route (in [`RunResult::routes`]' order): instances of the calling tier
+    /// whose breaker on that route is `[open, half-open, closed]` at the bucket's end.
+    /// Only when some tier has several routes with breakers of their own (the tier's
+    /// `breakers_*` sum them); empty otherwise, and then absent from the JSON.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub route_breakers: Vec<[u32; 3]>,
 }
 
 /// Run totals of one tier.

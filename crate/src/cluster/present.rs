@@ -7,8 +7,8 @@
 
 use super::metrics::{RunResult, Summary, TierBucket, TierSummary};
 use super::scenario::*;
-use crate::report::fmt_change;
 pub use crate::report::{fmt, fmt_delta, Table, Unit};
+use crate::report::{fmt_change, Lang};
 use crate::scenario::read_cluster;
 use crate::validate::ValidationError;
 use serde::Serialize;
@@ -41,16 +41,21 @@ fn metric(label: impl Into<String>, unit: Unit, v: f64) -> Metric {
 /// ("12.0 s"), "metastable: did not recover", or "no trigger" when the scenario has no
 /// fault or spike to recover from.
 pub fn recovery(s: &Summary) -> Metric {
-    let label = "recovery time";
+    recovery_in(s, Lang::En)
+}
+
+/// [`recovery`] worded in `lang`.
+pub fn recovery_in(s: &Summary, lang: Lang) -> Metric {
+    let label = lang.pick("恢复时间", "recovery time");
     match (s.recovery_time_ms, s.metastable) {
         (Some(ms), _) => metric(label, Unit::Seconds, ms as f64),
         (None, metastable) => Metric {
             label: label.into(),
             value: None,
             text: if metastable {
-                "metastable: did not recover"
+                lang.pick("亚稳态：未恢复", "metastable: did not recover")
             } else {
-                "no trigger"
+                lang.pick("无触发", "no trigger")
             }
             .into(),
             unit: Unit::Seconds,
@@ -61,106 +66,195 @@ pub fn recovery(s: &Summary) -> Metric {
 /// Reads one counter of a tier's totals.
 type Count = fn(&TierBucket) -> u64;
 
-/// Every whole-run figure of a result, in display order.
+/// Every whole-run figure of a result, in display order, labelled in English (the CLI's
+/// report and the Markdown export).
 pub fn metrics(r: &RunResult) -> Vec<Metric> {
+    metrics_in(r, Lang::En)
+}
+
+/// Every whole-run figure of a result, in display order, labelled in `lang` (the page in
+/// Chinese); the numbers and their formats do not depend on the language.
+pub fn metrics_in(r: &RunResult, lang: Lang) -> Vec<Metric> {
     let s = &r.summary;
+    let l = |zh: &'static str, en: &'static str| lang.pick(zh, en);
     let mut m = vec![
-        metric("requests", Unit::Count, s.requests as f64),
-        metric("succeeded", Unit::Count, s.successes as f64),
-        metric("failed", Unit::Count, s.failures as f64),
-        metric("pending at end", Unit::Count, s.pending_at_end as f64),
-        metric("success ratio", Unit::Percent, s.success_ratio),
-        metric("goodput", Unit::PerSec, s.goodput_per_s),
-        metric("latency p50", Unit::Ms, s.latency_ms.p50),
-        metric("latency p90", Unit::Ms, s.latency_ms.p90),
-        metric("latency p99", Unit::Ms, s.latency_ms.p99),
-        metric("latency p99.9", Unit::Ms, s.latency_ms.p999),
-        metric("latency mean", Unit::Ms, s.success_latency.mean_ms),
-        metric("latency std dev", Unit::Ms, s.success_latency.std_ms),
-        metric("time to failure mean", Unit::Ms, s.failure_latency.mean_ms),
+        metric(l("请求数", "requests"), Unit::Count, s.requests as f64),
+        metric(l("成功", "succeeded"), Unit::Count, s.successes as f64),
+        metric(l("失败", "failed"), Unit::Count, s.failures as f64),
         metric(
-            "time to failure std dev",
+            l("结束时未完成", "pending at end"),
+            Unit::Count,
+            s.pending_at_end as f64,
+        ),
+        metric(l("成功率", "success ratio"), Unit::Percent, s.success_ratio),
+        metric(l("有效吞吐", "goodput"), Unit::PerSec, s.goodput_per_s),
+        metric(l("延迟 p50", "latency p50"), Unit::Ms, s.latency_ms.p50),
+        metric(l("延迟 p90", "latency p90"), Unit::Ms, s.latency_ms.p90),
+        metric(l("延迟 p99", "latency p99"), Unit::Ms, s.latency_ms.p99),
+        metric(
+            l("延迟 p99.9", "latency p99.9"),
+            Unit::Ms,
+            s.latency_ms.p999,
+        ),
+        metric(
+            l("延迟均值", "latency mean"),
+            Unit::Ms,
+            s.success_latency.mean_ms,
+        ),
+        metric(
+            l("延迟标准差", "latency std dev"),
+            Unit::Ms,
+            s.success_latency.std_ms,
+        ),
+        metric(
+            l("失败耗时均值", "time to failure mean"),
+            Unit::Ms,
+            s.failure_latency.mean_ms,
+        ),
+        metric(
+            l("失败耗时标准差", "time to failure std dev"),
             Unit::Ms,
             s.failure_latency.std_ms,
         ),
-        metric("amplification end to end", Unit::Times, s.amplification),
+        metric(
+            l("端到端放大", "amplification end to end"),
+            Unit::Times,
+            s.amplification,
+        ),
     ];
     // One row per tier of a per-tier figure.
+    let sep = l("：", ": ");
     let per_tier = |m: &mut Vec<Metric>, what: &str, unit: Unit, f: fn(&TierSummary) -> f64| {
         for t in &r.tiers {
-            m.push(metric(format!("{}: {what}", t.name), unit, f(t)));
+            m.push(metric(format!("{}{sep}{what}", t.name), unit, f(t)));
         }
     };
-    per_tier(&mut m, "amplification", Unit::Times, |t| t.amplification);
-    per_tier(&mut m, "utilisation", Unit::Percent, |t| t.utilisation);
-    per_tier(&mut m, "mean queue length", Unit::Count2, |t| {
-        t.mean_queue_length
+    per_tier(&mut m, l("放大", "amplification"), Unit::Times, |t| {
+        t.amplification
     });
-    per_tier(&mut m, "mean queue wait", Unit::Ms, |t| t.mean_wait_ms);
-    per_tier(&mut m, "mean service time", Unit::Ms, |t| t.mean_service_ms);
-    per_tier(&mut m, "queue wait p99", Unit::Ms, |t| t.wait_ms.p99);
-    per_tier(&mut m, "service time p99", Unit::Ms, |t| t.service_ms.p99);
+    per_tier(&mut m, l("利用率", "utilisation"), Unit::Percent, |t| {
+        t.utilisation
+    });
+    per_tier(
+        &mut m,
+        l("平均队列长度", "mean queue length"),
+        Unit::Count2,
+        |t| t.mean_queue_length,
+    );
+    per_tier(
+        &mut m,
+        l("平均排队等待", "mean queue wait"),
+        Unit::Ms,
+        |t| t.mean_wait_ms,
+    );
+    per_tier(
+        &mut m,
+        l("平均服务时间", "mean service time"),
+        Unit::Ms,
+        |t| t.mean_service_ms,
+    );
+    per_tier(
+        &mut m,
+        l("排队等待 p99", "queue wait p99"),
+        Unit::Ms,
+        |t| t.wait_ms.p99,
+    );
+    per_tier(
+        &mut m,
+        l("服务时间 p99", "service time p99"),
+        Unit::Ms,
+        |t| t.service_ms.p99,
+    );
     m.push(metric(
-        "peak arrivals vs steady state",
+        l("峰值到达 / 稳态", "peak arrivals vs steady state"),
         Unit::Times,
         s.peak_arrival_ratio,
     ));
-    per_tier(&mut m, "peak vs steady", Unit::Times, |t| {
-        t.peak_arrival_ratio
-    });
+    per_tier(
+        &mut m,
+        l("峰值 / 稳态", "peak vs steady"),
+        Unit::Times,
+        |t| t.peak_arrival_ratio,
+    );
     m.push(metric(
-        "overload duration",
+        l("过载时长", "overload duration"),
         Unit::Seconds,
         s.overload_duration_ms as f64,
     ));
-    m.push(recovery(s));
+    m.push(recovery_in(s, lang));
     // Failure counts summed over every hop.
     let totals: [(&str, Count); 6] = [
-        ("timeouts (all hops)", |t| t.timeouts),
-        ("overloads / 503 (all hops)", |t| t.overloads),
-        ("errors / 500 (all hops)", |t| t.errors),
-        ("breaker-rejected", |t| t.breaker_rejected),
-        ("budget-rejected", |t| t.budget_rejected),
-        ("bulkhead-rejected", |t| t.bulkhead_rejected),
+        (l("超时（所有跳）", "timeouts (all hops)"), |t| {
+            t.timeouts
+        }),
+        (
+            l("过载 / 503（所有跳）", "overloads / 503 (all hops)"),
+            |t| t.overloads,
+        ),
+        (
+            l("错误 / 500（所有跳）", "errors / 500 (all hops)"),
+            |t| t.errors,
+        ),
+        (l("熔断拒绝", "breaker-rejected"), |t| {
+            t.breaker_rejected
+        }),
+        (l("预算拒绝", "budget-rejected"), |t| t.budget_rejected),
+        (l("舱壁拒绝", "bulkhead-rejected"), |t| {
+            t.bulkhead_rejected
+        }),
     ];
     for (label, count) in totals {
         let n: u64 = r.tiers.iter().map(|t| count(&t.totals)).sum();
         m.push(metric(label, Unit::Count, n as f64));
     }
     m.push(metric(
-        "breaker openings",
+        l("熔断打开次数", "breaker openings"),
         Unit::Count,
         r.tiers.iter().map(|t| t.breaker_openings).sum::<u64>() as f64,
     ));
     m
 }
 
-/// The summary as `{columns: [metric, value], rows}` of formatted strings.
+/// The summary as `{columns: [metric, value], rows}` of formatted strings, in English.
 pub fn summary_table(r: &RunResult) -> Table {
+    summary_table_in(r, Lang::En)
+}
+
+/// The summary with its labels and titles in `lang`.
+pub fn summary_table_in(r: &RunResult, lang: Lang) -> Table {
     Table::new(
-        &["metric", "value"],
-        metrics(r)
+        &[lang.pick("指标", "metric"), lang.pick("值", "value")],
+        metrics_in(r, lang)
             .into_iter()
             .map(|m| vec![m.label, m.text])
             .collect(),
     )
 }
 
-/// Per-tier totals: attempts, outcomes by kind, amplification, peak and breaker openings.
+/// Per-tier totals, titled in English: attempts, outcomes by kind, amplification, peak
+/// and breaker openings.
 pub fn tier_table(r: &RunResult) -> Table {
-    let mut columns = vec!["tier"];
-    columns.extend(COUNT_COLUMNS);
-    columns.extend([
-        "amp",
-        "retry amp",
-        "peak/steady",
-        "openings",
-        "util",
-        "mean queue",
-        "mean in flight",
-        "wait ms",
-        "service ms",
-    ]);
+    tier_table_in(r, Lang::En)
+}
+
+/// Per-tier totals with the column titles in `lang`.
+pub fn tier_table_in(r: &RunResult, lang: Lang) -> Table {
+    let pick = |pairs: &[(&'static str, &'static str)]| -> Vec<&'static str> {
+        pairs.iter().map(|&(zh, en)| lang.pick(zh, en)).collect()
+    };
+    let mut columns = vec![lang.pick("层", "tier")];
+    columns.extend(pick(&COUNT_COLUMNS));
+    columns.extend(pick(&[
+        ("放大", "amp"),
+        ("重试放大", "retry amp"),
+        ("峰值/稳态", "peak/steady"),
+        ("熔断打开", "openings"),
+        ("利用率", "util"),
+        ("平均队列", "mean queue"),
+        ("平均在途", "mean in flight"),
+        ("等待 ms", "wait ms"),
+        ("服务 ms", "service ms"),
+    ]));
     let rows = r
         .tiers
         .iter()
@@ -184,9 +278,18 @@ pub fn tier_table(r: &RunResult) -> Table {
     Table::new(&columns, rows)
 }
 
-/// The titles of [`count_cells`] (a route's first attempts are the calls made on it).
-const COUNT_COLUMNS: [&str; 9] = [
-    "first", "retries", "ok", "timeout", "overload", "error", "breaker", "budget", "bulkhead",
+/// The titles of [`count_cells`] in Chinese and English (a route's first attempts are
+/// the calls made on it).
+const COUNT_COLUMNS: [(&str, &str); 9] = [
+    ("首次", "first"),
+    ("重试", "retries"),
+    ("成功", "ok"),
+    ("超时", "timeout"),
+    ("过载", "overload"),
+    ("错误", "error"),
+    ("熔断", "breaker"),
+    ("预算", "budget"),
+    ("舱壁", "bulkhead"),
 ];
 
 /// The attempt and refusal counts both the tier and the route tables show, in the
@@ -208,14 +311,19 @@ fn count_cells(x: &TierBucket) -> [String; 9] {
 
 /// The per-route table: every route of every tier's client (a chain's tier has one),
 /// its share of the calls and how its attempts ended, and the cost columns when some
-/// route's client has a cost model.
+/// route's client has a cost model; titled in English.
 pub fn route_table(r: &RunResult) -> Table {
-    let mut columns = vec!["route", "share"];
-    columns.extend(COUNT_COLUMNS);
-    columns.push("retry amp");
+    route_table_in(r, Lang::En)
+}
+
+/// The per-route table with its column titles in `lang`.
+pub fn route_table_in(r: &RunResult, lang: Lang) -> Table {
+    let mut columns = vec![lang.pick("路由", "route"), lang.pick("占比", "share")];
+    columns.extend(COUNT_COLUMNS.iter().map(|&(zh, en)| lang.pick(zh, en)));
+    columns.push(lang.pick("重试放大", "retry amp"));
     let cost = r.routes.iter().any(|x| x.cost.is_some());
     if cost {
-        columns.extend(crate::report::COST_COLUMNS);
+        columns.extend(crate::report::cost_columns(lang));
     }
     let rows = r
         .routes
@@ -237,8 +345,13 @@ pub fn route_table(r: &RunResult) -> Table {
 /// label and, when a label repeats, by its occurrence (the second row of a label in A
 /// meets the second in B), so a tier present in only one run shows "—" on the other side.
 pub fn compare(a: &RunResult, b: &RunResult) -> Table {
-    let ma = keyed(metrics(a));
-    let mb = keyed(metrics(b));
+    compare_in(a, b, Lang::En)
+}
+
+/// [`compare`] with the labels and titles in `lang`.
+pub fn compare_in(a: &RunResult, b: &RunResult, lang: Lang) -> Table {
+    let ma = keyed(metrics_in(a, lang));
+    let mb = keyed(metrics_in(b, lang));
     let mut rows_of: Vec<&(String, usize, Metric)> = ma.iter().collect();
     rows_of.extend(mb.iter().filter(|m| !ma.iter().any(|x| same(x, m))));
     let rows = rows_of
@@ -256,7 +369,13 @@ pub fn compare(a: &RunResult, b: &RunResult) -> Table {
         })
         .collect();
     Table::new(
-        &["metric", "A (pinned)", "B (current)", "Δ (B − A)", "Δ %"],
+        &[
+            lang.pick("指标", "metric"),
+            lang.pick("A（固定）", "A (pinned)"),
+            lang.pick("B（当前）", "B (current)"),
+            "Δ (B − A)",
+            "Δ %",
+        ],
         rows,
     )
 }
@@ -530,6 +649,55 @@ mod tests {
         assert_eq!(row(&c, "goodput")[4], "+50.0%");
         assert_eq!(row(&c, "requests")[3], "−10");
         assert_eq!(tier_table(&a).rows.len(), 2);
+    }
+
+    /// Whether `s` has a Chinese character (CJK Unified Ideographs).
+    fn has_han(s: &str) -> bool {
+        s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+    }
+
+    #[test]
+    fn every_figure_label_and_title_exists_in_chinese() {
+        let r = cluster::run(&stampede(), 2002).unwrap();
+        let (en, zh) = (metrics_in(&r, Lang::En), metrics_in(&r, Lang::Zh));
+        assert_eq!(en, metrics(&r));
+        assert_eq!(en.len(), zh.len());
+        for (e, z) in en.iter().zip(&zh) {
+            // The same figure, the same text; only the label's words change.
+            assert_eq!((e.value, &e.text, e.unit), (z.value, &z.text, z.unit));
+            assert!(
+                has_han(&z.label),
+                "{:?} has no Chinese label: {:?}",
+                e.label,
+                z.label
+            );
+            assert!(!has_han(&e.label), "{:?}", e.label);
+        }
+        // No two figures share a label in one language but not in the other (compare
+        // matches figures by label).
+        let distinct = |m: &[Metric]| {
+            let mut l: Vec<&str> = m.iter().map(|m| m.label.as_str()).collect();
+            l.sort_unstable();
+            l.dedup();
+            l.len()
+        };
+        assert_eq!(distinct(&en), distinct(&zh));
+        for t in [
+            tier_table_in(&r, Lang::Zh),
+            route_table_in(&r, Lang::Zh),
+            summary_table_in(&r, Lang::Zh),
+            compare_in(&r, &r, Lang::Zh),
+        ] {
+            let titled = t.columns.iter().filter(|c| has_han(c)).count();
+            // Every title but the Δ columns, which are symbols.
+            assert!(
+                titled + 2 >= t.columns.len() && titled >= 2,
+                "{:?}",
+                t.columns
+            );
+        }
+        assert_eq!(tier_table_in(&r, Lang::Zh).rows, tier_table(&r).rows);
+        assert_eq!(route_table_in(&r, Lang::Zh).rows, route_table(&r).rows);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 // (hidden strategies).
 
 import { ChartView } from '../lib/chartview.js';
+import { costSwitch, setCostSwitch } from '../lib/costswitch.js';
 import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
 import { $, el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
@@ -39,6 +40,8 @@ export class ClassicApp {
     this.cfg = structuredClone(this.defaults.scenario);
     /** @type {{hidden: number[], cost?: boolean}} */
     this.view = { hidden: [] };
+    /** @type {string | null} the preset whose description is shown */
+    this.presetId = null;
     /** @type {ClassicRun | null} the run on screen */
     this.run = null;
     /** @type {string | null} */
@@ -211,6 +214,9 @@ export class ClassicApp {
     this.renderDelays();
     this.editor.render();
     this.renderPresets();
+    // The preset's description, from the engine in the new language.
+    const preset = this.hooks.presets.find((p) => p.id === this.presetId);
+    if (preset) $('preset-desc').textContent = preset.description;
     if (this.run) {
       renderTable(/** @type {HTMLTableElement} */ ($('results')), this.run.table(lang()));
       this.renderLegend();
@@ -249,6 +255,7 @@ export class ClassicApp {
     // An ensemble preset sets the seeds control; any other sets it back to one seed.
     this.seeds.restore(p.seeds ? { seeds: p.seeds } : null);
     this.lastKey = null; // the same scenario with other seeds runs again
+    this.presetId = p.id;
     $('preset-desc').textContent = p.description;
     this.editor.render();
     this.update();
@@ -338,27 +345,13 @@ export class ClassicApp {
 
   /** Builds the chart switch (before the legend) and the attribution comparison (after the table). */
   buildIssue12() {
-    /**
-     * @param {string} value
-     * @param {string} label
-     */
-    const option = (value, label) => {
-      const radio = el('input', { type: 'radio', name: 'chart-series', value });
-      radio.addEventListener('change', () => {
-        if (value === 'cost') this.view.cost = true;
+    $('legend').before(
+      costSwitch('chart-switch', (cost) => {
+        if (cost) this.view.cost = true;
         else delete this.view.cost;
         this.hooks.changed(false, true);
         this.chart.draw();
-      });
-      return el('label', {}, radio, ' ', label);
-    };
-    $('legend').before(
-      el(
-        'div',
-        { id: 'chart-switch', class: 'chart-switch editor-only', role: 'radiogroup', 'aria-label': t('chart.switch') },
-        option('attempts', t('chart.attempts')),
-        option('cost', t('chart.cost')),
-      ),
+      }),
     );
     $('table-block').after(
       el(
@@ -383,13 +376,7 @@ export class ClassicApp {
 
   /** Sets the switch from the view state; the cost side is off without a cost model. */
   renderChartSwitch() {
-    const hasCost = !!this.run?.hasCost();
-    for (const node of $('chart-switch').querySelectorAll('input')) {
-      const radio = /** @type {HTMLInputElement} */ (node);
-      if (radio.value === 'cost') radio.disabled = !hasCost;
-      radio.checked = (radio.value === 'cost') === this.costShown();
-    }
-    $('chart-switch').title = hasCost ? '' : t('chart.noCost');
+    setCostSwitch($('chart-switch'), !!this.run?.hasCost(), this.costShown());
   }
 
   /**

@@ -5,6 +5,7 @@
 // as A, and tells the shell when they changed.
 
 import { ChartView } from '../lib/chartview.js';
+import { costSwitch, setCostSwitch } from '../lib/costswitch.js';
 import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
 import { el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
@@ -92,7 +93,10 @@ export class ClusterApp {
     this.wasm = hooks.wasm;
     this.embed = hooks.embed;
     this.defaults = this.wasm.clusterDefaults();
-    this.presets = hooks.presets.filter((p) => p.model === 'cluster');
+    /** @type {string | null} the preset whose description is shown */
+    this.presetId = null;
+    /** Whether the chart shows cost per second (the share link's `view.cost`), when a policy has a cost model. */
+    this.cost = false;
     /** @type {any} the scenario being edited (null until the model is first shown) */
     this.cfg = null;
     /** @type {Shown | null} */
@@ -175,10 +179,11 @@ export class ClusterApp {
         if (!this.shown) return null;
         const { run } = this.shown;
         canvas.style.height = `${run.chartHeight()}px`;
-        if (this.pinned) return run.drawWithPinned(canvas, this.pinned.run, options);
+        const opts = { ...options, cost: this.costShown() };
+        if (this.pinned) return run.drawWithPinned(canvas, this.pinned.run, opts);
         // Many seeds: every tier's attempts as a median line over its p5–p95 band.
         const bands = this.seeds.bands();
-        return bands ? run.drawBands(canvas, bands, options) : run.draw(canvas, options);
+        return bands ? run.drawBands(canvas, bands, opts) : run.draw(canvas, opts);
       },
       () => this.shown?.run.csv() ?? null,
     );
@@ -194,6 +199,11 @@ export class ClusterApp {
         });
       },
     });
+  }
+
+  /** The cluster presets, in the page's language. */
+  get presets() {
+    return this.hooks.presets.filter((p) => p.model === 'cluster');
   }
 
   /**
@@ -245,19 +255,7 @@ export class ClusterApp {
         'section',
         { class: 'editor-only', 'aria-labelledby': id('presets-h') },
         el('h2', { id: id('presets-h'), ...tx('cluster.presets') }),
-        el(
-          'div',
-          { id: id('presets'), class: 'presets' },
-          ...this.presets.map((p) =>
-            el('button', {
-              type: 'button',
-              'data-cluster-preset': p.id,
-              text: p.title,
-              title: p.description,
-              onclick: () => this.hooks.loadPreset(p),
-            }),
-          ),
-        ),
+        el('div', { id: id('presets'), class: 'presets' }),
         el('p', { id: id('preset-desc'), class: 'hint' }),
       ),
       el(
@@ -312,6 +310,11 @@ export class ClusterApp {
             btn('unpin', 'cluster.unpin', 'cluster.unpinTitle'),
             el('span', { id: id('ab-status'), class: 'hint' }),
           ),
+          costSwitch(id('chart-switch'), (cost) => {
+            this.cost = cost;
+            this.hooks.changed(false, true);
+            this.chart.draw();
+          }),
           el(
             'div',
             { class: 'chart-block' },
@@ -380,6 +383,36 @@ export class ClusterApp {
     this.$('cancel').addEventListener('click', () => this.runner.cancel({ cancelled: true }));
     this.$('pin').addEventListener('click', () => this.pin());
     this.$('unpin').addEventListener('click', () => this.unpin());
+    this.renderPresets();
+  }
+
+  /** The preset buttons, titled in the page's language. */
+  renderPresets() {
+    this.$('presets').replaceChildren(
+      ...this.presets.map((p) =>
+        el('button', {
+          type: 'button',
+          'data-cluster-preset': p.id,
+          text: p.title,
+          title: p.description,
+          onclick: () => this.hooks.loadPreset(p),
+        }),
+      ),
+    );
+  }
+
+  /** Whether the chart shows cost per second: asked for (view state) and some client policy has a cost model. */
+  costShown() {
+    return this.cost && !!this.shown?.run.hasCost();
+  }
+
+  /** The tables of the run shown, in the page's language. */
+  renderTables() {
+    if (!this.shown) return;
+    const run = this.shown.run;
+    renderTable(/** @type {HTMLTableElement} */ (this.$('summary')), run.table(lang()));
+    renderTable(/** @type {HTMLTableElement} */ (this.$('tiers')), run.tierTable(lang()));
+    renderTable(/** @type {HTMLTableElement} */ (this.$('routes')), run.routeTable(lang()));
   }
 
   bindExports() {
@@ -414,7 +447,11 @@ export class ClusterApp {
     if (!this.cfg) return {};
     const a = this.pinnedCfg;
     const sweep = this.sweep.linkState() ?? this.seeds.linkState() ?? undefined;
-    return a ? { cluster: this.cfg, cluster_a: a, cluster_sweep: sweep } : { cluster: this.cfg, cluster_sweep: sweep };
+    // The cost switch travels as the page's `view.cost` (the shell joins the views).
+    const view = { hidden: [], ...(this.cost ? { cost: true } : {}) };
+    return a
+      ? { cluster: this.cfg, cluster_a: a, cluster_sweep: sweep, view }
+      : { cluster: this.cfg, cluster_sweep: sweep, view };
   }
 
   /**
@@ -424,6 +461,7 @@ export class ClusterApp {
   restore(state, shown) {
     const isSweep = this.sweep.restore(state?.cluster_sweep);
     this.seeds.restore(isSweep ? null : state?.cluster_sweep);
+    this.cost = !!state?.view?.cost;
     // The link's scenario, else (once shown) the first cluster preset.
     if (state?.cluster || shown) this.load(state?.cluster ?? null, { pinned: state?.cluster_a ?? null });
     else this.cfg = null;
@@ -456,8 +494,8 @@ export class ClusterApp {
    */
   load(cfg, { pinned } = {}) {
     const next = this.normalize(cfg ?? this.presets[0]?.scenario ?? this.defaults.scenario);
-    if (!cfg && this.presets[0]) this.$('preset-desc').textContent = this.presets[0].description;
-    else if (cfg) this.$('preset-desc').textContent = '';
+    this.presetId = cfg ? null : (this.presets[0]?.id ?? null);
+    this.renderPresetDesc();
     if (pinned !== undefined) {
       this.setPinned(null);
       this.pendingPin = pinned ? this.normalize(pinned) : null;
@@ -477,7 +515,14 @@ export class ClusterApp {
     // An ensemble preset sets the seeds control; any other sets it back to one seed.
     this.seeds.restore(p.seeds ? { seeds: p.seeds } : null);
     this.load(p.scenario);
-    this.$('preset-desc').textContent = p.description;
+    this.presetId = p.id;
+    this.renderPresetDesc();
+  }
+
+  /** The description of the preset loaded (none for a scenario from a link or edited). */
+  renderPresetDesc() {
+    const p = this.presets.find((x) => x.id === this.presetId);
+    this.$('preset-desc').textContent = p?.description ?? '';
   }
 
   /**
@@ -502,8 +547,11 @@ export class ClusterApp {
   /** Redraws every text this app built, after a language switch (the static ones: applyTexts). */
   relabel() {
     this.sweep.relabel();
+    this.renderPresets();
     if (!this.cfg) return;
+    this.renderPresetDesc();
     this.renderAll();
+    this.renderTables();
     this.renderAb();
     // Marks the problems again on the fields just rebuilt (and redraws the delay previews).
     this.update({ validateOnly: true });
@@ -716,10 +764,11 @@ export class ClusterApp {
     this.shown = shown;
     this.release(old);
     this.$('stale').hidden = true;
+    // Offered only when some client policy has a cost model.
+    this.$('chart-switch').hidden = !shown.run.hasCost();
+    setCostSwitch(this.$('chart-switch'), shown.run.hasCost(), this.costShown());
     const drawMs = this.chart.draw();
-    renderTable(/** @type {HTMLTableElement} */ (this.$('summary')), shown.run.table());
-    renderTable(/** @type {HTMLTableElement} */ (this.$('tiers')), shown.run.tierTable());
-    renderTable(/** @type {HTMLTableElement} */ (this.$('routes')), shown.run.routeTable());
+    this.renderTables();
     this.renderAb();
     this.drawMs = drawMs;
     this.renderTiming();
@@ -756,7 +805,11 @@ export class ClusterApp {
     const block = this.$('compare-block');
     block.hidden = !(pinned && this.shown);
     if (pinned && this.shown) {
-      renderTable(/** @type {HTMLTableElement} */ (this.$('compare')), this.shown.run.compare(pinned.run), deltaClass);
+      renderTable(
+        /** @type {HTMLTableElement} */ (this.$('compare')),
+        this.shown.run.compare(pinned.run, lang()),
+        deltaClass,
+      );
     }
   }
 }

@@ -8,7 +8,7 @@
 // "data table" disclosure under the chart holds the engine's CSV export as a table.
 
 import { el } from './dom.js';
-import { applyTexts, t } from './i18n.js';
+import { applyTexts, lang, onLangChange, t } from './i18n.js';
 import { parseCsv, renderTable } from './table.js';
 
 /** @typedef {import('../../retrystorm-web.js').ChartHandle} Handle */
@@ -28,8 +28,9 @@ export class ChartView {
   /**
    * @param {HTMLCanvasElement} canvas
    * @param {HTMLElement} readout the hover box
-   * @param {(canvas: HTMLCanvasElement, options: {theme: 'light' | 'dark'}) => Handle | null} draw draws the
-   *   current data with the page's chart options (null: nothing to draw)
+   * @param {(canvas: HTMLCanvasElement, options: {theme: 'light' | 'dark', lang: 'en' | 'zh'}) => Handle | null} draw
+   *   draws the current data with the page's chart options: its theme and its language, in which the engine
+   *   writes every text of the chart (null: nothing to draw)
    * @param {() => string | null} csv the engine's CSV of what the chart shows (null: no run yet)
    */
   constructor(canvas, readout, draw, csv) {
@@ -83,6 +84,10 @@ export class ChartView {
     this.watchDpr();
     // The reader's colour scheme changing redraws in the other theme (unless the link chose).
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.schedule());
+    // The chart's texts are the engine's, in the page's language: a switch redraws them.
+    onLangChange(() => {
+      if (this.handle) this.schedule();
+    });
   }
 
   watchDpr() {
@@ -107,7 +112,7 @@ export class ChartView {
   draw() {
     const t0 = performance.now();
     this.lastWidth = this.canvas.clientWidth;
-    const handle = this.drawFn(this.canvas, { theme: chartTheme() });
+    const handle = this.drawFn(this.canvas, { theme: chartTheme(), lang: lang() });
     if (!handle) return 0;
     this.handle?.free();
     this.handle = handle;

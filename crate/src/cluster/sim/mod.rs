@@ -274,6 +274,9 @@ pub struct Simulation {
     bucket_us: u64,
     n_buckets: usize,
     counters: Vec<TierBucket>,
+    /// Per bucket × route: `[open, half-open, closed]` breaker gauges, when some tier has
+    /// several routes with breakers of their own (see `Bucket::route_breakers`); else empty.
+    route_breakers: Vec<[u32; 3]>,
     sample_idx: usize,
     hist: Histogram,
     /// Latencies of the successes in the bucket being filled.
@@ -459,6 +462,7 @@ impl Simulation {
             bucket_us,
             n_buckets,
             counters: vec![TierBucket::default(); n_buckets * n_tiers],
+            route_breakers: Vec::new(),
             sample_idx: 0,
             hist: Histogram::default(),
             bucket_hist: BucketLatency::default(),
@@ -482,6 +486,22 @@ impl Simulation {
             sc,
         };
         sim.next_close = sim.bucket_end(0);
+        // Per-route breaker gauges only where a tier's routes have breakers of their own:
+        // a chain's (and every existing scenario's) results stay as they were.
+        let own_breakers = |t: &TierRt| {
+            let routes = &sim.routes[t.routes.clone()];
+            let mut bases: Vec<usize> = routes
+                .iter()
+                .filter(|r| r.breaker_cfg != Breaker::None)
+                .map(|r| r.breaker_base)
+                .collect();
+            bases.sort_unstable();
+            bases.dedup();
+            bases.len() > 1
+        };
+        if sim.tiers.iter().any(own_breakers) {
+            sim.route_breakers = vec![[0; 3]; n_buckets * sim.routes.len()];
+        }
         sim.entry_rr = sim
             .rng
             .next_int_bounded(sim.sc.tiers[0].instances as i32)

@@ -37,11 +37,13 @@ impl Simulation {
             // Every breaker group once (routes sharing one count it once); a chain's
             // tier has one group, the last tier none (all closed).
             let routes = &self.routes[tr.routes.clone()];
+            let per_route = !self.route_breakers.is_empty();
             for (r, route) in routes.iter().enumerate() {
-                if routes[..r]
+                let seen = routes[..r]
                     .iter()
-                    .any(|x| x.breaker_base == route.breaker_base)
-                {
+                    .any(|x| x.breaker_base == route.breaker_base);
+                // The tier counts every group once; per route, each route its own group.
+                if seen && !per_route {
                     continue;
                 }
                 let cfg = &route.breaker_cfg;
@@ -52,12 +54,22 @@ impl Simulation {
                 };
                 let group = &tr.breakers[route.breaker_base..route.breaker_base + n_slots];
                 let weight = if route.breaker_shared { inst } else { 1 };
+                let mut g = [0u32; 3];
                 for s in group {
                     match s.status(cfg, at) {
-                        Status::Open => open += weight,
-                        Status::HalfOpen => half += weight,
-                        Status::Closed => closed += weight,
+                        Status::Open => g[0] += weight,
+                        Status::HalfOpen => g[1] += weight,
+                        Status::Closed => g[2] += weight,
                     }
+                }
+                if per_route {
+                    let nr = self.routes.len();
+                    self.route_breakers[b * nr + tr.routes.start + r] = g;
+                }
+                if !seen {
+                    open += g[0];
+                    half += g[1];
+                    closed += g[2];
                 }
             }
             if tr.routes.is_empty() {
@@ -169,6 +181,12 @@ impl Simulation {
                 failure_latency: self.closed_moments[b][1],
                 start_ms: b as u64 * bucket_ms,
                 tiers: self.counters[b * n..(b + 1) * n].to_vec(),
+                route_breakers: if self.route_breakers.is_empty() {
+                    Vec::new()
+                } else {
+                    let nr = self.routes.len();
+                    self.route_breakers[b * nr..(b + 1) * nr].to_vec()
+                },
                 cohort: Cohort {
                     successes: self.cohort_end[b][0],
                     failures: self.cohort_end[b][1] + cohort_late[b][0],
