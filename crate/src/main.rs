@@ -243,25 +243,17 @@ fn execute(args: &Args) -> Result<String, String> {
             let lang = args.lang_flag.unwrap_or(retrystorm::report::Lang::En);
             let mut out: String = scenario::bundled()
                 .iter()
-                .map(|b| {
-                    format!(
-                        "{:<34} {:<8} {}
-",
-                        b.id,
-                        b.model,
-                        b.title_in(lang)
-                    )
-                })
+                .map(|b| format!("{:<34} {:<8} {}\n", b.id, b.model, b.title_in(lang)))
                 .collect();
-            out.push_str(
-                "
-sweeps (grid --sweep-preset ID):
-",
-            );
+            out.push_str(lang.pick(
+                "\n扫描（grid --sweep-preset ID）：\n",
+                "\nsweeps (grid --sweep-preset ID):\n",
+            ));
             for p in sweep::presets::presets() {
+                let on = lang.pick("基于", "on");
                 let _ = writeln!(
                     out,
-                    "{:<34} {:<8} {} (on {})",
+                    "{:<34} {:<8} {} ({on} {})",
                     p.id,
                     p.model,
                     p.title(lang),
