@@ -5,7 +5,7 @@
 use super::engine::{simulate, Output, StrategyResult, RECOVERY_WINDOW_S};
 use super::scenario::Scenario;
 use crate::javafmt::{fixed, java_list, pad};
-use crate::report::{cost_cells, csv_field, Lang, COST_COLUMNS};
+use crate::report::{cost_cells, cost_columns, csv_field, Lang};
 use crate::rng::JavaRandom;
 use crate::validate::ValidationError;
 use core::fmt::Write as _;
@@ -52,6 +52,21 @@ const ENDING_COLUMNS: [&str; 6] = [
     "ended breaker",
 ];
 
+/// [`ENDING_COLUMNS`] in `lang` (the page's table in Chinese).
+fn ending_columns(lang: Lang) -> [&'static str; 6] {
+    match lang {
+        Lang::Zh => [
+            "应答率",
+            "已交付",
+            "止于上游",
+            "止于截止时间",
+            "止于预算",
+            "止于熔断",
+        ],
+        Lang::En => ENDING_COLUMNS,
+    }
+}
+
 /// The ending cells of a result, in [`ENDING_COLUMNS`] order.
 fn ending_cells(r: &StrategyResult) -> Vec<String> {
     vec![
@@ -73,14 +88,15 @@ pub fn has_cost(out: &Output) -> bool {
 /// cost columns when some strategy has a cost model.
 fn results_table(
     out: &Output,
+    lang: Lang,
     columns: &[&'static str],
     cells: impl Fn(&StrategyResult) -> Vec<String>,
 ) -> Table {
     let mut columns = columns.to_vec();
-    columns.extend(ENDING_COLUMNS);
+    columns.extend(ending_columns(lang));
     let cost = has_cost(out);
     if cost {
-        columns.extend(COST_COLUMNS);
+        columns.extend(cost_columns(lang));
     }
     let rows = out
         .results
@@ -129,7 +145,7 @@ pub fn table_in(out: &Output, lang: Lang) -> Table {
             "恢复窗口到达量",
         ],
     };
-    results_table(out, &columns, |r| {
+    results_table(out, lang, &columns, |r| {
         vec![
             r.name.clone(),
             amplification(r),
@@ -147,9 +163,12 @@ pub fn table_in(out: &Output, lang: Lang) -> Table {
 /// The CLI's second table after the article's report: both delivery views, the endings
 /// and (with a cost model) the cost, one row per strategy.
 pub fn endings_table(out: &Output) -> Table {
-    results_table(out, &["strategy", "amplification", "delivery"], |r| {
-        vec![r.name.clone(), amplification(r), delivery(r)]
-    })
+    results_table(
+        out,
+        Lang::En,
+        &["strategy", "amplification", "delivery"],
+        |r| vec![r.name.clone(), amplification(r), delivery(r)],
+    )
 }
 
 /// The endings table as text with a caption saying what the two delivery views are,
@@ -809,6 +828,31 @@ mod tests {
             .flat_map(|line| line.split(|c: char| !c.is_ascii_digit()))
             .filter(|t| !t.is_empty())
             .collect()
+    }
+
+    /// The page's table in Chinese: every column title in Chinese, including the endings'
+    /// and (with a cost model) the cost columns, over the same cells as the English table.
+    #[test]
+    fn chinese_table_titles_every_column_in_chinese() {
+        let han = |s: &str| s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+        let doc = crate::scenario::bundled()
+            .into_iter()
+            .find(|b| b.id == "model-gateway-cost")
+            .unwrap();
+        let crate::scenario::AnyScenario::Classic(sc) = crate::scenario::parse(doc.json).unwrap()
+        else {
+            panic!("model-gateway-cost is a classic scenario")
+        };
+        let out = simulate(&sc, sc.seed).unwrap();
+        assert!(has_cost(&out));
+        let (zh, en) = (table_in(&out, Lang::Zh), table(&out));
+        assert_eq!(zh.columns.len(), en.columns.len());
+        // "p99ms" and "峰值QPS" keep their Latin units; every other title is Chinese.
+        for c in zh.columns.iter().filter(|c| c.as_str() != "p99ms") {
+            assert!(han(c), "{c}");
+        }
+        assert!(en.columns.iter().all(|c| !han(c)));
+        assert_eq!(zh.rows, en.rows);
     }
 
     /// `--lang en` translates the words only: every report keeps its lines and its
