@@ -108,7 +108,7 @@ pub fn read_unchecked(
     };
     let model = match fields.get("model") {
         None => expect.unwrap_or(Model::Classic),
-        Some(v) => match serde_json::from_value::<Model>(v.clone()) {
+        Some(v) => match validate::read_value::<Model>(v) {
             Ok(m) if expect.is_none_or(|e| e == m) => m,
             _ => return Err(ValidationError::new("model", v, allowed).of_kind(ErrorKind::Type)),
         },

@@ -5,7 +5,9 @@ use crate::report::Lang;
 use core::fmt;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use serde_path_to_error::{Path, Segment};
+
+mod de;
+use de::Seg;
 
 /// What kind of problem a [`ValidationError`] reports; it picks the message's wording.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -250,8 +252,17 @@ pub fn from_json_error(err: &serde_json::Error) -> ValidationError {
 /// Reads a typed value from JSON, naming the full path of any field serde rejects
 /// (wrong type, negative or fractional number for an integer, null, unknown enum value,
 /// unknown or missing field), with the value found there and what serde expected.
+///
+/// Every typed document of the engine and the page is read here (run documents and small
+/// inputs too), so each type's reader is compiled once.
 pub fn from_value<T: DeserializeOwned>(value: &Value) -> Result<T, ValidationError> {
-    serde_path_to_error::deserialize(value).map_err(|e| type_error(value, e.path(), e.inner()))
+    de::read(value).map_err(|(path, e)| type_error(value, &path, &e))
+}
+
+/// Reads a typed value as serde_json's `from_value` does, with serde's own message and no
+/// path, through the same reader as [`from_value`] (so the type's reader is compiled once).
+pub fn read_value<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::Error> {
+    de::read(value).map_err(|(_, e)| e)
 }
 
 /// Reads JSON text into a typed value, naming the field of any type error as [`from_value`].
@@ -261,23 +272,19 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ValidationError> {
 }
 
 /// Builds the error for serde's `inner` message at `path` inside `doc`.
-fn type_error(doc: &Value, path: &Path, inner: &serde_json::Error) -> ValidationError {
+fn type_error(doc: &Value, path: &[Seg], inner: &serde_json::Error) -> ValidationError {
     let mut field = String::new();
     let mut last_key = None;
     let mut at = Some(doc);
-    for seg in path.iter() {
+    for seg in path {
         let name = match seg {
-            Segment::Seq { index } => {
+            Seg::Index(index) => {
                 at = at.and_then(|v| v.get(index));
                 format!("[{index}]")
             }
-            Segment::Map { key } | Segment::Enum { variant: key } => {
+            Seg::Key(key) => {
                 at = at.and_then(|v| v.get(key));
                 key.clone()
-            }
-            Segment::Unknown => {
-                at = None;
-                "?".to_string()
             }
         };
         field = join(&field, &name);

@@ -159,7 +159,7 @@ impl HeldRun for Output {
     }
 
     fn from_doc(doc: serde_json::Value) -> Result<Output, JsValue> {
-        serde_json::from_value(doc)
+        retrystorm::validate::read_value(&doc)
             .map_err(|e| crate::plain_error(format!("not a run of this model: {e}")))
     }
 
@@ -194,12 +194,12 @@ impl ClassicRun {
     /// One of the article's four reports (`"run"`, `"herd"`, `"sweep"`, `"breaker"`) on
     /// this run's scenario and seed, exactly as `retrystorm <report> --lang <lang>` prints it.
     pub fn report(&self, which: &str, lang: Option<String>) -> Result<String, JsValue> {
-        let which: report::ArticleReport = serde_json::from_value(serde_json::Value::from(which))
-            .map_err(|_| {
-            crate::plain_error(format!(
-                "no report {which:?}: expected run, herd, sweep or breaker"
-            ))
-        })?;
+        let which: report::ArticleReport =
+            retrystorm::validate::read_value(&serde_json::Value::from(which)).map_err(|_| {
+                crate::plain_error(format!(
+                    "no report {which:?}: expected run, herd, sweep or breaker"
+                ))
+            })?;
         report::article_report(&self.inner, which, page_lang(lang.as_deref()))
             .map_err(|e| js_error(&e))
     }

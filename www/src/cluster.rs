@@ -104,7 +104,7 @@ impl HeldRun for Run {
     }
 
     fn from_doc(doc: Value) -> Result<Run, JsValue> {
-        let doc: DocIn = serde_json::from_value(doc)
+        let doc: DocIn = retrystorm::validate::read_value(&doc)
             .map_err(|e| plain_error(format!("not a run of this model: {e}")))?;
         let scenario = present::parse_unchecked(doc.scenario).map_err(|e| js_error(&e))?;
         if scenario.tiers.len() != doc.result.tiers.len() {

@@ -19,7 +19,7 @@ pub fn cluster_load_shape(
     samples: u32,
 ) -> Result<Vec<f64>, JsValue> {
     let v = json_from_js(&load).map_err(|e| js_error(&e))?;
-    let load: Load = serde_json::from_value(v)
+    let load: Load = retrystorm::validate::read_value(&v)
         .map_err(|e| js_error(&retrystorm::validate::from_json_error(&e).within("load")))?;
     Ok(edit::load_shape(&load, duration_ms, samples as usize))
 }

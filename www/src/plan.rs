@@ -358,7 +358,8 @@ pub fn numeric_fields(model: &str, scenario: JsValue) -> Result<JsValue, JsValue
 /// A scenario of `model` (`"classic"` or `"cluster"`) as the page holds it, checked.
 fn base_scenario(model: &str, scenario: &JsValue) -> Result<scenario::AnyScenario, JsValue> {
     let model: scenario::Model =
-        serde_json::from_value(serde_json::Value::String(model.into())).map_err(plain_error)?;
+        retrystorm::validate::read_value(&serde_json::Value::String(model.into()))
+            .map_err(plain_error)?;
     let doc = json_from_js(scenario).map_err(|e| js_error(&e))?;
     scenario::read(Some(model), &doc).map_err(|e| js_error(&e))
 }

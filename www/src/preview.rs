@@ -123,8 +123,8 @@ fn sample(spec: &Spec, samples: u32, seed: i64) -> Vec<RetryDelays> {
 #[wasm_bindgen(js_name = delayPreview, unchecked_return_type = "RetryDelays[]")]
 pub fn delay_preview(spec: JsValue, samples: u32, seed: f64) -> Result<JsValue, JsValue> {
     let doc = json_from_js(&spec).map_err(|e| js_error(&e))?;
-    let spec: Spec =
-        serde_json::from_value(doc).map_err(|e| plain_error(format!("delay preview: {e}")))?;
+    let spec: Spec = retrystorm::validate::read_value(&doc)
+        .map_err(|e| plain_error(format!("delay preview: {e}")))?;
     if !(1..=MAX_SAMPLES).contains(&samples) {
         return Err(plain_error(format!(
             "samples = {samples} is out of range: allowed 1..={MAX_SAMPLES}"

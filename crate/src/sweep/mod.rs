@@ -685,7 +685,8 @@ pub fn metric_from_cli(text: &str) -> MetricRef {
     let t = text.trim();
     if let Some((stat, rest)) = t.split_once('(') {
         if let Some(metric) = rest.strip_suffix(')') {
-            let stat = serde_json::from_value(Value::String(stat.to_string())).unwrap_or_default();
+            let stat =
+                crate::validate::read_value(&Value::String(stat.to_string())).unwrap_or_default();
             return MetricRef {
                 metric: metric.to_string(),
                 stat,
