@@ -265,6 +265,86 @@ pub fn read_value<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::E
     de::read(value).map_err(|(_, e)| e)
 }
 
+/// Reads an internally tagged enum (`{"kind": "constant", "ms": 5}`) of any deserializer
+/// as `R`, the same enum externally tagged: the tag `tag` becomes the variant's name and
+/// the other fields its fields. Errors read as serde's derived reader of the tagged form
+/// words them. Why: serde's derived reader buffers the fields and reads every variant
+/// once more from that buffer, which made a twentieth of the wasm (see [`kind_enum`]).
+pub fn kind_tagged<'de, D, R>(d: D, tag: &'static str, name: &'static str) -> Result<R, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    R: DeserializeOwned,
+{
+    use serde::de::Error;
+    let v = <Value as serde::Deserialize>::deserialize(d)?;
+    let Value::Object(mut fields) = v else {
+        let expected = format!("internally tagged enum {name}");
+        return Err(D::Error::invalid_type(
+            de::unexpected(&v),
+            &expected.as_str(),
+        ));
+    };
+    let kind = match fields.remove(tag) {
+        Some(Value::String(kind)) => kind,
+        Some(other) => {
+            return Err(D::Error::invalid_type(
+                de::unexpected(&other),
+                &"variant identifier",
+            ))
+        }
+        None => return Err(D::Error::missing_field(tag)),
+    };
+    de::read_variant(&kind, &Value::Object(fields)).map_err(D::Error::custom)
+}
+
+/// Defines an enum written with its variant's name in the field `tag` and the variant's
+/// fields beside it (`{"kind": "constant", "ms": 5}`), variants in snake_case, unknown
+/// fields rejected: serde's internally tagged form, read through [`kind_tagged`] with a
+/// private externally tagged twin of the enum that the macro derives from the same
+/// definition (so the two cannot drift apart). List the derives other than serde's.
+#[macro_export]
+macro_rules! kind_enum {
+    (
+        tag = $tag:literal;
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $(
+                $(#[$vmeta:meta])*
+                $variant:ident $({
+                    $(
+                        $(#[$fmeta:meta])*
+                        $field:ident : $ty:ty
+                    ),* $(,)?
+                })?
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(serde::Serialize)]
+        #[serde(tag = $tag, rename_all = "snake_case")]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant $({ $( $(#[$fmeta])* $field: $ty ),* })? ),*
+        }
+
+        const _: () = {
+            #[derive(serde::Deserialize)]
+            #[serde(rename_all = "snake_case", deny_unknown_fields)]
+            enum Twin {
+                $( $variant $({ $( $(#[$fmeta])* $field: $ty ),* })? ),*
+            }
+
+            impl<'de> serde::Deserialize<'de> for $name {
+                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                    let twin: Twin = $crate::validate::kind_tagged(d, $tag, stringify!($name))?;
+                    Ok(match twin {
+                        $( Twin::$variant $({ $($field),* })? => $name::$variant $({ $($field),* })? ),*
+                    })
+                }
+            }
+        };
+    };
+}
+
 /// Reads JSON text into a typed value, naming the field of any type error as [`from_value`].
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ValidationError> {
     let value: Value = serde_json::from_str(text).map_err(|e| from_json_error(&e))?;
@@ -319,6 +399,17 @@ fn type_error(doc: &Value, path: &[Seg], inner: &serde_json::Error) -> Validatio
         // serde lists the known fields: "`ms`", "`a` or `b`", "one of `a`, `b`, …".
         return make(ErrorKind::Unknown, field, String::new(), known);
     }
+    // Inside an internally tagged enum (see `kind_tagged`) the path stops at the object:
+    // find the member holding the unknown name (the tag, or an enum field beside it).
+    if let Some((name, _)) = quoted("unknown variant ") {
+        if let Some(Value::Object(map)) = at.filter(|v| v.get("kind").is_some()) {
+            let name = Value::String(name);
+            if let Some((k, v)) = map.iter().find(|(_, v)| **v == name) {
+                field = join(&field, k);
+                at = Some(v);
+            }
+        }
+    }
     if let Some((_, allowed)) = quoted("unknown variant ") {
         return make(ErrorKind::Type, field, shown(at), allowed);
     }
@@ -330,7 +421,12 @@ fn type_error(doc: &Value, path: &[Seg], inner: &serde_json::Error) -> Validatio
         // Inside an internally tagged enum the path stops at the object: find the member
         // holding the offending value.
         if let Some(Value::Object(map)) = at.filter(|v| v.get("kind").is_some()) {
-            if let Some((k, v)) = map.iter().find(|(k, v)| *k != "kind" && matches(v, got)) {
+            // The tag itself when it is not a name (`"kind": 3`).
+            let tag = expected.trim() == "variant identifier";
+            if let Some((k, v)) = map
+                .iter()
+                .find(|(k, v)| (*k == "kind") == tag && matches(v, got))
+            {
                 field = join(&field, k);
                 at = Some(v);
             }

@@ -225,27 +225,29 @@ pub struct ClosedLoop {
     pub think: Dist,
 }
 
-/// A duration distribution.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Dist {
-    /// Always `ms`.
-    Constant {
-        /// The duration, 0..=[`MAX_TIME_MS`] ms.
-        ms: f64,
-    },
-    /// Exponential with the given mean.
-    Exponential {
-        /// Mean, 0..=[`MAX_TIME_MS`] ms.
-        mean_ms: f64,
-    },
-    /// Lognormal fitted to a median and a 99th percentile.
-    Lognormal {
-        /// Median, [`MIN_P50_MS`]..=[`MAX_TIME_MS`] ms.
-        p50_ms: f64,
-        /// 99th percentile, `p50_ms`..=[`MAX_TIME_MS`] ms.
-        p99_ms: f64,
-    },
+crate::kind_enum! {
+    tag = "kind";
+    /// A duration distribution.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Dist {
+        /// Always `ms`.
+        Constant {
+            /// The duration, 0..=[`MAX_TIME_MS`] ms.
+            ms: f64,
+        },
+        /// Exponential with the given mean.
+        Exponential {
+            /// Mean, 0..=[`MAX_TIME_MS`] ms.
+            mean_ms: f64,
+        },
+        /// Lognormal fitted to a median and a 99th percentile.
+        Lognormal {
+            /// Median, [`MIN_P50_MS`]..=[`MAX_TIME_MS`] ms.
+            p50_ms: f64,
+            /// 99th percentile, `p50_ms`..=[`MAX_TIME_MS`] ms.
+            p99_ms: f64,
+        },
+    }
 }
 
 /// How a caller spreads its calls over the instances of the next tier.
@@ -400,53 +402,57 @@ pub struct Client {
     pub cost: Option<crate::cost::Cost>,
 }
 
-/// Backoff before retry number `n` (n = 1 for the first retry).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Backoff {
-    /// Retry at once.
-    #[default]
-    None,
-    /// `delays_ms[n - 1]`, the last one repeating.
-    Fixed {
-        /// The list, 1..=[`MAX_DELAYS`] entries of 0..=[`MAX_TIME_MS`] ms.
-        delays_ms: Vec<u64>,
-    },
-    /// Always `ms`.
-    Constant {
-        /// The delay, 0..=[`MAX_TIME_MS`] ms.
-        ms: u64,
-    },
-    /// `min(cap_ms, base_ms × multiplier^(n-1))`.
-    Exponential {
-        /// First delay, 0..=[`MAX_TIME_MS`] ms.
-        base_ms: u64,
-        /// Growth factor, 1..=[`MAX_MULTIPLIER`].
-        multiplier: f64,
-        /// Upper bound, `base_ms`..=[`MAX_TIME_MS`] ms.
-        cap_ms: u64,
-    },
+crate::kind_enum! {
+    tag = "kind";
+    /// Backoff before retry number `n` (n = 1 for the first retry).
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub enum Backoff {
+        /// Retry at once.
+        #[default]
+        None,
+        /// `delays_ms[n - 1]`, the last one repeating.
+        Fixed {
+            /// The list, 1..=[`MAX_DELAYS`] entries of 0..=[`MAX_TIME_MS`] ms.
+            delays_ms: Vec<u64>,
+        },
+        /// Always `ms`.
+        Constant {
+            /// The delay, 0..=[`MAX_TIME_MS`] ms.
+            ms: u64,
+        },
+        /// `min(cap_ms, base_ms × multiplier^(n-1))`.
+        Exponential {
+            /// First delay, 0..=[`MAX_TIME_MS`] ms.
+            base_ms: u64,
+            /// Growth factor, 1..=[`MAX_MULTIPLIER`].
+            multiplier: f64,
+            /// Upper bound, `base_ms`..=[`MAX_TIME_MS`] ms.
+            cap_ms: u64,
+        },
+    }
 }
 
-/// Jitter applied to a backoff delay `d`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Jitter {
-    /// `d`.
-    #[default]
-    None,
-    /// Uniform in `[0, d]` (AWS "full jitter").
-    Full,
-    /// `d/2 + uniform[0, d/2]` (AWS "equal jitter").
-    Equal,
-    /// `min(cap, uniform[base, 3 × previous sleep])` (AWS "decorrelated jitter"); base is
-    /// the first delay of the backoff, cap its cap (largest delay for fixed/constant).
-    Decorrelated,
-    /// `d × (1 + uniform[-percent, +percent] / 100)`.
-    Percent {
-        /// Spread, 0..=100.
-        percent: f64,
-    },
+crate::kind_enum! {
+    tag = "kind";
+    /// Jitter applied to a backoff delay `d`.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub enum Jitter {
+        /// `d`.
+        #[default]
+        None,
+        /// Uniform in `[0, d]` (AWS "full jitter").
+        Full,
+        /// `d/2 + uniform[0, d/2]` (AWS "equal jitter").
+        Equal,
+        /// `min(cap, uniform[base, 3 × previous sleep])` (AWS "decorrelated jitter"); base is
+        /// the first delay of the backoff, cap its cap (largest delay for fixed/constant).
+        Decorrelated,
+        /// `d × (1 + uniform[-percent, +percent] / 100)`.
+        Percent {
+            /// Spread, 0..=100.
+            percent: f64,
+        },
+    }
 }
 
 /// Whether each caller instance has its own budget/breaker or the tier shares one.
@@ -460,86 +466,88 @@ pub enum Scope {
     Shared,
 }
 
-/// A retry budget: what may veto a retry the policy would otherwise make.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Budget {
-    /// No budget.
-    #[default]
-    None,
-    /// Classic: at most `percent`% of `capacity_per_s` retries in each aligned second.
-    CapacityPercent {
-        /// Percent, 0..=[`MAX_BUDGET_PERCENT`].
-        percent: f64,
-        /// Capacity the percentage applies to, 0..=[`MAX_RATE`] per second per scope.
-        capacity_per_s: f64,
-        /// Scope.
-        #[serde(default)]
-        scope: Scope,
-    },
-    /// Token bucket: each first attempt adds `percent`/100 token (up to `max_tokens`), a retry takes 1.
-    TokenBucket {
-        /// Percent of requests that may be retried, 0..=100.
-        percent: f64,
-        /// Bucket size (and initial content), 1..=[`MAX_TOKENS`] tokens.
-        max_tokens: u32,
-        /// Scope.
-        #[serde(default)]
-        scope: Scope,
-    },
-    /// gRPC retry throttling (gRFC A6).
-    GrpcThrottle {
-        /// Bucket size and initial tokens, 1..=[`MAX_GRPC_TOKENS`].
-        max_tokens: u32,
-        /// Tokens a success adds, [`MIN_GRPC_TOKEN_RATIO`]..=`max_tokens` (three decimals kept).
-        token_ratio: f64,
-        /// Scope.
-        #[serde(default)]
-        scope: Scope,
-    },
-    /// Finagle `RetryBudget` / tower `TpsBudget`: a leaky window of deposits.
-    Windowed {
-        /// Window, [`MIN_TTL_MS`]..=[`MAX_TTL_MS`] ms.
-        ttl_ms: u64,
-        /// Retries always allowed per second, 0..=[`MAX_COUNT`].
-        min_retries_per_sec: u32,
-        /// Percent of requests that may be retried, 0..=[`MAX_BUDGET_PERCENT`].
-        percent_can_retry: f64,
-        /// Scope.
-        #[serde(default)]
-        scope: Scope,
-    },
-    /// Seed 003: retries / requests ≤ ratio over a window, free below a minimum sample.
-    Ratio {
-        /// Allowed retries as a percent of requests, 0..=[`MAX_BUDGET_PERCENT`].
-        ratio_percent: f64,
-        /// Window, 0 (cumulative, as in the seed's code) or [`MIN_RATIO_WINDOW_MS`]..=[`MAX_TIME_MS`] ms.
-        window_ms: u64,
-        /// Below this many requests in the window every retry is allowed, 0..=[`MAX_MIN_REQUESTS`].
-        min_requests: u32,
-        /// Scope.
-        #[serde(default)]
-        scope: Scope,
-    },
-    /// AWS SDK standard retry mode quota.
-    AwsQuota {
-        /// Initial and maximum capacity, 1..=[`MAX_TOKENS`] ([`DEFAULT_AWS_TOKENS`] in the SDKs).
-        #[serde(default = "aws_initial")]
-        initial_tokens: u32,
-        /// Cost of a retry, 0..=[`MAX_TOKENS`] ([`DEFAULT_AWS_RETRY_COST`]).
-        #[serde(default = "aws_cost")]
-        retry_cost: u32,
-        /// Cost of a retry after a timeout, 0..=[`MAX_TOKENS`] ([`DEFAULT_AWS_TIMEOUT_COST`]).
-        #[serde(default = "aws_timeout_cost")]
-        timeout_cost: u32,
-        /// Added by a success that needed no retry, 0..=[`MAX_TOKENS`]
-        /// ([`DEFAULT_AWS_NO_RETRY_INCREMENT`]).
-        #[serde(default = "aws_no_retry_increment")]
-        no_retry_increment: u32,
-        /// Scope.
-        #[serde(default)]
-        scope: Scope,
-    },
+crate::kind_enum! {
+    tag = "kind";
+    /// A retry budget: what may veto a retry the policy would otherwise make.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub enum Budget {
+        /// No budget.
+        #[default]
+        None,
+        /// Classic: at most `percent`% of `capacity_per_s` retries in each aligned second.
+        CapacityPercent {
+            /// Percent, 0..=[`MAX_BUDGET_PERCENT`].
+            percent: f64,
+            /// Capacity the percentage applies to, 0..=[`MAX_RATE`] per second per scope.
+            capacity_per_s: f64,
+            /// Scope.
+            #[serde(default)]
+            scope: Scope,
+        },
+        /// Token bucket: each first attempt adds `percent`/100 token (up to `max_tokens`), a retry takes 1.
+        TokenBucket {
+            /// Percent of requests that may be retried, 0..=100.
+            percent: f64,
+            /// Bucket size (and initial content), 1..=[`MAX_TOKENS`] tokens.
+            max_tokens: u32,
+            /// Scope.
+            #[serde(default)]
+            scope: Scope,
+        },
+        /// gRPC retry throttling (gRFC A6).
+        GrpcThrottle {
+            /// Bucket size and initial tokens, 1..=[`MAX_GRPC_TOKENS`].
+            max_tokens: u32,
+            /// Tokens a success adds, [`MIN_GRPC_TOKEN_RATIO`]..=`max_tokens` (three decimals kept).
+            token_ratio: f64,
+            /// Scope.
+            #[serde(default)]
+            scope: Scope,
+        },
+        /// Finagle `RetryBudget` / tower `TpsBudget`: a leaky window of deposits.
+        Windowed {
+            /// Window, [`MIN_TTL_MS`]..=[`MAX_TTL_MS`] ms.
+            ttl_ms: u64,
+            /// Retries always allowed per second, 0..=[`MAX_COUNT`].
+            min_retries_per_sec: u32,
+            /// Percent of requests that may be retried, 0..=[`MAX_BUDGET_PERCENT`].
+            percent_can_retry: f64,
+            /// Scope.
+            #[serde(default)]
+            scope: Scope,
+        },
+        /// Seed 003: retries / requests ≤ ratio over a window, free below a minimum sample.
+        Ratio {
+            /// Allowed retries as a percent of requests, 0..=[`MAX_BUDGET_PERCENT`].
+            ratio_percent: f64,
+            /// Window, 0 (cumulative, as in the seed's code) or [`MIN_RATIO_WINDOW_MS`]..=[`MAX_TIME_MS`] ms.
+            window_ms: u64,
+            /// Below this many requests in the window every retry is allowed, 0..=[`MAX_MIN_REQUESTS`].
+            min_requests: u32,
+            /// Scope.
+            #[serde(default)]
+            scope: Scope,
+        },
+        /// AWS SDK standard retry mode quota.
+        AwsQuota {
+            /// Initial and maximum capacity, 1..=[`MAX_TOKENS`] ([`DEFAULT_AWS_TOKENS`] in the SDKs).
+            #[serde(default = "aws_initial")]
+            initial_tokens: u32,
+            /// Cost of a retry, 0..=[`MAX_TOKENS`] ([`DEFAULT_AWS_RETRY_COST`]).
+            #[serde(default = "aws_cost")]
+            retry_cost: u32,
+            /// Cost of a retry after a timeout, 0..=[`MAX_TOKENS`] ([`DEFAULT_AWS_TIMEOUT_COST`]).
+            #[serde(default = "aws_timeout_cost")]
+            timeout_cost: u32,
+            /// Added by a success that needed no retry, 0..=[`MAX_TOKENS`]
+            /// ([`DEFAULT_AWS_NO_RETRY_INCREMENT`]).
+            #[serde(default = "aws_no_retry_increment")]
+            no_retry_increment: u32,
+            /// Scope.
+            #[serde(default)]
+            scope: Scope,
+        },
+    }
 }
 
 /// Count- or time-based sliding window (Resilience4j).
@@ -553,73 +561,75 @@ pub enum WindowKind {
     Time,
 }
 
-/// A circuit breaker on the calls to the next tier.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Breaker {
-    /// No breaker.
-    #[default]
-    None,
-    /// Opens after `failures` consecutive failures.
-    Consecutive {
-        /// Threshold, 1..=[`MAX_COUNT`].
-        failures: u32,
-        /// Time open before half-open, ms.
-        open_ms: u64,
-        /// Uniform extra open time in `[0, open_jitter_ms]`.
-        #[serde(default)]
-        open_jitter_ms: u64,
-        /// Trial calls in half-open, 1..=[`MAX_HALF_OPEN_CALLS`] ([`DEFAULT_HALF_OPEN_CALLS`]
-        /// when absent); all must succeed to close.
-        #[serde(default = "default_half_open_calls")]
-        half_open_calls: u32,
-        /// Scope.
-        #[serde(default)]
-        scope: Scope,
-    },
-    /// Resilience4j `CircuitBreaker` with optional gradual recovery (seed 004).
-    Resilience4j {
-        /// Window type.
-        #[serde(default)]
-        window: WindowKind,
-        /// Calls (count) or seconds (time) in the window, 1..=[`MAX_COUNT_WINDOW`] /
-        /// 1..=[`MAX_TIME_WINDOW_S`], and `window_size × breakers` ≤ [`MAX_WINDOW_CELLS`].
-        window_size: u32,
-        /// Calls needed before rates are judged, 1..=[`MAX_COUNT`].
-        minimum_calls: u32,
-        /// Open when failure rate ≥ this, 1..=100.
-        failure_rate_percent: f64,
-        /// Calls slower than this are slow.
-        #[serde(default)]
-        slow_call_ms: Option<u64>,
-        /// Open when slow-call rate ≥ this, 1..=100 ([`DEFAULT_SLOW_CALL_RATE_PERCENT`] when absent).
-        #[serde(default = "default_slow_call_rate")]
-        slow_call_rate_percent: f64,
-        /// Time open before half-open, ms.
-        wait_open_ms: u64,
-        /// Uniform extra open time in `[0, open_jitter_ms]` (seed 002: 500).
-        #[serde(default)]
-        open_jitter_ms: u64,
-        /// Calls permitted in half-open, 1..=[`MAX_HALF_OPEN_CALLS`].
-        half_open_calls: u32,
-        /// When set, closing goes through 25% and 50% admission stages of this length.
-        #[serde(default)]
-        ramp_stage_ms: Option<u64>,
-        /// Scope.
-        #[serde(default)]
-        scope: Scope,
-    },
-    /// Google SRE client-side adaptive throttling: reject with
-    /// `max(0, (requests - k × accepts) / (requests + 1))`.
-    SreAdaptive {
-        /// Multiplier K, 1..=[`MAX_SRE_K`].
-        k: f64,
-        /// History window, [`MIN_SRE_WINDOW_MS`]..=[`MAX_TIME_MS`] ms.
-        window_ms: u64,
-        /// Scope.
-        #[serde(default)]
-        scope: Scope,
-    },
+crate::kind_enum! {
+    tag = "kind";
+    /// A circuit breaker on the calls to the next tier.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub enum Breaker {
+        /// No breaker.
+        #[default]
+        None,
+        /// Opens after `failures` consecutive failures.
+        Consecutive {
+            /// Threshold, 1..=[`MAX_COUNT`].
+            failures: u32,
+            /// Time open before half-open, ms.
+            open_ms: u64,
+            /// Uniform extra open time in `[0, open_jitter_ms]`.
+            #[serde(default)]
+            open_jitter_ms: u64,
+            /// Trial calls in half-open, 1..=[`MAX_HALF_OPEN_CALLS`] ([`DEFAULT_HALF_OPEN_CALLS`]
+            /// when absent); all must succeed to close.
+            #[serde(default = "default_half_open_calls")]
+            half_open_calls: u32,
+            /// Scope.
+            #[serde(default)]
+            scope: Scope,
+        },
+        /// Resilience4j `CircuitBreaker` with optional gradual recovery (seed 004).
+        Resilience4j {
+            /// Window type.
+            #[serde(default)]
+            window: WindowKind,
+            /// Calls (count) or seconds (time) in the window, 1..=[`MAX_COUNT_WINDOW`] /
+            /// 1..=[`MAX_TIME_WINDOW_S`], and `window_size × breakers` ≤ [`MAX_WINDOW_CELLS`].
+            window_size: u32,
+            /// Calls needed before rates are judged, 1..=[`MAX_COUNT`].
+            minimum_calls: u32,
+            /// Open when failure rate ≥ this, 1..=100.
+            failure_rate_percent: f64,
+            /// Calls slower than this are slow.
+            #[serde(default)]
+            slow_call_ms: Option<u64>,
+            /// Open when slow-call rate ≥ this, 1..=100 ([`DEFAULT_SLOW_CALL_RATE_PERCENT`] when absent).
+            #[serde(default = "default_slow_call_rate")]
+            slow_call_rate_percent: f64,
+            /// Time open before half-open, ms.
+            wait_open_ms: u64,
+            /// Uniform extra open time in `[0, open_jitter_ms]` (seed 002: 500).
+            #[serde(default)]
+            open_jitter_ms: u64,
+            /// Calls permitted in half-open, 1..=[`MAX_HALF_OPEN_CALLS`].
+            half_open_calls: u32,
+            /// When set, closing goes through 25% and 50% admission stages of this length.
+            #[serde(default)]
+            ramp_stage_ms: Option<u64>,
+            /// Scope.
+            #[serde(default)]
+            scope: Scope,
+        },
+        /// Google SRE client-side adaptive throttling: reject with
+        /// `max(0, (requests - k × accepts) / (requests + 1))`.
+        SreAdaptive {
+            /// Multiplier K, 1..=[`MAX_SRE_K`].
+            k: f64,
+            /// History window, [`MIN_SRE_WINDOW_MS`]..=[`MAX_TIME_MS`] ms.
+            window_ms: u64,
+            /// Scope.
+            #[serde(default)]
+            scope: Scope,
+        },
+    }
 }
 
 /// A bulkhead: at most `max_concurrent` outstanding attempts per caller instance.
@@ -634,31 +644,33 @@ pub struct Bulkhead {
     pub max_wait_ms: u64,
 }
 
-/// What a fault does to the instances it covers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum FaultEffect {
-    /// Hard outage: requests fail at once with `error`; held work is lost.
-    Outage,
-    /// Nothing answers; held responses fail with `error` when the hang ends.
-    Hang,
-    /// A stop-the-world pause: work queues up and resumes when it ends.
-    Pause,
-    /// Service rate × factor ([`MIN_BROWNOUT_FACTOR`]..=1).
-    Brownout {
-        /// Capacity factor.
-        factor: f64,
-    },
-    /// Extra probability of `error`, 0..=1.
-    ErrorRate {
-        /// Probability.
-        rate: f64,
-    },
-    /// Added service latency.
-    Latency {
-        /// Extra ms.
-        added_ms: f64,
-    },
+crate::kind_enum! {
+    tag = "kind";
+    /// What a fault does to the instances it covers.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum FaultEffect {
+        /// Hard outage: requests fail at once with `error`; held work is lost.
+        Outage,
+        /// Nothing answers; held responses fail with `error` when the hang ends.
+        Hang,
+        /// A stop-the-world pause: work queues up and resumes when it ends.
+        Pause,
+        /// Service rate × factor ([`MIN_BROWNOUT_FACTOR`]..=1).
+        Brownout {
+            /// Capacity factor.
+            factor: f64,
+        },
+        /// Extra probability of `error`, 0..=1.
+        ErrorRate {
+            /// Probability.
+            rate: f64,
+        },
+        /// Added service latency.
+        Latency {
+            /// Extra ms.
+            added_ms: f64,
+        },
+    }
 }
 
 /// A fault on a schedule.

@@ -88,8 +88,59 @@ struct De<'de, 'c> {
     track: &'c Track,
 }
 
+/// Reads the externally tagged enum `R` as variant `name` with the fields `rest`: the
+/// variant of an internally tagged enum once its tag is taken out (see
+/// [`super::kind_tagged`]).
+pub fn read_variant<'de, R: de::Deserialize<'de>>(
+    name: &'de str,
+    rest: &'de Value,
+) -> Result<R, Error> {
+    let track = Track::default();
+    R::deserialize(Tagged {
+        name,
+        rest,
+        track: &track,
+    })
+}
+
+/// The deserializer of [`read_variant`]: an enum only.
+struct Tagged<'de, 'c> {
+    name: &'de str,
+    rest: &'de Value,
+    track: &'c Track,
+}
+
+impl<'de> de::Deserializer<'de> for Tagged<'de, '_> {
+    type Error = Error;
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        visitor.visit_enum(Variant {
+            name: self.name,
+            value: Some(self.rest),
+            at: &Chain::Root,
+            track: self.track,
+            unit_ignores_fields: true,
+        })
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
+        Err(de::Error::custom("expected an enum"))
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+        byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map
+        struct identifier ignored_any
+    }
+}
+
 /// serde_json's description of a value in a type error (`string "x"`, `integer `-1``).
-fn unexpected(v: &Value) -> Unexpected<'_> {
+pub fn unexpected(v: &Value) -> Unexpected<'_> {
     match v {
         Value::Null => Unexpected::Unit,
         Value::Bool(b) => Unexpected::Bool(*b),
@@ -195,6 +246,7 @@ impl<'de> de::Deserializer<'de> for De<'de, '_> {
             value,
             at: self.at,
             track: self.track,
+            unit_ignores_fields: false,
         };
         let r = match self.v {
             Value::String(name) => visitor.visit_enum(variant(name, None)),
@@ -413,6 +465,9 @@ struct Variant<'de, 'c> {
     value: Option<&'de Value>,
     at: &'c Chain<'c>,
     track: &'c Track,
+    /// A unit variant of an internally tagged enum ignores the other fields (as serde's
+    /// derived reader of that form does).
+    unit_ignores_fields: bool,
 }
 
 impl<'de, 'c> de::EnumAccess<'de> for Variant<'de, 'c> {
@@ -452,6 +507,7 @@ impl<'de> de::VariantAccess<'de> for Variant<'de, '_> {
     fn unit_variant(self) -> Result<(), Error> {
         match self.value {
             None => Ok(()),
+            Some(_) if self.unit_ignores_fields => Ok(()),
             Some(_) => self.with("unit variant", |d| de::Deserialize::deserialize(d)),
         }
     }
@@ -558,6 +614,52 @@ mod tests {
         assert_eq!(
             e.1.to_string(),
             "invalid type: sequence, expected struct Client"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tagged_tests {
+    use crate::cluster::scenario::{Budget, Client};
+    use crate::validate::from_value;
+    use serde_json::json;
+
+    #[test]
+    fn internally_tagged_kinds_read_and_name_their_fields() {
+        let b = json!({"kind": "token_bucket", "percent": 10, "max_tokens": 3});
+        let budget: Budget = from_value(&b).unwrap();
+        assert_eq!(
+            serde_json::to_value(&budget).unwrap()["kind"],
+            "token_bucket"
+        );
+        // Any deserializer reads the tagged form (serde_json's text reader here).
+        let text: Budget = serde_json::from_str(&b.to_string()).unwrap();
+        assert_eq!(text, budget);
+        let err = |budget| {
+            let e = from_value::<Client>(&json!({"timeout_ms": 5, "budget": budget})).unwrap_err();
+            (e.field.clone(), e.to_string())
+        };
+        let (field, msg) = err(json!({"kind": "tokens"}));
+        assert_eq!(field, "budget.kind");
+        assert!(msg.ends_with("expected one of `none`, `capacity_percent`, `token_bucket`, `grpc_throttle`, `windowed`, `ratio`, `aws_quota`"), "{msg}");
+        let (field, _) = err(json!({"kind": 3}));
+        assert_eq!(field, "budget.kind");
+        let (field, _) = err(json!({"percent": 3}));
+        assert_eq!(field, "budget.kind");
+        let (field, msg) =
+            err(json!({"kind": "token_bucket", "percent": 1, "max_tokens": 2, "scope": "all"}));
+        assert_eq!(field, "budget.scope");
+        assert!(
+            msg.ends_with("expected `per_instance` or `shared`"),
+            "{msg}"
+        );
+        let (field, _) =
+            err(json!({"kind": "token_bucket", "percent": 1, "max_tokens": 2, "x": 1}));
+        assert_eq!(field, "budget.x");
+        // A unit kind ignores the fields beside its tag, as serde's derived reader does.
+        assert_eq!(
+            from_value::<Budget>(&json!({"kind": "none", "percent": 1})).unwrap(),
+            Budget::None
         );
     }
 }
