@@ -210,99 +210,10 @@ pub fn sample_with(
 /// value" (an optional figure the run lacks); booleans count as 0/1; strings, arrays
 /// and the `skip`ped top-level fields are left out.
 fn numeric_leaves<T: Serialize>(v: &T, skip: &[&str]) -> Vec<(String, Option<f64>)> {
-    let mut out = Vec::new();
-    // Through the JSON text, not `serde_json::Value`, whose maps sort their keys.
-    if let Ok(text) = serde_json::to_string(v) {
-        let mut de = serde_json::Deserializer::from_str(&text);
-        let _ = serde::de::DeserializeSeed::deserialize(
-            leaves::Flatten {
-                prefix: String::new(),
-                skip,
-                out: &mut out,
-            },
-            &mut de,
-        );
-    }
-    out
+    leaves::collect(v, skip)
 }
 
-mod leaves {
-    use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-    use std::fmt;
-
-    /// Flattens one JSON value under `prefix` into `out`.
-    pub(super) struct Flatten<'a> {
-        pub prefix: String,
-        pub skip: &'a [&'a str],
-        pub out: &'a mut Vec<(String, Option<f64>)>,
-    }
-
-    impl<'de> DeserializeSeed<'de> for Flatten<'_> {
-        type Value = ();
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-            d.deserialize_any(self)
-        }
-    }
-
-    impl Flatten<'_> {
-        fn push(self, v: Option<f64>) {
-            self.out.push((self.prefix, v));
-        }
-    }
-
-    impl<'de> Visitor<'de> for Flatten<'_> {
-        type Value = ();
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("any JSON value")
-        }
-        fn visit_u64<E>(self, v: u64) -> Result<(), E> {
-            self.push(Some(v as f64));
-            Ok(())
-        }
-        fn visit_i64<E>(self, v: i64) -> Result<(), E> {
-            self.push(Some(v as f64));
-            Ok(())
-        }
-        fn visit_f64<E>(self, v: f64) -> Result<(), E> {
-            self.push(Some(v));
-            Ok(())
-        }
-        fn visit_bool<E>(self, v: bool) -> Result<(), E> {
-            self.push(Some(f64::from(u8::from(v))));
-            Ok(())
-        }
-        fn visit_unit<E>(self) -> Result<(), E> {
-            self.push(None);
-            Ok(())
-        }
-        fn visit_str<E>(self, _: &str) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            while seq.next_element::<IgnoredAny>()?.is_some() {}
-            Ok(())
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            while let Some(key) = map.next_key::<String>()? {
-                if self.prefix.is_empty() && self.skip.contains(&key.as_str()) {
-                    map.next_value::<IgnoredAny>()?;
-                    continue;
-                }
-                let prefix = if self.prefix.is_empty() {
-                    key
-                } else {
-                    format!("{}.{key}", self.prefix)
-                };
-                map.next_value_seed(Flatten {
-                    prefix,
-                    skip: &[],
-                    out: &mut *self.out,
-                })?;
-            }
-            Ok(())
-        }
-    }
-}
+mod leaves;
 
 /// The groups of a scenario as (key, name), in the order of [`Sample::groups`].
 pub fn group_names(scenario: &AnyScenario) -> Vec<(String, String)> {
