@@ -275,26 +275,40 @@ where
     D: serde::Deserializer<'de>,
     R: DeserializeOwned,
 {
-    use serde::de::Error;
     let v = <Value as serde::Deserialize>::deserialize(d)?;
+    // The rest is compiled once per enum, not once per enum and deserializer.
+    read_kind(v, tag, name).map_err(serde::de::Error::custom)
+}
+
+/// [`kind_tagged`] once the value is read.
+fn read_kind<R: DeserializeOwned>(
+    v: Value,
+    tag: &'static str,
+    name: &'static str,
+) -> Result<R, serde_json::Error> {
+    let (kind, rest) = split_kind(v, tag, name)?;
+    de::read_variant(&kind, &rest)
+}
+
+/// The tag's value and the other fields, or the error serde's derived reader gives.
+fn split_kind(
+    v: Value,
+    tag: &'static str,
+    name: &'static str,
+) -> Result<(String, Value), serde_json::Error> {
+    use serde::de::Error;
     let Value::Object(mut fields) = v else {
         let expected = format!("internally tagged enum {name}");
-        return Err(D::Error::invalid_type(
-            de::unexpected(&v),
-            &expected.as_str(),
-        ));
+        return Err(Error::invalid_type(de::unexpected(&v), &expected.as_str()));
     };
-    let kind = match fields.remove(tag) {
-        Some(Value::String(kind)) => kind,
-        Some(other) => {
-            return Err(D::Error::invalid_type(
-                de::unexpected(&other),
-                &"variant identifier",
-            ))
-        }
-        None => return Err(D::Error::missing_field(tag)),
-    };
-    de::read_variant(&kind, &Value::Object(fields)).map_err(D::Error::custom)
+    match fields.remove(tag) {
+        Some(Value::String(kind)) => Ok((kind, Value::Object(fields))),
+        Some(other) => Err(Error::invalid_type(
+            de::unexpected(&other),
+            &"variant identifier",
+        )),
+        None => Err(Error::missing_field(tag)),
+    }
 }
 
 /// Defines an enum written with its variant's name in the field `tag` and the variant's
