@@ -463,7 +463,7 @@ pub fn verdicts(sc: &Scenario, seed: i64) -> Result<Vec<Verdict>, ValidationErro
 
 /// [`verdicts`] named in `lang` (the figures and PASS/FAIL are the same).
 pub fn verdicts_in(sc: &Scenario, seed: i64, lang: Lang) -> Result<Vec<Verdict>, ValidationError> {
-    let mut v = verdicts(sc, seed)?;
+    let mut v = checks(&simulate(sc, seed)?, lang)?;
     if lang == Lang::En {
         for (v, name) in v.iter_mut().zip(VERDICT_NAMES_EN) {
             v.name = name.to_string();
@@ -475,6 +475,11 @@ pub fn verdicts_in(sc: &Scenario, seed: i64, lang: Lang) -> Result<Vec<Verdict>,
 /// The four acceptance checks of a run already made (`out`); only the budget-forced
 /// check runs again, and then only S3 and S4.
 pub fn verdicts_of(out: &Output) -> Result<Vec<Verdict>, ValidationError> {
+    checks(out, Lang::En)
+}
+
+/// [`verdicts_of`] with the words of its details in `lang` (its names are [`VERDICT_NAMES`]).
+fn checks(out: &Output, lang: Lang) -> Result<Vec<Verdict>, ValidationError> {
     let (sc, seed) = (&out.scenario, out.scenario.seed);
     let names = VERDICT_NAMES;
     if out.results.len() < 4 {
@@ -483,10 +488,16 @@ pub fn verdicts_of(out: &Output) -> Result<Vec<Verdict>, ValidationError> {
             .map(|n| Verdict {
                 name: n.to_string(),
                 pass: None,
-                detail: format!(
-                    "needs at least 4 strategies (S1–S4 by position); this scenario has {}",
-                    out.results.len()
-                ),
+                detail: match lang {
+                    Lang::Zh => format!(
+                        "需要至少 4 个策略（按位置为 S1–S4）；此场景有 {} 个",
+                        out.results.len()
+                    ),
+                    Lang::En => format!(
+                        "needs at least 4 strategies (S1–S4 by position); this scenario has {}",
+                        out.results.len()
+                    ),
+                },
             })
             .collect());
     }
@@ -534,7 +545,8 @@ pub fn verdicts_of(out: &Output) -> Result<Vec<Verdict>, ValidationError> {
             name: names[3].to_string(),
             pass: Some(same_figures(f3, f4)),
             detail: format!(
-                "amplification difference {}",
+                "{} {}",
+                lang.pick("放大倍数差值", "amplification difference"),
                 fixed((f4.amplification - f3.amplification).abs(), 3)
             ),
         },
