@@ -114,35 +114,25 @@ macro_rules! skip_compound {
 skip_compound!(SerializeSeq serialize_element, SerializeTuple serialize_element,
     SerializeTupleStruct serialize_field, SerializeTupleVariant serialize_field);
 
-impl ser::SerializeStruct for Object<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        v: &T,
-    ) -> Result<(), Error> {
-        self.member(key, v)
-    }
-    fn end(self) -> Result<(), Error> {
-        Ok(())
-    }
+macro_rules! object_compound {
+    ($($trait:ident),*) => {
+        $(impl ser::$trait for Object<'_> {
+            type Ok = ();
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                v: &T,
+            ) -> Result<(), Error> {
+                self.member(key, v)
+            }
+            fn end(self) -> Result<(), Error> {
+                Ok(())
+            }
+        })*
+    };
 }
-
-impl ser::SerializeStructVariant for Object<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        v: &T,
-    ) -> Result<(), Error> {
-        self.member(key, v)
-    }
-    fn end(self) -> Result<(), Error> {
-        Ok(())
-    }
-}
+object_compound!(SerializeStruct, SerializeStructVariant);
 
 impl ser::SerializeMap for Object<'_> {
     type Ok = ();

@@ -380,6 +380,18 @@ fn wrong_type(v: &Value, expected: &dyn de::Expected) -> Error {
     de::Error::invalid_type(unexpected(v), expected)
 }
 
+/// Reads `v` at `at`. An error of the type's own code after its read (an internally
+/// tagged enum reads its variant from the value it read) is an error at this place too.
+fn read_at<'de, T: DeserializeSeed<'de>>(
+    seed: T,
+    v: &'de Value,
+    at: &Chain,
+    track: &Track,
+) -> Result<T::Value, Error> {
+    let r = seed.deserialize(De { v, at, track });
+    track.on(at, r)
+}
+
 /// The elements of a list, each read at `[i]`.
 struct Seq<'de, 'c> {
     it: core::slice::Iter<'de, Value>,
@@ -400,14 +412,7 @@ impl<'de> de::SeqAccess<'de> for Seq<'de, '_> {
         };
         let at = Chain::Index(self.at, self.i);
         self.i += 1;
-        let r = seed.deserialize(De {
-            v,
-            at: &at,
-            track: self.track,
-        });
-        // Also an error of the type's own code after its read (an internally tagged
-        // enum reads its variant from a buffer) is an error at this place.
-        self.track.on(&at, r).map(Some)
+        read_at(seed, v, &at, self.track).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -444,13 +449,7 @@ impl<'de> de::MapAccess<'de> for Fields<'de, '_> {
             .next
             .take()
             .ok_or_else(|| de::Error::custom("value is missing"))?;
-        let at = Chain::Key(self.at, k);
-        let r = seed.deserialize(De {
-            v,
-            at: &at,
-            track: self.track,
-        });
-        self.track.on(&at, r)
+        read_at(seed, v, &Chain::Key(self.at, k), self.track)
     }
 
     fn size_hint(&self) -> Option<usize> {
