@@ -269,7 +269,7 @@ pub fn read_value<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::E
 /// as `R`, the same enum externally tagged: the tag `tag` becomes the variant's name and
 /// the other fields its fields. Errors read as serde's derived reader of the tagged form
 /// words them. Why: serde's derived reader buffers the fields and reads every variant
-/// once more from that buffer, which made a twentieth of the wasm (see [`kind_enum`]).
+/// once more from that buffer, which made a twentieth of the wasm (see [`crate::kind_enum`]).
 pub fn kind_tagged<'de, D, R>(d: D, tag: &'static str, name: &'static str) -> Result<R, D::Error>
 where
     D: serde::Deserializer<'de>,
