@@ -80,18 +80,35 @@ pub const RECOVERY_WINDOW_S: u32 = 3;
 
 /// Runs every strategy of `scenario` with `seed` (each strategy starts a fresh PRNG).
 pub fn run(scenario: &Scenario, seed: i64) -> Result<Vec<StrategyResult>, ValidationError> {
+    run_with(scenario, seed, &mut Runs::new())
+}
+
+/// [`run`] through `runs`, which answers a strategy it already ran with the same inputs.
+pub fn run_with(
+    scenario: &Scenario,
+    seed: i64,
+    runs: &mut Runs,
+) -> Result<Vec<StrategyResult>, ValidationError> {
     scenario.validate()?;
-    let mut scratch = Scratch::default();
     Ok(scenario
         .strategies
         .iter()
-        .map(|st| run_strategy_with(scenario, st, &mut JavaRandom::new(seed), &mut scratch))
+        .map(|st| runs.run(scenario, st, seed))
         .collect())
 }
 
 /// Runs `scenario` with `seed` and returns the CLI/wasm document.
 pub fn simulate(scenario: &Scenario, seed: i64) -> Result<Output, ValidationError> {
-    let results = run(scenario, seed)?;
+    simulate_with(scenario, seed, &mut Runs::new())
+}
+
+/// [`simulate`] through `runs` (see [`run_with`]).
+pub fn simulate_with(
+    scenario: &Scenario,
+    seed: i64,
+    runs: &mut Runs,
+) -> Result<Output, ValidationError> {
+    let results = run_with(scenario, seed, runs)?;
     let mut scenario = scenario.clone();
     scenario.seed = seed;
     Ok(Output { scenario, results })
@@ -107,6 +124,111 @@ pub fn run_strategy<R: UnitDouble>(
     rng: &mut R,
 ) -> StrategyResult {
     run_strategy_with(scenario, strategy, rng, &mut Scratch::default())
+}
+
+/// Strategy runs kept by their inputs, so a run whose inputs equal an earlier one's is
+/// not simulated again: a sweep point's strategies that the swept field leaves as they
+/// were at the point before, or the acceptance check's budget-forced S3 when S3 already
+/// has budget 100.
+///
+/// A strategy's result is a pure function of the scenario's shared fields (all but
+/// `seed` and `strategies`), the strategy and the seed, so a kept result is exactly what
+/// running again would give. A strategy without jitter draws no random number (the PRNG
+/// is read only for a jittered backoff), so its result does not depend on the seed
+/// either: an ensemble runs S1 and S2 of the article once, not once per seed. At most
+/// [`Runs::KEEP`] results are kept, the least recently used dropped first, so a sweep
+/// whose every point differs holds a few results, not all.
+#[derive(Default)]
+pub struct Runs {
+    /// (shared fields, strategy, seed if it matters) and its result, least recently
+    /// used first.
+    kept: Vec<(Shared, Strategy, Option<i64>, StrategyResult)>,
+    scratch: Scratch,
+}
+
+impl Runs {
+    /// Results kept at most: room for every strategy of a scenario twice over (a sweep
+    /// point's and the budget-forced ones), so a strategy a sweep does not change is
+    /// still kept when the next point asks for it.
+    pub const KEEP: usize = 2 * super::scenario::MAX_STRATEGIES + 2;
+
+    /// No results kept yet.
+    pub fn new() -> Runs {
+        Runs::default()
+    }
+
+    /// `strategy` of the validated `scenario` run with `seed` (a fresh PRNG), or the kept
+    /// result of a run with the same inputs.
+    pub fn run(&mut self, scenario: &Scenario, strategy: &Strategy, seed: i64) -> StrategyResult {
+        let shared = Shared::of(scenario);
+        let key = (strategy.jitter == Jitter::Full).then_some(seed);
+        let found = self
+            .kept
+            .iter()
+            .position(|(sh, st, s, _)| *s == key && *st == *strategy && *sh == shared);
+        let entry = match found {
+            Some(i) => self.kept.remove(i),
+            None => {
+                let result = run_strategy_with(
+                    scenario,
+                    strategy,
+                    &mut JavaRandom::new(seed),
+                    &mut self.scratch,
+                );
+                if self.kept.len() == Self::KEEP {
+                    self.kept.remove(0);
+                }
+                (shared, strategy.clone(), key, result)
+            }
+        };
+        let result = entry.3.clone();
+        self.kept.push(entry);
+        result
+    }
+}
+
+/// The fields of a scenario that a strategy's run reads besides the strategy and the
+/// seed. Built by destructuring every field, so a field added to [`Scenario`] does not
+/// compile here until it is either compared or said to be irrelevant.
+#[derive(Clone, PartialEq)]
+struct Shared {
+    clients: u32,
+    duration_s: u32,
+    capacity: u32,
+    outage: super::scenario::Outage,
+    upstream_latency_ms: u32,
+    breaker_trip_failures: u32,
+    breaker_open_s: u32,
+    attribution: super::scenario::Attribution,
+}
+
+impl Shared {
+    fn of(sc: &Scenario) -> Shared {
+        let Scenario {
+            clients,
+            duration_s,
+            capacity,
+            outage,
+            upstream_latency_ms,
+            breaker_trip_failures,
+            breaker_open_s,
+            // The seed is compared on its own: each run is given one.
+            seed: _,
+            // The strategy run is compared on its own; the others do not touch it.
+            strategies: _,
+            attribution,
+        } = sc;
+        Shared {
+            clients: *clients,
+            duration_s: *duration_s,
+            capacity: *capacity,
+            outage: *outage,
+            upstream_latency_ms: *upstream_latency_ms,
+            breaker_trip_failures: *breaker_trip_failures,
+            breaker_open_s: *breaker_open_s,
+            attribution: *attribution,
+        }
+    }
 }
 
 /// Buffers reused across strategies so a run allocates once, not per request.
@@ -533,6 +655,42 @@ pub fn backoff_ms<const JITTER: bool, R: UnitDouble>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kept_runs_equal_fresh_runs() {
+        let article = Scenario::article();
+        let mut wider = article.clone();
+        wider.capacity += 1;
+        let mut renamed = article.strategies[2].clone();
+        renamed.name.push('x');
+        let mut runs = Runs::new();
+        // Each request is answered from a fresh engine and through `runs`: repeated inputs
+        // (kept), a jittered strategy on another seed, one without jitter on another seed
+        // (kept across seeds), a changed shared field, a changed name, and more distinct
+        // inputs than are kept, so the oldest are dropped and asked for again.
+        let mut asks: Vec<(&Scenario, Strategy, i64)> = Vec::new();
+        for seed in [4242, 7, 4242] {
+            for st in &article.strategies {
+                asks.push((&article, st.clone(), seed));
+            }
+            asks.push((&wider, article.strategies[2].clone(), seed));
+            asks.push((&article, renamed.clone(), seed));
+        }
+        asks.extend(
+            (0..2 * Runs::KEEP as i64).map(|s| (&article, article.strategies[3].clone(), s)),
+        );
+        asks.extend((0..3).map(|s| (&article, article.strategies[3].clone(), s)));
+        for (sc, st, seed) in asks {
+            let fresh = run_strategy(sc, &st, &mut JavaRandom::new(seed));
+            assert_eq!(runs.run(sc, &st, seed), fresh, "{} seed {seed}", st.name);
+        }
+        // What makes keeping S1 and S2 across seeds right, and S3 not: no jitter, no draw.
+        let on = |i: usize, seed| {
+            run_strategy(&article, &article.strategies[i], &mut JavaRandom::new(seed))
+        };
+        assert_eq!(on(1, 1), on(1, 2));
+        assert_ne!(on(2, 1), on(2, 2));
+    }
 
     #[test]
     fn percentile_matches_sorted_list_rule() {

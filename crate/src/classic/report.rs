@@ -2,11 +2,10 @@
 //! article's four reports (`run`, `herd`, `sweep`, `breaker`), the playground's results
 //! table, the Markdown and CSV exports, and the article's four acceptance checks.
 
-use super::engine::{simulate, Output, StrategyResult, RECOVERY_WINDOW_S};
+use super::engine::{simulate, Output, Runs, StrategyResult, RECOVERY_WINDOW_S};
 use super::scenario::Scenario;
 use crate::javafmt::{fixed, java_list, pad};
 use crate::report::{cost_cells, cost_columns, csv_field, Lang};
-use crate::rng::JavaRandom;
 use crate::validate::ValidationError;
 use core::fmt::Write as _;
 use serde::{Deserialize, Serialize};
@@ -475,6 +474,14 @@ pub fn verdicts_in(sc: &Scenario, seed: i64, lang: Lang) -> Result<Vec<Verdict>,
 /// The four acceptance checks of a run already made (`out`); only the budget-forced
 /// check runs again, and then only S3 and S4.
 pub fn verdicts_of(out: &Output) -> Result<Vec<Verdict>, ValidationError> {
+    verdicts_with(out, &mut Runs::new())
+}
+
+/// [`verdicts_of`] with the budget-forced runs made through `runs`, which answers a run
+/// it has already made with the same inputs instead of making it again (an ensemble's
+/// sample passes the [`Runs`] that ran `out`, so the forced S3 is its own S3 when that
+/// already has budget 100, and the forced S4 is run for real).
+pub fn verdicts_with(out: &Output, runs: &mut Runs) -> Result<Vec<Verdict>, ValidationError> {
     let (sc, seed) = (&out.scenario, out.scenario.seed);
     let names = VERDICT_NAMES;
     if out.results.len() < 4 {
@@ -496,9 +503,7 @@ pub fn verdicts_of(out: &Output) -> Result<Vec<Verdict>, ValidationError> {
     // the figures a whole forced run would.
     let forced = sc.with_budget(100);
     forced.validate()?;
-    let forced_run = |i: usize| {
-        crate::classic::run_strategy(&forced, &forced.strategies[i], &mut JavaRandom::new(seed))
-    };
+    let mut forced_run = |i: usize| runs.run(&forced, &forced.strategies[i], seed);
     let (f3, f4) = (&forced_run(2), &forced_run(3));
     Ok(vec![
         Verdict {
