@@ -128,12 +128,13 @@ pub fn run_strategy<R: UnitDouble>(
 
 /// Strategy runs kept by their inputs, so a run whose inputs equal an earlier one's is
 /// not simulated again: a sweep point's strategies that the swept field leaves as they
-/// were at the point before, or the acceptance check's budget-forced S3 when S3 already
-/// has budget 100.
+/// were at the point before, or the acceptance check's budget-forced S3 and S4 when
+/// S3 already has budget 100 and S4 differs from it only in its budget and name.
 ///
 /// A strategy's result is a pure function of the scenario's shared fields (all but
-/// `seed` and `strategies`), the strategy and the seed, so a kept result is exactly what
-/// running again would give. A strategy without jitter draws no random number (the PRNG
+/// `seed` and `strategies`), the strategy but its name (only copied into the result)
+/// and the seed, so a kept result, renamed, is exactly what running again would give.
+/// A strategy without jitter draws no random number (the PRNG
 /// is read only for a jittered backoff), so its result does not depend on the seed
 /// either: an ensemble runs S1 and S2 of the article once, not once per seed. At most
 /// [`Runs::KEEP`] results are kept, the least recently used dropped first, so a sweep
@@ -165,7 +166,7 @@ impl Runs {
         let found = self
             .kept
             .iter()
-            .position(|(sh, st, s, _)| *s == key && *st == *strategy && *sh == shared);
+            .position(|(sh, st, s, _)| *s == key && same_run(st, strategy) && *sh == shared);
         let entry = match found {
             Some(i) => self.kept.remove(i),
             None => {
@@ -181,10 +182,47 @@ impl Runs {
                 (shared, strategy.clone(), key, result)
             }
         };
-        let result = entry.3.clone();
+        let result = StrategyResult {
+            name: strategy.name.clone(),
+            ..entry.3.clone()
+        };
         self.kept.push(entry);
         result
     }
+}
+
+/// True when two strategies run alike: equal in every field but the name, which the
+/// engine only copies into the result.
+fn same_run(a: &Strategy, b: &Strategy) -> bool {
+    // Every field named, so a field added to `Strategy` does not compile here until it
+    // is compared (or said not to change a run, as the name is).
+    let Strategy {
+        name: _,
+        max_retry,
+        base_ms,
+        jitter,
+        budget_pct,
+        deadline_ms,
+        breaker,
+        breaker_trip_failures,
+        breaker_open_s,
+        cost,
+    } = a;
+    (max_retry, base_ms, jitter, budget_pct, deadline_ms)
+        == (
+            &b.max_retry,
+            &b.base_ms,
+            &b.jitter,
+            &b.budget_pct,
+            &b.deadline_ms,
+        )
+        && (breaker, breaker_trip_failures, breaker_open_s, cost)
+            == (
+                &b.breaker,
+                &b.breaker_trip_failures,
+                &b.breaker_open_s,
+                &b.cost,
+            )
 }
 
 /// The fields of a scenario that a strategy's run reads besides the strategy and the
@@ -703,6 +741,22 @@ mod tests {
         for (sc, st, seed) in asks {
             let fresh = run_strategy(sc, &st, &mut JavaRandom::new(seed));
             assert_eq!(runs.run(sc, &st, seed), fresh, "{} seed {seed}", st.name);
+        }
+        // What makes a kept run right for another name: the name changes nothing else.
+        for seed in [4242, 7] {
+            for st in &article.strategies {
+                let mut other = st.clone();
+                other.name = "renamed".into();
+                let named = run_strategy(&article, &other, &mut JavaRandom::new(seed));
+                let fresh = run_strategy(&article, st, &mut JavaRandom::new(seed));
+                assert_eq!(
+                    StrategyResult {
+                        name: st.name.clone(),
+                        ..named
+                    },
+                    fresh
+                );
+            }
         }
         // What makes keeping S1 and S2 across seeds right, and S3 not: no jitter, no draw.
         let on = |i: usize, seed| {

@@ -478,9 +478,11 @@ pub fn verdicts_of(out: &Output) -> Result<Vec<Verdict>, ValidationError> {
 }
 
 /// [`verdicts_of`] with the budget-forced runs made through `runs`, which answers a run
-/// it has already made with the same inputs instead of making it again (an ensemble's
-/// sample passes the [`Runs`] that ran `out`, so the forced S3 is its own S3 when that
-/// already has budget 100, and the forced S4 is run for real).
+/// it has already made with the same inputs instead of making it again: an ensemble's
+/// sample passes the [`Runs`] that ran `out`, so when S3 already has budget 100 and S4
+/// differs from it only in budget and name (the article's), both forced runs are its
+/// own S3's figures, which is what running them again gives ([`verdicts_of`] alone runs
+/// them, so a single run's report still re-runs the check).
 pub fn verdicts_with(out: &Output, runs: &mut Runs) -> Result<Vec<Verdict>, ValidationError> {
     let (sc, seed) = (&out.scenario, out.scenario.seed);
     let names = VERDICT_NAMES;

@@ -152,8 +152,9 @@ pub fn sample_with(
 
 /// [`sample_with`] with the classic model's strategy runs made through `runs`, which
 /// answers a run it already made with the same inputs (the acceptance check's forced
-/// S3 within a sample; a sweep's unchanged strategies from one point to the next, when
-/// it passes one `runs` over a seed's points).
+/// S3 and S4 within a sample of the article's scenario; S1 and S2, which draw no random
+/// number, from one seed to the next; a sweep's unchanged strategies from one point to
+/// the next), as [`map_batched`] passes one `runs` to a batch of items.
 pub fn sample_in(
     scenario: &AnyScenario,
     seed: i64,
