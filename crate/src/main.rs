@@ -46,9 +46,9 @@ options:
   --shard K/N             for `grid`: run only shard K of N and write it as JSON Lines
   --jsonl                 `grid`, `grid-merge`: one JSON line per point
   --out FILE              write the output to FILE instead of standard output
-  --budget-override PCT   force every strategy's budget_pct (0..=100) for `run`
+  --budget-override PCT   force every strategy's budget_pct (0..=100): `run`, `ensemble`, `grid`
   --attribution RULE      which second a retry is charged to: ceil (the article's),
-                          floor or round; overrides the scenario's (classic reports)
+                          floor or round; overrides the scenario's (classic: reports, `ensemble`, `grid`)
   --json                  print one JSON object instead of text (`run`, `ensemble`)
   --lang zh|en            the classic reports' headings: the article's Chinese (default) or English;
                           `scenarios`: the titles in that language (default: English)
@@ -224,6 +224,21 @@ fn classic_overrides(args: &Args, mut sc: classic::Scenario) -> classic::Scenari
     }
 }
 
+/// Any scenario with the command line's overrides applied: the classic model's, or an
+/// error naming the option for a cluster scenario (it has no attribution or global budget).
+fn with_overrides(args: &Args, s: AnyScenario) -> Result<AnyScenario, String> {
+    match s {
+        AnyScenario::Classic(c) => Ok(AnyScenario::Classic(classic_overrides(args, c))),
+        AnyScenario::Cluster(_) if args.budget_override.is_some() => {
+            Err("--budget-override applies to classic scenarios only".into())
+        }
+        AnyScenario::Cluster(_) if args.attribution.is_some() => {
+            Err("--attribution applies to classic scenarios only".into())
+        }
+        cluster => Ok(cluster),
+    }
+}
+
 fn classic_only(args: &Args, s: AnyScenario, command: &str) -> Result<classic::Scenario, String> {
     match s {
         AnyScenario::Classic(c) => Ok(classic_overrides(args, c)),
@@ -279,12 +294,7 @@ fn execute(args: &Args) -> Result<String, String> {
                 }
             }
             AnyScenario::Cluster(sc) => {
-                if args.budget_override.is_some() {
-                    return Err("--budget-override applies to classic scenarios only".into());
-                }
-                if args.attribution.is_some() {
-                    return Err("--attribution applies to classic scenarios only".into());
-                }
+                with_overrides(args, AnyScenario::Cluster(sc.clone()))?;
                 let seed = args.seed.unwrap_or(sc.seed);
                 let result = cluster::run(&sc, seed).map_err(err)?;
                 if args.json {
@@ -319,7 +329,7 @@ fn execute(args: &Args) -> Result<String, String> {
             Ok(report::breaker_text_in(&out, args.lang))
         }
         "ensemble" => {
-            let sc = load(args, "article")?;
+            let sc = with_overrides(args, load(args, "article")?)?;
             // A preset that is an ensemble ("article-1000-seeds") brings its seed count.
             let preset_seeds = args
                 .preset
@@ -357,7 +367,7 @@ fn execute(args: &Args) -> Result<String, String> {
         }
         "grid" => {
             let preset = sweep_preset(args)?;
-            let sc = load(args, preset.map_or("article", |p| p.scenario))?;
+            let sc = with_overrides(args, load(args, preset.map_or("article", |p| p.scenario))?)?;
             let plan = sweep_definition(args)?.plan(&sc).map_err(err)?;
             if let Some(text) = &args.shard {
                 let (k, n) = sweep::parse_shard(text).ok_or_else(|| {

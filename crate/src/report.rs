@@ -58,12 +58,15 @@ impl Table {
 
 /// The table as plain text: columns padded to their widest cell, the first one
 /// left-aligned (labels) and the others right-aligned (figures), two spaces apart.
+/// Widths are display columns as the article counts them (a CJK character takes two,
+/// [`crate::javafmt::display_width`]), so Chinese strategy names line up in a terminal.
 pub fn text(t: &Table) -> String {
+    use crate::javafmt::display_width;
     let width = |i: usize| {
         core::iter::once(&t.columns)
             .chain(&t.rows)
             .filter_map(|r| r.get(i))
-            .map(|c| c.chars().count())
+            .map(|c| display_width(c))
             .max()
             .unwrap_or(0)
     };
@@ -72,12 +75,16 @@ pub fn text(t: &Table) -> String {
     for row in core::iter::once(&t.columns).chain(&t.rows) {
         let mut line = String::new();
         for (i, cell) in row.iter().enumerate() {
-            let w = widths.get(i).copied().unwrap_or(0);
             let cell = cell.replace(char::is_control, " ");
+            let gap = widths
+                .get(i)
+                .copied()
+                .unwrap_or(0)
+                .saturating_sub(display_width(&cell));
             if i == 0 {
-                let _ = write!(line, "{cell:<w$}");
+                let _ = write!(line, "{cell}{:gap$}", "");
             } else {
-                let _ = write!(line, "  {cell:>w$}");
+                let _ = write!(line, "  {:gap$}{cell}", "");
             }
         }
         let _ = writeln!(out, "{}", line.trim_end());
@@ -275,6 +282,22 @@ mod tests {
         assert_eq!(
             md_cell("<img src=x onerror=alert(1)>|"),
             "&lt;img src=x onerror=alert(1)&gt;\\|"
+        );
+    }
+
+    #[test]
+    fn text_pads_chinese_by_display_columns() {
+        let t = Table::new(
+            &["策略", "n"],
+            vec![
+                vec!["S1 固定重试3次".into(), "1".into()],
+                vec!["S10".into(), "200".into()],
+            ],
+        );
+        // "S1 固定重试3次" is 3 + 4×2 + 1 + 2 = 14 columns wide: every line is 14 + 2 + 3.
+        assert_eq!(
+            text(&t),
+            "策略              n\nS1 固定重试3次    1\nS10             200\n"
         );
     }
 

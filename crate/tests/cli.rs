@@ -377,3 +377,47 @@ fn grid_sweep_preset_is_the_bundled_file_on_its_scenario() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no bundled sweep \"nope\""));
 }
+
+#[test]
+fn ensemble_and_grid_take_the_overrides_too() {
+    // With every budget forced to 100, S4 is S3 on every seed and in every metric (the
+    // article's fourth check), and unforced it is not.
+    let groups = |args: &[&str]| -> Vec<serde_json::Value> {
+        let v: serde_json::Value = serde_json::from_str(&stdout(args)).unwrap();
+        v["groups"].as_array().unwrap().clone()
+    };
+    let forced = groups(&[
+        "ensemble",
+        "--seeds",
+        "4",
+        "--budget-override",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(forced[3]["metrics"], forced[2]["metrics"]);
+    let plain = groups(&["ensemble", "--seeds", "4", "--json"]);
+    assert_ne!(plain[3]["metrics"], plain[2]["metrics"]);
+    assert_eq!(plain[2]["metrics"], forced[2]["metrics"]);
+    // The attribution rule reaches every point of a grid: floor charges S1's retries to
+    // the same second, as ceil does (no backoff), but S2's backoffs to earlier seconds.
+    let grid = |extra: &[&str]| {
+        let mut args = vec!["grid", "--param", "capacity=240", "--seeds", "2", "--jsonl"];
+        args.extend(extra);
+        stdout(&args)
+    };
+    assert_ne!(grid(&["--attribution", "floor"]), grid(&[]));
+    assert_eq!(grid(&["--attribution", "ceil"]), grid(&[]));
+    // A cluster scenario has neither: a clear error, exit 2.
+    let out = retrystorm(&[
+        "ensemble",
+        "--preset",
+        "cluster-gc-stampede-naive",
+        "--seeds",
+        "2",
+        "--attribution",
+        "floor",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--attribution applies to classic scenarios only"));
+}

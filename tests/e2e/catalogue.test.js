@@ -119,3 +119,15 @@ test('page code has no user-visible literal outside the catalogues', () => {
   }
   assert.deepEqual(bad, []);
 });
+
+test('the style sheets put no words on the page (a ::before text comes from an attribute)', () => {
+  /** @type {string[]} */
+  const bad = [];
+  for (const file of fs.readdirSync(www).filter((f) => f.endsWith('.css'))) {
+    for (const m of fs.readFileSync(path.join(www, file), 'utf8').matchAll(/content:\s*([^;}]*)/g)) {
+      const literal = m[1].replace(/attr\([^)]*\)/g, '');
+      if (/[A-Za-z\u3400-\u9fff]{2,}/.test(literal)) bad.push(`${file}: ${m[0]}`);
+    }
+  }
+  assert.deepEqual(bad, []);
+});

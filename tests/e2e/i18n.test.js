@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import enCatalogue from '../../www/js/i18n/en.js';
+import zhCatalogue from '../../www/js/i18n/zh.js';
 import * as e2e from './harness.js';
 import { serve } from './static-server.js';
 
@@ -210,10 +212,10 @@ test('accessibility audit (axe-core): no serious or critical violations', async 
   await cluster.close();
 });
 
-test('screenshots at 360 and 1,200 px, both languages, light and dark, both models', async () => {
-  for (const width of [360, 1200]) {
+test('screenshots at 320, 360 and 1,200 px, both languages, light and dark, both models', async () => {
+  for (const width of [320, 360, 1200]) {
     for (const lang of ['zh', 'en']) {
-      for (const theme of ['light', 'dark']) {
+      for (const theme of width === 320 ? ['light'] : ['light', 'dark']) {
         const page = await open(`?lang=${lang}&theme=${theme}`);
         await page.setViewportSize({ width, height: 900 });
         // Nothing wider than the screen but the tables' own scroll boxes (once the chart
@@ -223,6 +225,11 @@ test('screenshots at 360 and 1,200 px, both languages, light and dark, both mode
           .then(() => true)
           .catch(() => false);
         assert.ok(fits, `${width} px ${lang} ${theme}: the page is wider than the screen`);
+        // The header's buttons show their whole text (no ellipsis, nothing cut).
+        const cut = await page.$$eval('header button', (bs) =>
+          bs.filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => b.textContent),
+        );
+        assert.deepEqual(cut, [], `${width} px ${lang}: header buttons cut`);
         await page.screenshot({ path: path.join(e2e.ARTIFACTS, `i18n-classic-${lang}-${theme}-${width}.png`) });
         await page.click('input[name="model"][value="cluster"]');
         await e2e.waitRunCount(page, 'clusterRuns', 1);
@@ -293,9 +300,10 @@ test('the cluster page in both languages: the switch relabels its editor, timeli
   await page.waitForSelector('#cluster-fault-form [data-act="fault-del"]');
   assert.equal(await page.textContent('#cluster-editor summary'), 'Scenario and load');
   assert.match(String(await page.textContent('#cluster-timing')), /^worker run \d+ ms · [\d,]+ events · draw \d+ ms$/);
-  // Every heading, caption, legend, button, hint and label this page built, with its titles
-  // and the timeline's labels: each has Chinese in it once switched (tier names, field
-  // names and enum values stay as the engine names them, so they are not read here).
+  // Every heading, caption, legend, button, hint and label this page built, the fields'
+  // labels and the selects' options (enum values and kinds), with its titles and the
+  // timeline's labels: each has Chinese in it once switched. Tier names are the reader's
+  // data, so a route's target select is not read.
   const texts = () =>
     page.evaluate(() => {
       const scope = '#cluster-editor, #cluster-fault-form, #cluster-timeline, #cluster-root .ab, #cluster-root .status';
@@ -303,7 +311,7 @@ test('the cluster page in both languages: the switch relabels its editor, timeli
       const out = [];
       for (const box of document.querySelectorAll(scope)) {
         for (const node of box.querySelectorAll(
-          'summary, h3, .sub, legend, button, .hint, #cluster-timing, text.row-sub',
+          'summary, h3, .sub, legend, button, .hint, #cluster-timing, text.row-sub, text.bar-label, label > span, select:not([data-kind="index"]) > option',
         )) {
           out.push(String(node.textContent).trim());
         }
@@ -555,5 +563,56 @@ test('in Chinese: chart readouts, presets, the cluster summary and a type error 
     'tiers[1].instances = 1.5 is not allowed: expected a whole number ≥ 0 in 1..=10000',
   );
   assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// The cluster editor labels a field by its JSON key and a select's option by its value
+// (fieldLabel, valueLabel): the engine's defaults name every field and kind the editor
+// can show, and the bundled presets the rest, so a key new in the engine fails here.
+test('every field and value the cluster editor can show has a label in both catalogues', async () => {
+  const page = await open('?lang=en');
+  const defaults = await page.evaluate(() => /** @type {any} */ (window).playground.cluster.defaults);
+  /** @type {Set<string>} */
+  const fields = new Set();
+  /** @type {Set<string>} */
+  const sections = new Set();
+  /** @type {Set<string>} */
+  const values = new Set();
+  // A key is a field the editor shows when its value is a scalar (or null: an optional
+  // number) or a list of numbers, and never an object or a list of objects (those are
+  // sections: a client is null on the last tier). A `kind` is its section's select, the
+  // description is not edited there, and string lists (retry_on, billed) are check groups.
+  /** @param {unknown} v */
+  const walk = (v) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'kind') values.add(String(x));
+        else if (Array.isArray(x) ? x.some((e) => e && typeof e === 'object') : x && typeof x === 'object') {
+          sections.add(k);
+        } else if (!Array.isArray(x) || (x.length > 0 && x.every((n) => typeof n === 'number'))) {
+          if (k !== 'description') fields.add(k);
+        }
+        walk(x);
+      }
+    }
+  };
+  const { enums, ...objects } = defaults;
+  walk(objects);
+  for (const file of fs.readdirSync(path.join(here, '../../scenarios'))) {
+    if (!file.startsWith('cluster-')) continue;
+    const { model: _, ...scenario } = JSON.parse(fs.readFileSync(path.join(here, '../../scenarios', file), 'utf8'));
+    walk(scenario);
+  }
+  for (const k of sections) fields.delete(k);
+  for (const list of Object.values(enums)) for (const v of /** @type {string[]} */ (list)) values.add(v);
+  assert.ok(fields.size > 60 && values.size > 25, `found ${fields.size} fields, ${values.size} values`);
+  assert.ok(fields.has('timeout_ms') && fields.has('queue_timeout_ms') && values.has('round_robin'));
+  /** @type {Record<string, string>[]} */
+  const catalogues = [/** @type {any} */ (enCatalogue), /** @type {any} */ (zhCatalogue)];
+  const missing = [...[...fields].map((k) => `field.${k}`), ...[...values].map((v) => `value.${v}`)].filter(
+    (key) => !catalogues.every((c) => key in c),
+  );
+  assert.deepEqual(missing, []);
   await page.close();
 });

@@ -224,9 +224,26 @@ pub fn legend<CT: CoordTranslate>(
     margin_px: f64,
     dpr: f64,
 ) -> Result<(), String> {
+    legend_at(
+        chart,
+        SeriesLabelPosition::UpperRight,
+        font_px,
+        margin_px,
+        dpr,
+    )
+}
+
+/// [`legend`] at `position` (of the plotting area), for a chart that chose its corner.
+pub fn legend_at<CT: CoordTranslate>(
+    chart: &mut ChartContext<'_, CanvasBackend, CT>,
+    position: SeriesLabelPosition,
+    font_px: f64,
+    margin_px: f64,
+    dpr: f64,
+) -> Result<(), String> {
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
+        .position(position)
         .background_style(theme().paper.mix(0.85))
         .border_style(theme().legend_border)
         .label_font(font(font_px, dpr))
@@ -438,4 +455,92 @@ pub fn step_band(
         .zip(values)
         .flat_map(|((x0, x1), (lo, mid, hi))| [(x0, lo, mid, hi), (x1, lo, mid, hi)])
         .collect()
+}
+
+/// The corner of a plot whose legend would hide the least of its lines: of the four, the
+/// one whose legend-sized box (`size`, device pixels, inset by `margin`) holds the fewest
+/// of `points` (device pixels, sampled along the lines), the upper right on a tie. A
+/// sweep's lines run across the whole width, so the usual upper right often hides one.
+pub fn quiet_corner(
+    plot: (std::ops::Range<i32>, std::ops::Range<i32>),
+    size: (i32, i32),
+    margin: i32,
+    points: &[(i32, i32)],
+) -> SeriesLabelPosition {
+    let (xs, ys) = plot;
+    let (w, h) = size;
+    let corners = [
+        (
+            SeriesLabelPosition::UpperRight,
+            xs.end - margin - w,
+            ys.start + margin,
+        ),
+        (
+            SeriesLabelPosition::UpperLeft,
+            xs.start + margin,
+            ys.start + margin,
+        ),
+        (
+            SeriesLabelPosition::LowerRight,
+            xs.end - margin - w,
+            ys.end - margin - h,
+        ),
+        (
+            SeriesLabelPosition::LowerLeft,
+            xs.start + margin,
+            ys.end - margin - h,
+        ),
+    ];
+    let covered = |x0: i32, y0: i32| {
+        points
+            .iter()
+            .filter(|&&(x, y)| (x0..=x0 + w).contains(&x) && (y0..=y0 + h).contains(&y))
+            .count()
+    };
+    let mut best = (usize::MAX, SeriesLabelPosition::UpperRight);
+    for (pos, x0, y0) in corners {
+        let n = covered(x0, y0);
+        if n < best.0 {
+            best = (n, pos);
+        }
+    }
+    best.1
+}
+
+/// Device-pixel points every `step` pixels along the polyline through `line` (device
+/// pixels), so a long flat segment counts where it runs and not only at its ends.
+pub fn sample_line(line: &[(i32, i32)], step: f64, out: &mut Vec<(i32, i32)>) {
+    for pair in line.windows(2) {
+        let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+        let (dx, dy) = (f64::from(x1 - x0), f64::from(y1 - y0));
+        let n = ((dx.hypot(dy) / step.max(1.0)).ceil() as i32).max(1);
+        for k in 0..n {
+            let t = f64::from(k) / f64::from(n);
+            out.push((x0 + (dx * t).round() as i32, y0 + (dy * t).round() as i32));
+        }
+    }
+    out.extend(line.last());
+}
+
+/// The size in device pixels a legend of `labels` takes at `font_px` with `margin_px`
+/// around it and a `key_px` key before each label: an estimate from the labels' display
+/// widths (a CJK character about one em, any other about 0.6 em), slightly generous.
+pub fn legend_size(
+    labels: &[String],
+    font_px: f64,
+    margin_px: f64,
+    key_px: f64,
+    dpr: f64,
+) -> (i32, i32) {
+    let widest = labels
+        .iter()
+        .map(|l| {
+            l.chars()
+                .map(|c| if c > '\u{2E7F}' { 1.0 } else { 0.6 })
+                .sum::<f64>()
+        })
+        .fold(0.0, f64::max);
+    let w = widest * font_px + key_px + 4.0 * margin_px;
+    let h = labels.len() as f64 * (font_px * 1.25 + margin_px) + 2.0 * margin_px;
+    ((w * dpr).ceil() as i32, (h * dpr).ceil() as i32)
 }

@@ -247,9 +247,26 @@ fn p(x: f64, y: f64, dpr: f64) -> (i32, i32) {
     ((x * dpr).round() as i32, (y * dpr).round() as i32)
 }
 
-/// Five evenly spaced ticks over `r`.
-fn ticks(r: (f64, f64)) -> Vec<f64> {
-    (0..5).map(|i| r.0 + (r.1 - r.0) * i as f64 / 4.0).collect()
+/// Round ticks inside `r`: about five, a step of 1, 2 or 5 times a power of ten (so
+/// the labels read 84, 86, 88 rather than 83.333, 85.146).
+pub fn ticks(r: (f64, f64)) -> Vec<f64> {
+    let span = r.1 - r.0;
+    if !span.is_finite() || span <= 0.0 {
+        return vec![r.0];
+    }
+    let raw = span / 5.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag);
+    // Rounded to the step's decimals, so 3 × 0.1 is 0.3 and not 0.30000000000000004.
+    let d = 10f64.powi((-step.log10().floor()).max(0.0) as i32);
+    let (first, last) = ((r.0 / step).ceil() as i64, (r.1 / step).floor() as i64);
+    (first..=last)
+        .map(|k| (k as f64 * step * d).round() / d)
+        .collect()
 }
 
 /// Axes, grid and labels of a line or scatter chart: `fx`/`fy` turn an axis value into
@@ -382,18 +399,38 @@ pub fn draw_lines(
         .draw()
         .map_err(draw_error)?;
     let chosen = groups.iter().position(|(m, _)| *m == metric.metric);
+    let mut labels = Vec::new();
+    // The lines and their bands' edges in device pixels, to put the legend where it hides least.
+    let mut drawn = Vec::new();
     for (gi, pts) in series.iter().enumerate() {
         if pts.is_empty() {
             continue;
         }
         let width = if chosen == Some(gi) { 2.5 } else { 1.2 };
         let key = ShapeStyle::from(&color(gi)).stroke_width(s(width));
+        let label = groups[gi].1.chars().take(24).collect::<String>();
+        labels.push(label.clone());
         chart::band(&mut chart, pts, color(gi), width, dpr)?
-            .label(groups[gi].1.chars().take(24).collect::<String>())
+            .label(label)
             .legend(chart::line_key(key, 16.0, dpr));
+        let edges: [fn(&BandPoint) -> f64; 3] = [|p| p.1, |p| p.2, |p| p.3];
+        for edge in edges {
+            let line: Vec<(i32, i32)> = pts
+                .iter()
+                .map(|p| chart.backend_coord(&(p.0, edge(p))))
+                .collect();
+            chart::sample_line(&line, 4.0 * dpr, &mut drawn);
+        }
     }
-    if !groups.is_empty() {
-        chart::legend(&mut chart, 11.0, 4.0, dpr)?;
+    if !labels.is_empty() {
+        let size = chart::legend_size(&labels, 11.0, 4.0, 16.0, dpr);
+        let at = chart::quiet_corner(
+            chart.plotting_area().get_pixel_range(),
+            size,
+            s(4.0) as i32,
+            &drawn,
+        );
+        chart::legend_at(&mut chart, at, 11.0, 4.0, dpr)?;
     }
     let gi = chosen.unwrap_or(0);
     let c = color(gi);
@@ -647,7 +684,14 @@ pub fn draw_pareto(
                 (lo.min(v), hi.max(v))
             })
     };
-    let f = Frame::new(w, h, RIGHT, fold(|t| t.1), fold(|t| t.2));
+    // 6% of room around the points, so none sits on an axis; the y axis's title above
+    // the plot, clear of its top label.
+    let pad = |(lo, hi): (f64, f64)| {
+        let m = if hi > lo { (hi - lo) * 0.06 } else { 0.0 };
+        (lo - m, hi + m)
+    };
+    let mut f = Frame::new(w, h, RIGHT, pad(fold(|t| t.1)), pad(fold(|t| t.2)));
+    f.y0 += 12.0;
     let goal = |g: Goal| match g {
         Goal::Max => "↑",
         Goal::Min => "↓",
@@ -679,10 +723,20 @@ pub fn draw_pareto(
     for &(pt, va, vb) in &pts {
         let (x, y) = (f.x(va), f.y(vb));
         let c = if pt.pareto { front } else { plain };
+        // Opaque tints over the paper, not transparency: many points at one spot (a
+        // threshold past which nothing changes) must not add up to a darker mark.
+        let tint = |k: f64| {
+            let m = |a: u8, b: u8| (f64::from(a) * k + f64::from(b) * (1.0 - k)).round() as u8;
+            RGBColor(
+                m(c.0, theme.paper.0),
+                m(c.1, theme.paper.1),
+                m(c.2, theme.paper.2),
+            )
+        };
         let style = if pt.feasible {
-            c.mix(if pt.pareto { 1.0 } else { 0.6 }).filled()
+            tint(if pt.pareto { 1.0 } else { 0.6 }).filled()
         } else {
-            c.mix(0.25).filled()
+            tint(0.25).filled()
         };
         let radius = if pt.pareto { 4.5 } else { 3.0 };
         root.draw(&Circle::new(
@@ -691,15 +745,6 @@ pub fn draw_pareto(
             style,
         ))
         .map_err(draw_error)?;
-        if pt.pareto {
-            let label = pt
-                .params
-                .iter()
-                .map(|v| num(*v))
-                .collect::<Vec<_>>()
-                .join(", ");
-            text(&root, &label, (x + 6.0, y - 14.0), 10.0, dpr, 0.0)?;
-        }
         if r.best == Some(pt.index) {
             root.draw(&Circle::new(
                 p(x, y, dpr),
@@ -725,12 +770,62 @@ pub fn draw_pareto(
             },
         });
     }
+    // The front's labels: points drawn at the same spot share one label (the range of
+    // their parameter values and how many), and a label that would overlap one already
+    // written is left out (the hover readout still names every point).
+    let front_at: Vec<(f64, f64, &[f64])> = pts
+        .iter()
+        .filter(|t| t.0.pareto)
+        .map(|t| (f.x(t.1), f.y(t.2), t.0.params.as_slice()))
+        .collect();
+    let mut placed: Vec<(f64, f64, f64, f64)> = Vec::new();
+    for (x, y, label) in front_labels(&front_at) {
+        let (bx, by, bw, bh) = (x + 6.0, y - 16.0, label.chars().count() as f64 * 6.0, 12.0);
+        let clear = placed
+            .iter()
+            .all(|&(px, py, pw, ph)| bx + bw < px || px + pw < bx || by + bh < py || py + ph < by);
+        if clear && bx + bw <= w {
+            text(&root, &label, (bx, by + 2.0), 10.0, dpr, 0.0)?;
+            placed.push((bx, by, bw, bh));
+        }
+    }
     root.present().map_err(draw_error)?;
     Ok(SweepHandle {
         marks,
         hit: Hit::Near,
         inside: (f.x0 - 10.0, f.x1 + 10.0, f.y0 - 10.0, f.y1 + 10.0),
     })
+}
+
+/// The labels of the Pareto front's points (CSS-pixel position and parameter values):
+/// points within 3 px of each other share one label, "a–b (n)" over the first
+/// parameter's values when there are several, else the values joined by ", ".
+pub fn front_labels(points: &[(f64, f64, &[f64])]) -> Vec<(f64, f64, String)> {
+    let mut groups: Vec<(f64, f64, Vec<&[f64]>)> = Vec::new();
+    for &(x, y, params) in points {
+        match groups
+            .iter_mut()
+            .find(|g| (g.0 - x).abs() <= 3.0 && (g.1 - y).abs() <= 3.0)
+        {
+            Some(g) => g.2.push(params),
+            None => groups.push((x, y, vec![params])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(x, y, ps)| {
+            let label = if ps.len() == 1 {
+                ps[0].iter().map(|v| num(*v)).collect::<Vec<_>>().join(", ")
+            } else {
+                let first = ps.iter().filter_map(|p| p.first().copied());
+                let (lo, hi) = first.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                    (lo.min(v), hi.max(v))
+                });
+                format!("{}–{} ({})", num(lo), num(hi), ps.len())
+            };
+            (x, y, label)
+        })
+        .collect()
 }
 
 /// `v` rounded to three significant digits.

@@ -90,3 +90,60 @@ fn colours_and_ticks() {
     assert_eq!(sig3(316.2278), 316.0);
     assert_eq!(sig3(1995.26), 2000.0);
 }
+
+/// The sweep chart's legend goes to the corner whose box covers the fewest line points:
+/// checked against the four boxes counted by hand on a 200 × 100 plot with a 40 × 20 legend.
+#[wasm_bindgen_test]
+fn legend_takes_the_quietest_corner() {
+    use plotters::chart::SeriesLabelPosition as P;
+    use retrystorm_web::chart::{quiet_corner, sample_line};
+    let plot = (0..200, 0..100);
+    // Nothing drawn: the usual upper right.
+    assert_eq!(quiet_corner(plot.clone(), (40, 20), 2, &[]), P::UpperRight);
+    // A flat line along the top (y = 10) crosses both upper boxes (y 2..=22): a lower one,
+    // the right on a tie.
+    let mut top = Vec::new();
+    sample_line(&[(0, 10), (199, 10)], 4.0, &mut top);
+    assert!(top.len() >= 50, "sampled {} points", top.len());
+    assert_eq!(quiet_corner(plot.clone(), (40, 20), 2, &top), P::LowerRight);
+    // Add a line rising through the lower right (x 158..=198, y 78..=98): the lower left.
+    let mut both = top.clone();
+    sample_line(&[(150, 99), (199, 60)], 4.0, &mut both);
+    assert_eq!(quiet_corner(plot.clone(), (40, 20), 2, &both), P::LowerLeft);
+    // The fewest, not none: boxes at x 158..=198 / 2..=42 and y 2..=22 / 78..=98 holding
+    // 3 (upper right), 1 (upper left), 2 (lower right) and 5 (lower left) points.
+    let mut counted = vec![
+        (160, 5),
+        (170, 10),
+        (190, 20),
+        (20, 10),
+        (160, 80),
+        (180, 90),
+    ];
+    counted.extend((0..5).map(|i| (5 + 5 * i, 85)));
+    assert_eq!(quiet_corner(plot, (40, 20), 2, &counted), P::UpperLeft);
+}
+
+/// The Pareto chart's ticks are round (a 1-2-5 step inside the range, worked by hand) and
+/// points at one spot share a label naming the range of their values.
+#[wasm_bindgen_test]
+fn pareto_ticks_and_labels() {
+    use retrystorm_web::sweep_chart::{front_labels, ticks};
+    assert_eq!(ticks((83.333, 90.583)), vec![84.0, 86.0, 88.0, 90.0]);
+    assert_eq!(
+        ticks((-48.06, 849.06)),
+        vec![0.0, 200.0, 400.0, 600.0, 800.0]
+    );
+    assert_eq!(ticks((0.05, 0.75)), vec![0.2, 0.4, 0.6]);
+    assert_eq!(ticks((5.0, 5.0)), vec![5.0]);
+    let labels: Vec<String> = front_labels(&[
+        (500.0, 80.0, &[316.0][..]),
+        (501.0, 81.0, &[292.0][..]),
+        (500.0, 79.0, &[348.0][..]),
+        (700.0, 20.0, &[1000.0, 2.0][..]),
+    ])
+    .into_iter()
+    .map(|l| l.2)
+    .collect();
+    assert_eq!(labels, vec!["292–348 (3)", "1000, 2"]);
+}

@@ -462,7 +462,7 @@ pub fn verdicts(sc: &Scenario, seed: i64) -> Result<Vec<Verdict>, ValidationErro
 
 /// [`verdicts`] named in `lang` (the figures and PASS/FAIL are the same).
 pub fn verdicts_in(sc: &Scenario, seed: i64, lang: Lang) -> Result<Vec<Verdict>, ValidationError> {
-    let mut v = verdicts(sc, seed)?;
+    let mut v = checks(&simulate(sc, seed)?, lang, &mut Runs::new())?;
     if lang == Lang::En {
         for (v, name) in v.iter_mut().zip(VERDICT_NAMES_EN) {
             v.name = name.to_string();
@@ -474,7 +474,7 @@ pub fn verdicts_in(sc: &Scenario, seed: i64, lang: Lang) -> Result<Vec<Verdict>,
 /// The four acceptance checks of a run already made (`out`); only the budget-forced
 /// check runs again, and then only S3 and S4.
 pub fn verdicts_of(out: &Output) -> Result<Vec<Verdict>, ValidationError> {
-    verdicts_with(out, &mut Runs::new())
+    checks(out, Lang::En, &mut Runs::new())
 }
 
 /// [`verdicts_of`] with the budget-forced runs made through `runs`, which answers a run
@@ -484,6 +484,11 @@ pub fn verdicts_of(out: &Output) -> Result<Vec<Verdict>, ValidationError> {
 /// own S3's figures, which is what running them again gives ([`verdicts_of`] alone runs
 /// them, so a single run's report still re-runs the check).
 pub fn verdicts_with(out: &Output, runs: &mut Runs) -> Result<Vec<Verdict>, ValidationError> {
+    checks(out, Lang::En, runs)
+}
+
+/// [`verdicts_with`] with the words of its details in `lang` (its names are [`VERDICT_NAMES`]).
+fn checks(out: &Output, lang: Lang, runs: &mut Runs) -> Result<Vec<Verdict>, ValidationError> {
     let (sc, seed) = (&out.scenario, out.scenario.seed);
     let names = VERDICT_NAMES;
     if out.results.len() < 4 {
@@ -492,10 +497,16 @@ pub fn verdicts_with(out: &Output, runs: &mut Runs) -> Result<Vec<Verdict>, Vali
             .map(|n| Verdict {
                 name: n.to_string(),
                 pass: None,
-                detail: format!(
-                    "needs at least 4 strategies (S1–S4 by position); this scenario has {}",
-                    out.results.len()
-                ),
+                detail: match lang {
+                    Lang::Zh => format!(
+                        "需要至少 4 个策略（按位置为 S1–S4）；此场景有 {} 个",
+                        out.results.len()
+                    ),
+                    Lang::En => format!(
+                        "needs at least 4 strategies (S1–S4 by position); this scenario has {}",
+                        out.results.len()
+                    ),
+                },
             })
             .collect());
     }
@@ -541,7 +552,8 @@ pub fn verdicts_with(out: &Output, runs: &mut Runs) -> Result<Vec<Verdict>, Vali
             name: names[3].to_string(),
             pass: Some(same_figures(f3, f4)),
             detail: format!(
-                "amplification difference {}",
+                "{} {}",
+                lang.pick("放大倍数差值", "amplification difference"),
                 fixed((f4.amplification - f3.amplification).abs(), 3)
             ),
         },

@@ -8,12 +8,10 @@
 
 import { el } from '../lib/dom.js';
 import { getPath, markProblems, parseInteger, parseNumber, randomSeed, setPath } from '../lib/fields.js';
-import { t } from '../lib/i18n.js';
+import { fieldLabel, t, valueLabel } from '../lib/i18n.js';
 
 /** @typedef {import('../lib/fields.js').Problem} Problem */
 
-/** @param {string} key */
-const label = (key) => key.replace(/_/g, ' ');
 /**
  * @template T
  * @param {T} v
@@ -207,7 +205,7 @@ export class ClusterEditor {
    * @param {string} kind how read() parses it: num, opt, list, text, seed
    * @param {string} [text] the label
    */
-  input(path, value, kind, text = label(String(path.split('.').pop()))) {
+  input(path, value, kind, text = fieldLabel(String(path.split('.').pop()))) {
     /** @type {Record<string, string>} */
     const attrs = { 'data-field': path, 'data-kind': kind, spellcheck: 'false', autocomplete: 'off' };
     if (kind !== 'text') attrs.inputmode = 'decimal';
@@ -223,7 +221,7 @@ export class ClusterEditor {
    * @param {unknown} value
    * @param {string} [text]
    */
-  check(path, value, text = label(String(path.split('.').pop()))) {
+  check(path, value, text = fieldLabel(String(path.split('.').pop()))) {
     const box = el('input', { type: 'checkbox', 'data-field': path, 'data-kind': 'bool' });
     box.checked = !!value;
     return el('label', { class: 'cf check' }, box, el('span', { text }));
@@ -244,12 +242,12 @@ export class ClusterEditor {
     options,
     kind = 'enum',
     list = null,
-    text = label(path.split('.').slice(-2)[kind === 'kind' ? 0 : 1] || path),
+    text = fieldLabel(path.split('.').slice(-2)[kind === 'kind' ? 0 : 1] || path),
   ) {
     /** @type {Record<string, string>} */
     const attrs = { 'data-field': path, 'data-kind': kind };
     if (list) attrs['data-list'] = list;
-    const sel = el('select', attrs, ...options.map((o) => el('option', { value: o, text: label(o) })));
+    const sel = el('select', attrs, ...options.map((o) => el('option', { value: o, text: valueLabel(o) })));
     sel.value = value;
     return el('label', { class: 'cf' }, el('span', { text }), sel);
   }
@@ -270,7 +268,7 @@ export class ClusterEditor {
       const v = obj[key] === undefined ? dv : obj[key];
       const enums = this.d.enums[key];
       if (key === 'seed') out.push(this.seedField(p, v));
-      else if (enums) out.push(this.select(p, v, enums, 'enum', null, label(key)));
+      else if (enums) out.push(this.select(p, v, enums, 'enum', null, fieldLabel(key)));
       else if (typeof dv === 'boolean') out.push(this.check(p, v));
       else if (dv === null) out.push(this.input(p, v, 'opt'));
       else if (typeof dv === 'string') out.push(this.input(p, v, 'text'));
@@ -361,7 +359,7 @@ export class ClusterEditor {
     const boxes = options.map((k) => {
       const b = el('input', { type: 'checkbox', 'data-field': path, 'data-kind': 'retry', 'data-value': k });
       b.checked = (list || []).includes(k);
-      return el('label', { class: 'check' }, b, el('span', { text: label(k) }));
+      return el('label', { class: 'check' }, b, el('span', { text: valueLabel(k) }));
     });
     return el('fieldset', { class: 'cf retry-on', 'data-field-group': path }, el('legend', { text: legend }), ...boxes);
   }
@@ -463,7 +461,8 @@ export class ClusterEditor {
     );
     const card = el(
       'div',
-      { class: 'tier', 'data-tier': String(k) },
+      // (The arrow between two tiers is the second one's ::before, worded by this attribute.)
+      { class: 'tier', 'data-tier': String(k), 'data-called': t('cluster.ed.called') },
       head,
       el(
         'div',

@@ -5,7 +5,7 @@
 // a fault for the form below; "+" on a row, or a double click in it, adds a fault there.
 // All text goes in through textContent, from the catalogues (t()).
 
-import { t } from '../lib/i18n.js';
+import { t, valueLabel } from '../lib/i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const GUTTER = 118; // row labels, CSS px
@@ -157,9 +157,17 @@ export class Timeline {
       const k = num(f.tier, -1);
       if (k < 0 || k >= tiers.length) return;
       const y = LOAD_H + k * ROW_H + 5;
-      const what = f.effect?.kind ?? '?';
+      const kind = f.effect?.kind;
       root.append(
-        this.bar('fault', i, num(f.start_ms), num(f.duration_ms), y, ROW_H - 10, String(what).replace(/_/g, ' ')),
+        this.bar(
+          'fault',
+          i,
+          num(f.start_ms),
+          num(f.duration_ms),
+          y,
+          ROW_H - 10,
+          typeof kind === 'string' ? valueLabel(kind) : '?',
+        ),
       );
     });
     // Axis.

@@ -124,3 +124,26 @@ export function t(key, vars) {
   const text = CATALOGUES[current][key] ?? CATALOGUES.en[key] ?? key;
   return vars ? text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m)) : text;
 }
+
+/**
+ * The label of a scenario field by its JSON key (`timeout_ms`): the catalogue's `field.*`.
+ * @param {string} key
+ */
+export const fieldLabel = (key) => known(`field.${key}`, key);
+
+/**
+ * The label of an enumerated value or a kind (`round_robin`, `token_bucket`): the
+ * catalogue's `value.*`; the value itself stays what the scenario and the link hold.
+ * @param {string} value
+ */
+export const valueLabel = (value) => known(`value.${value}`, value);
+
+/**
+ * The text of `key`, or `raw` when no catalogue has it (a field or value newer than the
+ * catalogues still reads as its JSON name; the catalogue test catches the gap).
+ * @param {string} key
+ * @param {string} raw
+ */
+function known(key, raw) {
+  return key in CATALOGUES.en ? t(key) : raw.replace(/_/g, ' ');
+}
