@@ -92,12 +92,31 @@ impl JavaRandom {
 pub trait UnitDouble {
     /// The next uniform double in [0, 1).
     fn next_unit(&mut self) -> f64;
+
+    /// `next_unit() * scale`, the very same double: a generator may compute it with one
+    /// rounding where the plain product takes two (see `JavaRandom`'s).
+    #[inline(always)]
+    fn next_unit_times(&mut self, scale: f64) -> f64 {
+        self.next_unit() * scale
+    }
 }
 
 impl UnitDouble for JavaRandom {
     #[inline(always)]
     fn next_unit(&mut self) -> f64 {
         self.next_double()
+    }
+
+    /// `nextDouble()` is `m × 2^-53` for a 53-bit integer `m`, exact in a double, so
+    /// `nextDouble() × scale` rounds once, as `m × (scale × 2^-53)` does, whose second
+    /// factor is exact too for any `scale` of 2^-969 or more or 0 (the classic engine's
+    /// backoffs): the same double with one multiplication fewer after the draw, where a
+    /// jittered retry's chain of dependent steps waits on it.
+    #[inline(always)]
+    fn next_unit_times(&mut self, scale: f64) -> f64 {
+        let hi = self.next_bits(26) as i64;
+        let lo = self.next_bits(27) as i64;
+        ((hi << 27) + lo) as f64 * (scale * DOUBLE_UNIT)
     }
 }
 

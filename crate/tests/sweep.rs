@@ -260,3 +260,29 @@ fn no_parameter_is_the_ensemble_of_the_scenario() {
     let direct = ensemble::run(&article(), &ensemble::derive_seeds(4242, 5), Some(1)).unwrap();
     assert_eq!(r.points[0].ensemble, direct);
 }
+
+#[test]
+fn batched_samples_equal_each_item_run_alone() {
+    // Two parameters: S6's threshold (S1–S5 unchanged from point to point, so their runs
+    // are kept) and the capacity (every strategy changes); 320 items, so a batch holds
+    // several points of a seed; a shard cuts the seeds' batches differently.
+    let s = sweep(
+        r#"{"params": [{"path": "capacity", "values": [200, 240]},
+                       {"path": "strategies[5].breaker_trip_failures",
+                        "range": {"from": 50, "to": 2000, "steps": 20, "scale": "log"}}],
+            "seeds": 8}"#,
+    );
+    let plan = s.plan(&article()).unwrap();
+    for (k, n) in [(0, 1), (1, 3)] {
+        let items = plan.run_shard(k, n, Some(2)).unwrap();
+        let want: Vec<usize> = (0..plan.items()).filter(|i| i % n == k).collect();
+        assert_eq!(items.iter().map(|x| x.0).collect::<Vec<_>>(), want);
+        for (i, sample) in items {
+            assert_eq!(
+                sample,
+                plan.run_item(i).unwrap(),
+                "item {i} of shard {k}/{n}"
+            );
+        }
+    }
+}

@@ -80,18 +80,35 @@ pub const RECOVERY_WINDOW_S: u32 = 3;
 
 /// Runs every strategy of `scenario` with `seed` (each strategy starts a fresh PRNG).
 pub fn run(scenario: &Scenario, seed: i64) -> Result<Vec<StrategyResult>, ValidationError> {
+    run_with(scenario, seed, &mut Runs::new())
+}
+
+/// [`run`] through `runs`, which answers a strategy it already ran with the same inputs.
+pub fn run_with(
+    scenario: &Scenario,
+    seed: i64,
+    runs: &mut Runs,
+) -> Result<Vec<StrategyResult>, ValidationError> {
     scenario.validate()?;
-    let mut scratch = Scratch::default();
     Ok(scenario
         .strategies
         .iter()
-        .map(|st| run_strategy_with(scenario, st, &mut JavaRandom::new(seed), &mut scratch))
+        .map(|st| runs.run(scenario, st, seed))
         .collect())
 }
 
 /// Runs `scenario` with `seed` and returns the CLI/wasm document.
 pub fn simulate(scenario: &Scenario, seed: i64) -> Result<Output, ValidationError> {
-    let results = run(scenario, seed)?;
+    simulate_with(scenario, seed, &mut Runs::new())
+}
+
+/// [`simulate`] through `runs` (see [`run_with`]).
+pub fn simulate_with(
+    scenario: &Scenario,
+    seed: i64,
+    runs: &mut Runs,
+) -> Result<Output, ValidationError> {
+    let results = run_with(scenario, seed, runs)?;
     let mut scenario = scenario.clone();
     scenario.seed = seed;
     Ok(Output { scenario, results })
@@ -107,6 +124,149 @@ pub fn run_strategy<R: UnitDouble>(
     rng: &mut R,
 ) -> StrategyResult {
     run_strategy_with(scenario, strategy, rng, &mut Scratch::default())
+}
+
+/// Strategy runs kept by their inputs, so a run whose inputs equal an earlier one's is
+/// not simulated again: a sweep point's strategies that the swept field leaves as they
+/// were at the point before, or the acceptance check's budget-forced S3 and S4 when
+/// S3 already has budget 100 and S4 differs from it only in its budget and name.
+///
+/// A strategy's result is a pure function of the scenario's shared fields (all but
+/// `seed` and `strategies`), the strategy but its name (only copied into the result)
+/// and the seed, so a kept result, renamed, is exactly what running again would give.
+/// A strategy without jitter draws no random number (the PRNG
+/// is read only for a jittered backoff), so its result does not depend on the seed
+/// either: an ensemble runs S1 and S2 of the article once, not once per seed. At most
+/// [`Runs::KEEP`] results are kept, the least recently used dropped first, so a sweep
+/// whose every point differs holds a few results, not all.
+#[derive(Default)]
+pub struct Runs {
+    /// (shared fields, strategy, seed if it matters) and its result, least recently
+    /// used first.
+    kept: Vec<(Shared, Strategy, Option<i64>, StrategyResult)>,
+    scratch: Scratch,
+}
+
+impl Runs {
+    /// Results kept at most: room for every strategy of a scenario twice over (a sweep
+    /// point's and the budget-forced ones), so a strategy a sweep does not change is
+    /// still kept when the next point asks for it.
+    pub const KEEP: usize = 2 * super::scenario::MAX_STRATEGIES + 2;
+
+    /// No results kept yet.
+    pub fn new() -> Runs {
+        Runs::default()
+    }
+
+    /// `strategy` of the validated `scenario` run with `seed` (a fresh PRNG), or the kept
+    /// result of a run with the same inputs.
+    pub fn run(&mut self, scenario: &Scenario, strategy: &Strategy, seed: i64) -> StrategyResult {
+        let shared = Shared::of(scenario);
+        let key = (strategy.jitter == Jitter::Full).then_some(seed);
+        let found = self
+            .kept
+            .iter()
+            .position(|(sh, st, s, _)| *s == key && same_run(st, strategy) && *sh == shared);
+        let entry = match found {
+            Some(i) => self.kept.remove(i),
+            None => {
+                let result = run_strategy_with(
+                    scenario,
+                    strategy,
+                    &mut JavaRandom::new(seed),
+                    &mut self.scratch,
+                );
+                if self.kept.len() == Self::KEEP {
+                    self.kept.remove(0);
+                }
+                (shared, strategy.clone(), key, result)
+            }
+        };
+        let result = StrategyResult {
+            name: strategy.name.clone(),
+            ..entry.3.clone()
+        };
+        self.kept.push(entry);
+        result
+    }
+}
+
+/// True when two strategies run alike: equal in every field but the name, which the
+/// engine only copies into the result.
+fn same_run(a: &Strategy, b: &Strategy) -> bool {
+    // Every field named, so a field added to `Strategy` does not compile here until it
+    // is compared (or said not to change a run, as the name is).
+    let Strategy {
+        name: _,
+        max_retry,
+        base_ms,
+        jitter,
+        budget_pct,
+        deadline_ms,
+        breaker,
+        breaker_trip_failures,
+        breaker_open_s,
+        cost,
+    } = a;
+    (max_retry, base_ms, jitter, budget_pct, deadline_ms)
+        == (
+            &b.max_retry,
+            &b.base_ms,
+            &b.jitter,
+            &b.budget_pct,
+            &b.deadline_ms,
+        )
+        && (breaker, breaker_trip_failures, breaker_open_s, cost)
+            == (
+                &b.breaker,
+                &b.breaker_trip_failures,
+                &b.breaker_open_s,
+                &b.cost,
+            )
+}
+
+/// The fields of a scenario that a strategy's run reads besides the strategy and the
+/// seed. Built by destructuring every field, so a field added to [`Scenario`] does not
+/// compile here until it is either compared or said to be irrelevant.
+#[derive(Clone, PartialEq)]
+struct Shared {
+    clients: u32,
+    duration_s: u32,
+    capacity: u32,
+    outage: super::scenario::Outage,
+    upstream_latency_ms: u32,
+    breaker_trip_failures: u32,
+    breaker_open_s: u32,
+    attribution: super::scenario::Attribution,
+}
+
+impl Shared {
+    fn of(sc: &Scenario) -> Shared {
+        let Scenario {
+            clients,
+            duration_s,
+            capacity,
+            outage,
+            upstream_latency_ms,
+            breaker_trip_failures,
+            breaker_open_s,
+            // The seed is compared on its own: each run is given one.
+            seed: _,
+            // The strategy run is compared on its own; the others do not touch it.
+            strategies: _,
+            attribution,
+        } = sc;
+        Shared {
+            clients: *clients,
+            duration_s: *duration_s,
+            capacity: *capacity,
+            outage: *outage,
+            upstream_latency_ms: *upstream_latency_ms,
+            breaker_trip_failures: *breaker_trip_failures,
+            breaker_open_s: *breaker_open_s,
+            attribution: *attribution,
+        }
+    }
 }
 
 /// Buffers reused across strategies so a run allocates once, not per request.
@@ -434,11 +594,16 @@ impl Chains<'_> {
                         ends[sec as usize][0] += 1;
                     }
                     hist[(wait_ms + latency) as usize] += 1;
-                    consec_fail = 0;
+                    // Only the breaker reads the streak: without one it stays 0.
+                    if BREAKER {
+                        consec_fail = 0;
+                    }
                     break;
                 }
                 // 7. Failures are consecutive across all clients: one shared breaker.
-                consec_fail += 1;
+                if BREAKER {
+                    consec_fail += 1;
+                }
                 if BREAKER && consec_fail > self.trip_threshold && sec as i64 >= open_until {
                     trips += 1;
                     self.trip_at.push(sec);
@@ -502,11 +667,23 @@ fn percentile(hist: &[u32], n: u64, p: f64) -> u64 {
         return 0;
     }
     let rank = ((p / 100.0 * n as f64).ceil() as i64 - 1).clamp(0, n as i64 - 1) as u64;
+    // Whole blocks first, summed without a test per value (the compiler vectorises the
+    // sum); then value by value inside the block that reaches the rank. A p99 can sit
+    // 15,000 values in, and this scan ran once per percentile per strategy run.
+    const BLOCK: usize = 64;
     let mut seen = 0u64;
-    for (value, &count) in hist.iter().enumerate() {
-        seen += count as u64;
-        if seen > rank {
-            return value as u64;
+    for (b, block) in hist.chunks(BLOCK).enumerate() {
+        // A block's counts sum to at most `n` ≤ MAX_REQUESTS: no u32 overflow.
+        let sum: u32 = block.iter().sum();
+        if seen + sum as u64 <= rank {
+            seen += sum as u64;
+            continue;
+        }
+        for (i, &count) in block.iter().enumerate() {
+            seen += count as u64;
+            if seen > rank {
+                return (b * BLOCK + i) as u64;
+            }
         }
     }
     0
@@ -524,7 +701,10 @@ pub fn backoff_ms<const JITTER: bool, R: UnitDouble>(
 ) -> u64 {
     let backoff = base_ms << attempt;
     if JITTER {
-        (rng.next_unit() * backoff as f64) as u64
+        // Through i64, which is exact here (the bounds keep the backoff below 2^50, the
+        // product in [0, backoff)): x86-64 converts signed integers in one instruction,
+        // unsigned ones in about six, and this sits on the loop's longest dependency chain.
+        rng.next_unit_times(backoff as i64 as f64) as i64 as u64
     } else {
         backoff
     }
@@ -535,6 +715,58 @@ mod tests {
     use super::*;
 
     #[test]
+    fn kept_runs_equal_fresh_runs() {
+        let article = Scenario::article();
+        let mut wider = article.clone();
+        wider.capacity += 1;
+        let mut renamed = article.strategies[2].clone();
+        renamed.name.push('x');
+        let mut runs = Runs::new();
+        // Each request is answered from a fresh engine and through `runs`: repeated inputs
+        // (kept), a jittered strategy on another seed, one without jitter on another seed
+        // (kept across seeds), a changed shared field, a changed name, and more distinct
+        // inputs than are kept, so the oldest are dropped and asked for again.
+        let mut asks: Vec<(&Scenario, Strategy, i64)> = Vec::new();
+        for seed in [4242, 7, 4242] {
+            for st in &article.strategies {
+                asks.push((&article, st.clone(), seed));
+            }
+            asks.push((&wider, article.strategies[2].clone(), seed));
+            asks.push((&article, renamed.clone(), seed));
+        }
+        asks.extend(
+            (0..2 * Runs::KEEP as i64).map(|s| (&article, article.strategies[3].clone(), s)),
+        );
+        asks.extend((0..3).map(|s| (&article, article.strategies[3].clone(), s)));
+        for (sc, st, seed) in asks {
+            let fresh = run_strategy(sc, &st, &mut JavaRandom::new(seed));
+            assert_eq!(runs.run(sc, &st, seed), fresh, "{} seed {seed}", st.name);
+        }
+        // What makes a kept run right for another name: the name changes nothing else.
+        for seed in [4242, 7] {
+            for st in &article.strategies {
+                let mut other = st.clone();
+                other.name = "renamed".into();
+                let named = run_strategy(&article, &other, &mut JavaRandom::new(seed));
+                let fresh = run_strategy(&article, st, &mut JavaRandom::new(seed));
+                assert_eq!(
+                    StrategyResult {
+                        name: st.name.clone(),
+                        ..named
+                    },
+                    fresh
+                );
+            }
+        }
+        // What makes keeping S1 and S2 across seeds right, and S3 not: no jitter, no draw.
+        let on = |i: usize, seed| {
+            run_strategy(&article, &article.strategies[i], &mut JavaRandom::new(seed))
+        };
+        assert_eq!(on(1, 1), on(1, 2));
+        assert_ne!(on(2, 1), on(2, 2));
+    }
+
+    #[test]
     fn percentile_matches_sorted_list_rule() {
         // Values 1..=10: p50 is the 5th (index 4), p99 the 10th.
         let mut hist = vec![1u32; 11];
@@ -542,5 +774,21 @@ mod tests {
         assert_eq!(percentile(&hist, 10, 50.0), 5);
         assert_eq!(percentile(&hist, 10, 99.0), 10);
         assert_eq!(percentile(&hist, 0, 50.0), 0);
+    }
+
+    #[test]
+    fn percentile_equals_the_sorted_list_across_blocks() {
+        // Counts spread over several 64-value blocks, ranks landing on block edges and
+        // inside blocks: against the value at the rank of the sorted list itself.
+        let hist: Vec<u32> = (0..300u32).map(|v| (v * 7 + 3) % 5 * (v % 3)).collect();
+        let mut sorted = Vec::new();
+        for (v, &c) in hist.iter().enumerate() {
+            sorted.extend(std::iter::repeat_n(v as u64, c as usize));
+        }
+        let n = sorted.len() as u64;
+        for p in [0.1, 1.0, 25.0, 50.0, 63.9, 90.0, 99.0, 100.0] {
+            let rank = ((p / 100.0 * n as f64).ceil() as usize).max(1) - 1;
+            assert_eq!(percentile(&hist, n, p), sorted[rank], "p{p}");
+        }
     }
 }

@@ -5,5 +5,7 @@ pub mod engine;
 pub mod report;
 pub mod scenario;
 
-pub use engine::{run, run_strategy, simulate, Output, StrategyResult};
+pub use engine::{
+    run, run_strategy, run_with, simulate, simulate_with, Output, Runs, StrategyResult,
+};
 pub use scenario::{Attribution, Jitter, Outage, Scenario, Strategy};

@@ -2,11 +2,10 @@
 //! article's four reports (`run`, `herd`, `sweep`, `breaker`), the playground's results
 //! table, the Markdown and CSV exports, and the article's four acceptance checks.
 
-use super::engine::{simulate, Output, StrategyResult, RECOVERY_WINDOW_S};
+use super::engine::{simulate, Output, Runs, StrategyResult, RECOVERY_WINDOW_S};
 use super::scenario::Scenario;
 use crate::javafmt::{fixed, java_list, pad};
 use crate::report::{cost_cells, cost_columns, csv_field, Lang};
-use crate::rng::JavaRandom;
 use crate::validate::ValidationError;
 use core::fmt::Write as _;
 use serde::{Deserialize, Serialize};
@@ -463,7 +462,7 @@ pub fn verdicts(sc: &Scenario, seed: i64) -> Result<Vec<Verdict>, ValidationErro
 
 /// [`verdicts`] named in `lang` (the figures and PASS/FAIL are the same).
 pub fn verdicts_in(sc: &Scenario, seed: i64, lang: Lang) -> Result<Vec<Verdict>, ValidationError> {
-    let mut v = checks(&simulate(sc, seed)?, lang)?;
+    let mut v = checks(&simulate(sc, seed)?, lang, &mut Runs::new())?;
     if lang == Lang::En {
         for (v, name) in v.iter_mut().zip(VERDICT_NAMES_EN) {
             v.name = name.to_string();
@@ -475,11 +474,21 @@ pub fn verdicts_in(sc: &Scenario, seed: i64, lang: Lang) -> Result<Vec<Verdict>,
 /// The four acceptance checks of a run already made (`out`); only the budget-forced
 /// check runs again, and then only S3 and S4.
 pub fn verdicts_of(out: &Output) -> Result<Vec<Verdict>, ValidationError> {
-    checks(out, Lang::En)
+    checks(out, Lang::En, &mut Runs::new())
 }
 
-/// [`verdicts_of`] with the words of its details in `lang` (its names are [`VERDICT_NAMES`]).
-fn checks(out: &Output, lang: Lang) -> Result<Vec<Verdict>, ValidationError> {
+/// [`verdicts_of`] with the budget-forced runs made through `runs`, which answers a run
+/// it has already made with the same inputs instead of making it again: an ensemble's
+/// sample passes the [`Runs`] that ran `out`, so when S3 already has budget 100 and S4
+/// differs from it only in budget and name (the article's), both forced runs are its
+/// own S3's figures, which is what running them again gives ([`verdicts_of`] alone runs
+/// them, so a single run's report still re-runs the check).
+pub fn verdicts_with(out: &Output, runs: &mut Runs) -> Result<Vec<Verdict>, ValidationError> {
+    checks(out, Lang::En, runs)
+}
+
+/// [`verdicts_with`] with the words of its details in `lang` (its names are [`VERDICT_NAMES`]).
+fn checks(out: &Output, lang: Lang, runs: &mut Runs) -> Result<Vec<Verdict>, ValidationError> {
     let (sc, seed) = (&out.scenario, out.scenario.seed);
     let names = VERDICT_NAMES;
     if out.results.len() < 4 {
@@ -507,9 +516,7 @@ fn checks(out: &Output, lang: Lang) -> Result<Vec<Verdict>, ValidationError> {
     // the figures a whole forced run would.
     let forced = sc.with_budget(100);
     forced.validate()?;
-    let forced_run = |i: usize| {
-        crate::classic::run_strategy(&forced, &forced.strategies[i], &mut JavaRandom::new(seed))
-    };
+    let mut forced_run = |i: usize| runs.run(&forced, &forced.strategies[i], seed);
     let (f3, f4) = (&forced_run(2), &forced_run(3));
     Ok(vec![
         Verdict {

@@ -16,7 +16,7 @@
 pub mod render;
 pub mod stats;
 
-use crate::classic::{self, report::verdicts_of};
+use crate::classic::{self, report::verdicts_with};
 use crate::cluster;
 use crate::rng::JavaRandom;
 use crate::scenario::AnyScenario;
@@ -147,10 +147,27 @@ pub fn sample_with(
     seed: i64,
     curves: bool,
 ) -> Result<Sample, ValidationError> {
+    sample_in(scenario, seed, curves, &mut classic::Runs::new())
+}
+
+/// [`sample_with`] with the classic model's strategy runs made through `runs`, which
+/// answers a run it already made with the same inputs (the acceptance check's forced
+/// S3 and S4 within a sample of the article's scenario; S1 and S2, which draw no random
+/// number, from one seed to the next; a sweep's unchanged strategies from one point to
+/// the next), as [`map_batched`] passes one `runs` to a batch of items.
+pub fn sample_in(
+    scenario: &AnyScenario,
+    seed: i64,
+    curves: bool,
+    runs: &mut classic::Runs,
+) -> Result<Sample, ValidationError> {
     match scenario {
         AnyScenario::Classic(sc) => {
-            let out = classic::simulate(sc, seed)?;
-            let verdicts = verdicts_of(&out)?.into_iter().map(|v| v.pass).collect();
+            let out = classic::simulate_with(sc, seed, runs)?;
+            let verdicts = verdicts_with(&out, runs)?
+                .into_iter()
+                .map(|v| v.pass)
+                .collect();
             let groups = out
                 .results
                 .iter()
@@ -365,7 +382,39 @@ fn run_samples(
     seeds: &[i64],
     threads: Option<usize>,
 ) -> Result<Vec<Sample>, ValidationError> {
-    map_parallel(seeds, threads, |&s| sample(scenario, s))
+    let batches: Vec<&[i64]> = seeds.chunks(batch_len(seeds.len())).collect();
+    map_batched(&batches, threads, |&s, runs| {
+        sample_in(scenario, s, true, runs)
+    })
+}
+
+/// How many of `n` items make a batch of [`map_batched`]: about 64 batches in all,
+/// several for each core of a large machine, so the threads end together.
+pub fn batch_len(n: usize) -> usize {
+    n.div_ceil(64).max(1)
+}
+
+/// `f` over the items of `batches`, in their order, as [`map_parallel`] does, with one
+/// [`classic::Runs`] for each batch, so a classic strategy run with the same inputs for
+/// two items of a batch is run once (see [`classic::Runs`]).
+pub fn map_batched<T, R, F>(
+    batches: &[&[T]],
+    threads: Option<usize>,
+    f: F,
+) -> Result<Vec<R>, ValidationError>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T, &mut classic::Runs) -> Result<R, ValidationError> + Sync + Send,
+{
+    let done = map_parallel(batches, threads, |batch| {
+        let mut runs = classic::Runs::new();
+        batch
+            .iter()
+            .map(|x| f(x, &mut runs))
+            .collect::<Result<Vec<R>, _>>()
+    })?;
+    Ok(done.into_iter().flatten().collect())
 }
 
 /// `f` over `items`, in their order: natively on `threads` threads (`None`: every

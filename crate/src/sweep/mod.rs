@@ -41,6 +41,7 @@ pub mod render;
 
 pub use fields::{numeric_fields, NumericField};
 
+use crate::classic;
 use crate::ensemble::{self, Ensemble, Sample};
 use crate::scenario::{self, AnyScenario};
 use crate::validate::ValidationError;
@@ -423,23 +424,57 @@ impl Plan {
 
     /// Runs item `i` (point `i / seeds`, seed `i % seeds`).
     pub fn run_item(&self, i: usize) -> Result<Sample, ValidationError> {
+        self.run_item_in(i, &mut classic::Runs::new())
+    }
+
+    /// [`Plan::run_item`] with the classic strategies run through `runs`.
+    fn run_item_in(&self, i: usize, runs: &mut classic::Runs) -> Result<Sample, ValidationError> {
         let (p, s) = (i / self.seeds.len(), i % self.seeds.len());
         // A plan without parameters is one scenario's ensemble: the page draws its bands.
         let curves = self.sweep.params.is_empty();
-        ensemble::sample_with(&self.points[p].1, self.seeds[s], curves)
+        ensemble::sample_in(&self.points[p].1, self.seeds[s], curves, runs)
     }
 
     /// Runs the items of shard `k` of `n` (all of them for `0/1`), in item order, on
     /// `threads` threads (`None`: every core).
+    ///
+    /// The items run seed by seed, each seed's points in order, in batches that each
+    /// run through one [`classic::Runs`] ([`ensemble::map_batched`]): a strategy the
+    /// swept field leaves unchanged from one point to the next is then run once per
+    /// seed, not once per point (S1–S5 of a sweep of S6's threshold). Every sample is
+    /// the one [`Plan::run_item`] gives.
     pub fn run_shard(
         &self,
         k: usize,
         n: usize,
         threads: Option<usize>,
     ) -> Result<Vec<(usize, Sample)>, ValidationError> {
-        let idx: Vec<usize> = (0..self.items()).filter(|i| i % n == k).collect();
-        let samples = ensemble::map_parallel(&idx, threads, |&i| self.run_item(i))?;
-        Ok(idx.into_iter().zip(samples).collect())
+        let seeds = self.seeds.len();
+        let mut order: Vec<usize> = (0..self.items()).filter(|i| i % n == k).collect();
+        // Seed by seed, each seed's points in order; a batch ends between two seeds
+        // once it is full (a seed's first point runs every strategy, its next points
+        // only what the sweep changes), or inside a seed's points longer than a batch.
+        order.sort_unstable_by_key(|&i| (i % seeds, i));
+        let len = ensemble::batch_len(order.len());
+        let mut batches: Vec<&[usize]> = Vec::new();
+        let mut rest = order.as_slice();
+        while !rest.is_empty() {
+            let full = len.min(rest.len());
+            // The last start of a seed within reach, if any: a cut there splits no seed.
+            let end = (1..=full)
+                .rev()
+                .find(|&j| j == rest.len() || rest[j] % seeds != rest[j - 1] % seeds)
+                .unwrap_or(full);
+            let (batch, after) = rest.split_at(end);
+            batches.push(batch);
+            rest = after;
+        }
+        let samples =
+            ensemble::map_batched(&batches, threads, |&i, runs| self.run_item_in(i, runs))?;
+        let order = batches.iter().flat_map(|b| b.iter().copied());
+        let mut items: Vec<(usize, Sample)> = order.zip(samples).collect();
+        items.sort_unstable_by_key(|x| x.0);
+        Ok(items)
     }
 
     /// Summarises an ordered list of samples (one per item, from the first): every
