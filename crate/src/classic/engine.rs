@@ -554,7 +554,33 @@ impl Chains<'_> {
                     mut harmful,
                 },
         } = live;
-        for _client in 0..self.clients {
+        let mut left = self.clients;
+        while left > 0 {
+            // Requests whose first attempt succeeds, taken together: while the breaker is
+            // closed at `arr` and `arr` has room, the next request's first attempt is
+            // charged to `arr` and served there (no budget is spent on a first attempt,
+            // and a wait of 0 is within any deadline), it draws no random number, and it
+            // changes nothing the request after it reads but the load of `arr`. So the
+            // next `room` requests all end that way: one step instead of `room` chains,
+            // the same counts and the same PRNG sequence. Once `arr` is full (or in the
+            // outage, where it has no room) requests run one by one below.
+            let [load, limit] = seconds[arr as usize];
+            if load < limit && (!BREAKER || (arr as i64) >= open_until) {
+                let served = left.min(limit - load);
+                seconds[arr as usize][0] += served;
+                hist[latency as usize] += served;
+                if COST {
+                    ends[arr as usize][0] += served;
+                }
+                if BREAKER {
+                    consec_fail = 0;
+                }
+                left -= served;
+                if left == 0 {
+                    break;
+                }
+            }
+            left -= 1;
             // One business request runs its whole retry chain before the next starts.
             let mut attempt = 0u32;
             let mut wait_ms = 0u64;
