@@ -3,7 +3,7 @@
 #   Rust: fmt, clippy (native and wasm32), the docs (warnings denied); JavaScript: Biome
 #   (format and lint) and the runner's unit tests; the engine tests, the wasm-bindgen tests of the exports (headless
 #   Chromium), the native CLI, the release site (at / and under a sub-path), the type
-#   check of the page's JavaScript against the site's generated .d.ts (tsc, strict), and
+#   check of the page's JavaScript against the glue's generated .d.ts (tsc, strict), and
 #   the end-to-end tests of the built site in headless Chromium.
 # Every step runs even after a failure, so one run shows every problem; the exit status
 # is non-zero when any step failed. Screenshots land in tests/artifacts/.
@@ -50,7 +50,7 @@ step "engine tests" cargo test
 step "wasm-bindgen tests" cargo test -p retrystorm-web --target wasm32-unknown-unknown
 step "CLI build" cargo build --release
 step "trunk build" trunk build --release --offline
-# The wasm exports' types come from dist/retrystorm-web.d.ts, written by the build above.
+# The wasm exports' types come from target/web-types/retrystorm-web.d.ts, written by the build above.
 step "js types (page)" tsc -p www
 step "js types (tests)" tsc -p tests/e2e
 SUBPATH=/nested/retry-storm/
