@@ -25,7 +25,8 @@ const staging = process.env.TRUNK_STAGING_DIR;
 if (!staging) throw new Error('post-build: TRUNK_STAGING_DIR is not set (run by Trunk)');
 const release = process.env.TRUNK_PROFILE === 'release';
 const publicUrl = process.env.TRUNK_PUBLIC_URL || '/';
-const typesDir = path.join(root, 'target/web-types');
+// WEB_TYPES_DIR: for tests/e2e/postbuild.test.js, which must not overwrite the real one.
+const typesDir = process.env.WEB_TYPES_DIR || path.join(root, 'target/web-types');
 
 /** Every file under `dir`, as paths. @param {string} dir @returns {string[]} */
 function walk(dir) {
