@@ -1,7 +1,7 @@
 //! The numeric leaves of a result, read by a small serde `Serializer` that walks the
 //! result as its JSON would be written. Why not the JSON text itself: writing it and
 //! reading it back compiled serde_json's writer into every result type a second time
-//! (the page's documents go through serde-wasm-bindgen) and cost a parse per seed.
+//! (before the page's documents went through serde_json too) and cost a parse per seed.
 
 use serde::ser::{self, Serialize};
 use serde_json::Error;
