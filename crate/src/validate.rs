@@ -280,8 +280,12 @@ where
     read_kind(v, tag, name).map_err(serde::de::Error::custom)
 }
 
-/// [`kind_tagged`] once the value is read.
-fn read_kind<R: DeserializeOwned>(
+/// Reads `v`, an internally tagged enum with its tag in `tag` (`{"model": "classic", …}`),
+/// as `R`, the same enum externally tagged, with the messages serde's derived reader of
+/// the tagged form gives (see [`kind_tagged`]); `name` is the enum's, for the message
+/// when `v` is not an object. For an enum that allows unknown fields beside the tag
+/// (no `deny_unknown_fields` on `R`), which [`crate::kind_enum`] does not define.
+pub fn read_kind<R: DeserializeOwned>(
     v: Value,
     tag: &'static str,
     name: &'static str,
