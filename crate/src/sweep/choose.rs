@@ -120,7 +120,7 @@ mod flat {
     //! The readers of [`Objective`] and [`Constraint`]: their own fields and a
     //! [`MetricRef`]'s (`metric`, `stat`) in one object, unknown fields rejected. serde's
     //! derived reader of that form (`#[serde(flatten)]`) buffers the metric's fields
-    //! (`Content`), whose code was a sixtieth of the wasm for these two structs alone;
+    //! (`Content`: 17.5 KB of code before wasm-opt, with the delay preview's reader);
     //! these read them as it did, with its messages: each own field as it comes (an error
     //! names the field), then a missing own field, then the metric's fields from the
     //! object (an error names the object), then the first unknown field.
