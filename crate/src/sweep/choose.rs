@@ -81,8 +81,8 @@ pub struct MetricRef {
     pub stat: Stat,
 }
 
-/// What to optimise. Read by [`flat`]'s reader, as serde's derived reader with the
-/// metric flattened into it read it.
+/// What to optimise. Read by this module's own reader (`flat`), as serde's derived
+/// reader with the metric flattened into it read it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Objective {
     /// The metric.
@@ -104,7 +104,7 @@ pub enum Op {
 }
 
 /// A condition every feasible point meets: `p95(strategies[5].overload_seconds) <= 2`.
-/// Read by [`flat`]'s reader, as [`Objective`].
+/// Read by this module's own reader (`flat`), as [`Objective`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Constraint {
     /// The metric.
