@@ -2,8 +2,9 @@
 # Installs everything the playground needs to build, serve and test, and nothing twice:
 # the wasm32 target, wasm-bindgen-cli and Trunk at pinned versions (cargo install only
 # when the installed version differs), Chromium (apt, only when missing) and the npm
-# packages of tests/e2e (playwright-core, binaryen's wasm-opt, and the JavaScript gate:
-# Biome and TypeScript; `npm ci` only when the lockfile changed). Network: crates.io, npm and Debian only. Safe to re-run.
+# packages of tests/e2e (playwright-core, binaryen's wasm-opt, esbuild for the release
+# site's minification, and the JavaScript gate: Biome and TypeScript; `npm ci` only when
+# the lockfile changed). Network: crates.io, npm and Debian only. Safe to re-run.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -61,4 +62,6 @@ fi
 [ "$(version_of trunk)" = "$TRUNK_VERSION" ] || { echo "setup: trunk $TRUNK_VERSION missing" >&2; exit 1; }
 wasm-opt --version | grep -q 'version 132' || { echo "setup: wasm-opt 132 is not first on PATH" >&2; exit 1; }
 [ -x "$E2E_DIR/node_modules/.bin/biome" ] && [ -x "$E2E_DIR/node_modules/.bin/tsc" ] || { echo "setup: biome or tsc missing in tests/e2e" >&2; exit 1; }
+# Trunk's post_build hook (scripts/post-build.mjs) minifies the release site with it.
+(cd "$E2E_DIR" && node -e "require('esbuild').transformSync('')") || { echo "setup: esbuild missing or broken in tests/e2e" >&2; exit 1; }
 echo "setup: ok (wasm-bindgen $WASM_BINDGEN_VERSION, trunk $TRUNK_VERSION, $(wasm-opt --version), $(chromium --version 2>/dev/null | head -1))"

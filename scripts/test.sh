@@ -3,8 +3,9 @@
 #   Rust: fmt, clippy (native and wasm32), the docs (warnings denied); JavaScript: Biome
 #   (format and lint) and the runner's unit tests; the engine tests, the wasm-bindgen tests of the exports (headless
 #   Chromium), the native CLI, the release site (at / and under a sub-path), the type
-#   check of the page's JavaScript against the site's generated .d.ts (tsc, strict), and
-#   the end-to-end tests of the built site in headless Chromium.
+#   check of the page's JavaScript against the glue's generated .d.ts (tsc, strict), the
+#   tests of Trunk's post_build hook (minification, integrity hashes), and the end-to-end
+#   tests of the built site in headless Chromium.
 # Every step runs even after a failure, so one run shows every problem; the exit status
 # is non-zero when any step failed. Screenshots land in tests/artifacts/.
 set -uo pipefail
@@ -50,7 +51,7 @@ step "engine tests" cargo test
 step "wasm-bindgen tests" cargo test -p retrystorm-web --target wasm32-unknown-unknown
 step "CLI build" cargo build --release
 step "trunk build" trunk build --release --offline
-# The wasm exports' types come from dist/retrystorm-web.d.ts, written by the build above.
+# The wasm exports' types come from target/web-types/retrystorm-web.d.ts, written by the build above.
 step "js types (page)" tsc -p www
 step "js types (tests)" tsc -p tests/e2e
 SUBPATH=/nested/retry-storm/
@@ -58,7 +59,7 @@ step "trunk build (sub-path)" trunk build --release --offline --public-url "$SUB
 mkdir -p "$ROOT/tests/artifacts"
 step "e2e" env DIST="$ROOT/dist" DIST_SUBPATH="$ROOT/target/dist-subpath" SUBPATH="$SUBPATH" \
   RETRYSTORM_BIN="$ROOT/target/release/retrystorm" ARTIFACTS="$ROOT/tests/artifacts" \
-  node --test --test-concurrency=1 "$E2E_DIR/playground.test.js" "$E2E_DIR/cluster.test.js" "$E2E_DIR/issue12.test.js" "$E2E_DIR/i18n.test.js" "$E2E_DIR/seeds.test.js" "$E2E_DIR/sweep.test.js"
+  node --test --test-concurrency=1 "$E2E_DIR/postbuild.test.js" "$E2E_DIR/playground.test.js" "$E2E_DIR/cluster.test.js" "$E2E_DIR/issue12.test.js" "$E2E_DIR/i18n.test.js" "$E2E_DIR/seeds.test.js" "$E2E_DIR/sweep.test.js"
 
 log "summary"
 printf '%s\n' "${summary[@]}"
