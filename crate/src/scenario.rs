@@ -42,12 +42,12 @@ impl AnyScenario {
     /// The scenario as JSON, with its `model` field first.
     pub fn to_value(&self) -> Value {
         let body = match self {
-            AnyScenario::Classic(s) => serde_json::to_value(s),
-            AnyScenario::Cluster(s) => serde_json::to_value(s),
+            AnyScenario::Classic(s) => crate::validate::json_value(s),
+            AnyScenario::Cluster(s) => crate::validate::json_value(s),
         };
         let mut out = Map::new();
         out.insert("model".into(), Value::String(self.model().into()));
-        if let Ok(Value::Object(fields)) = body {
+        if let Value::Object(fields) = body {
             out.extend(fields);
         }
         Value::Object(out)

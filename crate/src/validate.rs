@@ -259,6 +259,20 @@ pub fn from_value<T: DeserializeOwned>(value: &Value) -> Result<T, ValidationErr
     de::read(value).map_err(|(path, e)| type_error(value, &path, &e))
 }
 
+/// `v` as a JSON value, through serde_json's text writer and parser: the one serializer
+/// every type already has (run documents, the page's outputs), where serde_json's
+/// `to_value` would compile a second one per type (`Value` serializer) for the same
+/// document. The same value as `to_value` gives: numbers print as shortest round-trip
+/// decimals and parse back exactly (`float_roundtrip`), non-finite floats are `null` in
+/// both, object keys are sorted in both. `Null` for a value serde_json cannot write (a
+/// map with non-string keys), which the engine's types never are.
+pub fn json_value<T: serde::Serialize + ?Sized>(v: &T) -> Value {
+    serde_json::to_string(v)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null)
+}
+
 /// Reads a typed value as serde_json's `from_value` does, with serde's own message and no
 /// path, through the same reader as [`from_value`] (so the type's reader is compiled once).
 pub fn read_value<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::Error> {
@@ -280,8 +294,12 @@ where
     read_kind(v, tag, name).map_err(serde::de::Error::custom)
 }
 
-/// [`kind_tagged`] once the value is read.
-fn read_kind<R: DeserializeOwned>(
+/// Reads `v`, an internally tagged enum with its tag in `tag` (`{"model": "classic", …}`),
+/// as `R`, the same enum externally tagged, with the messages serde's derived reader of
+/// the tagged form gives (see [`kind_tagged`]); `name` is the enum's, for the message
+/// when `v` is not an object. For an enum that allows unknown fields beside the tag
+/// (no `deny_unknown_fields` on `R`), which [`crate::kind_enum`] does not define.
+pub fn read_kind<R: DeserializeOwned>(
     v: Value,
     tag: &'static str,
     name: &'static str,

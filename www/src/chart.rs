@@ -6,7 +6,7 @@
 //! and strokes are scaled by the same ratio, so a chart is sharp on high-DPI screens;
 //! [`ChartHandle::readout`] maps a CSS-pixel mouse position back to the data.
 
-use crate::{plain_error, to_js};
+use crate::{js_error, json_from_js, to_js};
 use plotters::chart::{MeshStyle, SeriesAnno};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::CoordTranslate;
@@ -141,7 +141,8 @@ impl ChartOptions {
         if v.is_undefined() || v.is_null() {
             return Ok(ChartOptions::default());
         }
-        serde_wasm_bindgen::from_value(v).map_err(plain_error)
+        let doc = json_from_js(&v).map_err(|e| js_error(&e))?;
+        retrystorm::validate::from_value(&doc).map_err(|e| js_error(&e))
     }
 
     /// The ratio to draw at: the option, else the window's, within 1..=4.

@@ -6,7 +6,7 @@
 
 use crate::{js_error, json_from_js, to_js};
 use retrystorm::cluster::edit::{self, NewParts};
-use retrystorm::cluster::{present, Load};
+use retrystorm::cluster::Load;
 use retrystorm::ValidationError;
 use wasm_bindgen::prelude::*;
 
@@ -24,26 +24,13 @@ pub fn cluster_load_shape(
     Ok(edit::load_shape(&load, duration_ms, samples as usize))
 }
 
-/// The engine's default tier and client as documents, through the serializer every other
-/// output uses (serde_json's `to_value` would add a second serializer of these types to
-/// the wasm for the same documents).
-fn parts() -> Result<NewParts, JsValue> {
-    let d = present::defaults();
-    let doc = |v: JsValue| json_from_js(&v).map_err(|e| js_error(&e));
-    Ok(NewParts {
-        tier: doc(to_js(&d.tier)?)?,
-        client: doc(to_js(&d.client)?)?,
-        route: doc(to_js(&d.route)?)?,
-    })
-}
-
 /// Applies `f` to the scenario document and returns the edited document.
 fn edited(
     cfg: &JsValue,
     f: impl FnOnce(&mut serde_json::Value, &NewParts) -> Result<(), ValidationError>,
 ) -> Result<JsValue, JsValue> {
     let mut doc = json_from_js(cfg).map_err(|e| js_error(&e))?;
-    f(&mut doc, &parts()?).map_err(|e| js_error(&e))?;
+    f(&mut doc, &NewParts::defaults()).map_err(|e| js_error(&e))?;
     to_js(&doc)
 }
 

@@ -12,7 +12,7 @@
 //!
 //! Inputs (scenarios) are read through JSON text and the engine's own types (so
 //! `deny_unknown_fields` applies to what the page sends); outputs are plain JS objects
-//! (`Serializer::json_compatible()`, never `Map`s); a seed above 2^53 travels as a
+//! (serde_json's text through `JSON.parse`, never `Map`s); a seed above 2^53 travels as a
 //! string; every error is a real JS `Error` whose message is the engine's, with the
 //! offending `field`, `value` and `allowed` attached when there are any.
 
@@ -76,16 +76,21 @@ pub fn plain_error(message: impl core::fmt::Display) -> JsValue {
 }
 
 /// Converts any serializable value to a plain JS value (objects, arrays, numbers, strings).
+///
+/// Through serde_json's text and JS's `JSON.parse`: serde_json's writer is the one
+/// serializer every type already has in the wasm (run documents, share links, samples),
+/// so no second one is compiled per type; it keeps struct fields in declaration order,
+/// writes `None` as `null`, and numbers as shortest round-trip decimals that parse back
+/// exactly. Integers beyond 2^53 would lose precision: outputs give seeds as strings.
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(plain_error)
+    let text = serde_json::to_string(value).map_err(plain_error)?;
+    js_sys::JSON::parse(&text).map_err(|_| plain_error("an output is not valid JSON"))
 }
 
 /// A JS value as a JSON value, through JS's own `JSON.stringify` (a string is taken as
-/// JSON text). serde-wasm-bindgen's `from_value` would skip unknown fields even under
-/// `deny_unknown_fields`, so a typo in a field name would silently fall back to nothing;
-/// the JSON path rejects it by name, exactly as a scenario file.
+/// JSON text), to be read by the engine's own reader (`retrystorm::validate`): a typo in
+/// a field name is rejected by name, exactly as in a scenario file, and no second
+/// deserializer of the engine's types is compiled for the boundary.
 pub fn json_from_js(v: &JsValue) -> Result<serde_json::Value, ValidationError> {
     let text = match v.as_string() {
         Some(text) => text,
@@ -151,9 +156,9 @@ pub(crate) fn scenario_and_seed<S>(
 }
 
 /// A model's finished run as its run class holds it, and the document it crosses the
-/// boundary as: the CLI's `run --json`. Read through a JSON value and written through
-/// serde-wasm-bindgen, as every other input and output: one deserializer and one
-/// serializer per type in the wasm.
+/// boundary as: the CLI's `run --json`. Read through a JSON value and written as JSON
+/// text, as every other input and output: one deserializer and one serializer per type
+/// in the wasm.
 pub trait HeldRun: Sized {
     /// Runs the model's scenario `cfg` with `seed` (see [`seed_or`]).
     fn run(cfg: &JsValue, seed: &JsValue) -> Result<Self, JsValue>;
@@ -214,9 +219,9 @@ macro_rules! run_class {
             /// The run as JSON text: what crosses from the worker to the page, once.
             #[wasm_bindgen(js_name = jsonText)]
             pub fn json_text(&self) -> Result<String, JsValue> {
-                // JS's JSON.stringify of `toJSON()`: one serializer per type in the wasm
-                // (serde-wasm-bindgen's, which every other output uses), not two; numbers
-                // print as shortest round-trip decimals, so the text reads back exactly.
+                // JS's JSON.stringify of `toJSON()`, as the page has always written it
+                // (`5`, not serde_json's `5.0`); numbers print as shortest round-trip
+                // decimals, so the text reads back exactly.
                 js_sys::JSON::stringify(&self.to_json()?)
                     .map(String::from)
                     .map_err(|_| $crate::plain_error("the run cannot be written as JSON"))
@@ -352,7 +357,8 @@ pub(crate) fn problems_js<S>(
 /// Encodes the page state (`{model, classic, cluster, cluster_a, view}`) as a share-link string.
 #[wasm_bindgen(js_name = encodeState)]
 pub fn encode_state(state: JsValue) -> Result<String, JsValue> {
-    let state: ShareState = serde_wasm_bindgen::from_value(state).map_err(plain_error)?;
+    let doc = json_from_js(&state).map_err(|e| js_error(&e))?;
+    let state: ShareState = retrystorm::validate::from_value(&doc).map_err(|e| js_error(&e))?;
     Ok(share::encode(&state))
 }
 

@@ -15,9 +15,12 @@ use wasm_bindgen::prelude::*;
 /// At most this many requests are sampled (the preview is drawn on every edit).
 pub const MAX_SAMPLES: u32 = 10_000;
 
-/// What to sample: a classic strategy's backoff or a cluster client's.
+/// What to sample: a classic strategy's backoff or a cluster client's. Written with its
+/// variant's name in `model` beside the fields (unknown fields allowed), and read through
+/// `retrystorm::validate::read_kind`: serde's derived reader of that form buffers the
+/// fields (`Content`) and was the last of its kind in the wasm but for the sweep's.
 #[derive(Deserialize)]
-#[serde(tag = "model", rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
 enum Spec {
     /// `base_ms << k`, full jitter or none, for `max_retry` retries.
     Classic {
@@ -123,7 +126,7 @@ fn sample(spec: &Spec, samples: u32, seed: i64) -> Vec<RetryDelays> {
 #[wasm_bindgen(js_name = delayPreview, unchecked_return_type = "RetryDelays[]")]
 pub fn delay_preview(spec: JsValue, samples: u32, seed: f64) -> Result<JsValue, JsValue> {
     let doc = json_from_js(&spec).map_err(|e| js_error(&e))?;
-    let spec: Spec = retrystorm::validate::read_value(&doc)
+    let spec: Spec = retrystorm::validate::read_kind(doc, "model", "Spec")
         .map_err(|e| plain_error(format!("delay preview: {e}")))?;
     if !(1..=MAX_SAMPLES).contains(&samples) {
         return Err(plain_error(format!(

@@ -495,3 +495,65 @@ fn banded_chart_reads_out_the_native_ensembles_bands() {
     assert!(!want[1].1.contains('['), "{:?}", want[1]);
     canvas.remove();
 }
+
+/// The delay preview reads its `{"model": …}` spec with the messages serde's derived
+/// reader of that form gives: the oracle is that reader (a twin of the spec derived with
+/// `#[serde(tag = "model")]`), read by serde_json.
+#[wasm_bindgen_test]
+fn delay_preview_errors_are_serdes_tagged_messages() {
+    use retrystorm::cluster::scenario::{Backoff, Jitter as ClusterJitter};
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(tag = "model", rename_all = "lowercase")]
+    #[allow(dead_code)] // read for its errors only; named as the page's for the message
+    enum Spec {
+        Classic {
+            base_ms: u64,
+            jitter: Jitter,
+            max_retry: u32,
+        },
+        Cluster {
+            backoff: Backoff,
+            jitter: ClusterJitter,
+            #[serde(default)]
+            max_attempts: u32,
+        },
+    }
+    let docs = [
+        "5",
+        "null",
+        "{}",
+        r#"{"base_ms": 500}"#,
+        r#"{"model": "fast"}"#,
+        r#"{"model": true}"#,
+        r#"{"model": "classic"}"#,
+        r#"{"model": "classic", "base_ms": "a", "jitter": "full", "max_retry": 3}"#,
+        r#"{"model": "classic", "base_ms": 500, "jitter": "half", "max_retry": 3}"#,
+        r#"{"model": "classic", "base_ms": -1, "jitter": "full", "max_retry": 3}"#,
+        r#"{"model": "cluster", "jitter": {"kind": "full"}}"#,
+        r#"{"model": "cluster", "backoff": {"kind": "constant"}, "jitter": {"kind": "full"}}"#,
+        r#"{"model": "cluster", "backoff": {"kind": "constant", "ms": 5}, "jitter": 1}"#,
+    ];
+    for doc in docs {
+        let value: serde_json::Value = serde_json::from_str(doc).unwrap();
+        let want = serde_json::from_value::<Spec>(value).expect_err(doc);
+        let got = web::preview::delay_preview(js(doc), 10, 1.0).expect_err(doc);
+        assert_eq!(message(&got), format!("delay preview: {want}"), "{doc}");
+    }
+    // The list form serde also read (`["classic", 500, "full", 3]`) is not: no page
+    // sends it, and the cluster scenario's tagged enums do not read it either.
+    let list = js(r#"["classic", 500, "full", 3]"#);
+    assert_eq!(
+        message(&web::preview::delay_preview(list, 10, 1.0).unwrap_err()),
+        "delay preview: invalid type: sequence, expected internally tagged enum Spec"
+    );
+    // Fields beside the spec's are ignored, as the derived reader did: the page sends
+    // a whole client policy.
+    let extra = r#"{"model": "cluster", "backoff": {"kind": "constant", "ms": 5},
+        "jitter": {"kind": "none"}, "max_attempts": 3, "budget": {"kind": "none"}}"#;
+    assert!(serde_json::from_value::<Spec>(serde_json::from_str(extra).unwrap()).is_ok());
+    let got: Vec<serde_json::Value> =
+        decode(&web::preview::delay_preview(js(extra), 4, 1.0).unwrap());
+    assert_eq!(got.len(), 2);
+    let samples: Vec<f64> = serde_json::from_value(got[1]["samples"].clone()).unwrap();
+    assert_eq!(samples, [5.0; 4]);
+}

@@ -89,12 +89,10 @@ impl NewParts {
     /// The engine's defaults ([`present::defaults`]).
     pub fn defaults() -> NewParts {
         let d = present::defaults();
-        // Serializing the engine's own types to JSON cannot fail.
-        let json = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
         NewParts {
-            tier: json(serde_json::to_value(d.tier)),
-            client: json(serde_json::to_value(d.client)),
-            route: json(serde_json::to_value(d.route)),
+            tier: crate::validate::json_value(&d.tier),
+            client: crate::validate::json_value(&d.client),
+            route: crate::validate::json_value(&d.route),
         }
     }
 }

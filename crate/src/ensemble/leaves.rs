@@ -1,7 +1,7 @@
 //! The numeric leaves of a result, read by a small serde `Serializer` that walks the
 //! result as its JSON would be written. Why not the JSON text itself: writing it and
 //! reading it back compiled serde_json's writer into every result type a second time
-//! (the page's documents go through serde-wasm-bindgen) and cost a parse per seed.
+//! (before the page's documents went through serde_json too) and cost a parse per seed.
 
 use serde::ser::{self, Serialize};
 use serde_json::Error;
@@ -138,14 +138,11 @@ impl ser::SerializeMap for Object<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
-        self.key = serde_json::to_value(key)
-            .ok()
-            .and_then(|k| match k {
-                serde_json::Value::String(s) => Some(s),
-                serde_json::Value::Number(n) => Some(n.to_string()),
-                _ => None,
-            })
-            .ok_or_else(|| ser::Error::custom("key must be a string"))?;
+        self.key = match crate::validate::json_value(key) {
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Number(n) => n.to_string(),
+            _ => return Err(ser::Error::custom("key must be a string")),
+        };
         Ok(())
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {

@@ -81,9 +81,9 @@ pub struct MetricRef {
     pub stat: Stat,
 }
 
-/// What to optimise.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// What to optimise. Read by this module's own reader (`flat`), as serde's derived
+/// reader with the metric flattened into it read it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Objective {
     /// The metric.
     #[serde(flatten)]
@@ -104,8 +104,8 @@ pub enum Op {
 }
 
 /// A condition every feasible point meets: `p95(strategies[5].overload_seconds) <= 2`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Read by this module's own reader (`flat`), as [`Objective`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Constraint {
     /// The metric.
     #[serde(flatten)]
@@ -114,6 +114,141 @@ pub struct Constraint {
     pub op: Op,
     /// The bound.
     pub value: f64,
+}
+
+mod flat {
+    //! The readers of [`Objective`] and [`Constraint`]: their own fields and a
+    //! [`MetricRef`]'s (`metric`, `stat`) in one object, unknown fields rejected. serde's
+    //! derived reader of that form (`#[serde(flatten)]`) buffers the metric's fields
+    //! (`Content`: 17.5 KB of code before wasm-opt, with the delay preview's reader);
+    //! these read them as it did, with its messages: each own field as it comes (an error
+    //! names the field), then a missing own field, then the metric's fields from the
+    //! object (an error names the object), then the first unknown field.
+
+    use super::{Constraint, MetricRef, Objective, Stat};
+    use core::fmt;
+    use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
+    use serde_json::Value;
+
+    /// The metric's fields and the first unknown field of an object, once its own fields
+    /// are read.
+    struct Rest {
+        metric: Vec<(String, Value)>,
+        unknown: Option<String>,
+    }
+
+    impl Rest {
+        /// Reads every entry of `map`: `own` reads the value of one of the struct's own
+        /// fields (false: the key is not one); the metric's are kept for [`Rest::metric`].
+        fn read<'de, A: MapAccess<'de>>(
+            map: &mut A,
+            mut own: impl FnMut(&str, &mut A) -> Result<bool, A::Error>,
+        ) -> Result<Rest, A::Error> {
+            let mut rest = Rest {
+                metric: Vec::new(),
+                unknown: None,
+            };
+            while let Some(key) = map.next_key::<String>()? {
+                if key == "metric" || key == "stat" {
+                    rest.metric.push((key, map.next_value()?));
+                } else if !own(&key, map)? {
+                    map.next_value::<IgnoredAny>()?;
+                    rest.unknown.get_or_insert(key);
+                }
+            }
+            Ok(rest)
+        }
+
+        /// The metric, then the check for unknown fields.
+        fn metric<E: de::Error>(self) -> Result<MetricRef, E> {
+            let (mut metric, mut stat) = (None, None);
+            for (key, v) in &self.metric {
+                if key == "metric" {
+                    metric = Some(crate::validate::read_value::<String>(v).map_err(E::custom)?);
+                } else {
+                    stat = Some(crate::validate::read_value::<Stat>(v).map_err(E::custom)?);
+                }
+            }
+            let metric = metric.ok_or_else(|| E::missing_field("metric"))?;
+            if let Some(key) = self.unknown {
+                return Err(E::custom(format_args!("unknown field `{key}`")));
+            }
+            Ok(MetricRef {
+                metric,
+                stat: stat.unwrap_or_default(),
+            })
+        }
+    }
+
+    /// Reads the value of the own field `name` into `slot` (a second one is an error).
+    fn own<'de, T: Deserialize<'de>, A: MapAccess<'de>>(
+        slot: &mut Option<T>,
+        name: &'static str,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        if slot.is_some() {
+            return Err(de::Error::duplicate_field(name));
+        }
+        *slot = Some(map.next_value()?);
+        Ok(())
+    }
+
+    /// The value of the own field `name`, or serde's message for a missing one.
+    fn required<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
+        slot.ok_or_else(|| E::missing_field(name))
+    }
+
+    /// The visitor of a struct named `$name` in messages.
+    macro_rules! object_visitor {
+        ($ty:ident, $name:literal, |$map:ident| $body:block) => {
+            impl<'de> Deserialize<'de> for $ty {
+                fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                    struct V;
+                    impl<'de> Visitor<'de> for V {
+                        type Value = $ty;
+                        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                            f.write_str($name)
+                        }
+                        fn visit_map<A: MapAccess<'de>>(
+                            self,
+                            mut $map: A,
+                        ) -> Result<$ty, A::Error> {
+                            $body
+                        }
+                    }
+                    d.deserialize_map(V)
+                }
+            }
+        };
+    }
+
+    object_visitor!(Objective, "struct Objective", |map| {
+        let mut goal = None;
+        let rest = Rest::read(&mut map, |key, map| match key {
+            "goal" => own(&mut goal, "goal", map).map(|()| true),
+            _ => Ok(false),
+        })?;
+        let goal = required(goal, "goal")?;
+        Ok(Objective {
+            of: rest.metric()?,
+            goal,
+        })
+    });
+
+    object_visitor!(Constraint, "struct Constraint", |map| {
+        let (mut op, mut value) = (None, None);
+        let rest = Rest::read(&mut map, |key, map| match key {
+            "op" => own(&mut op, "op", map).map(|()| true),
+            "value" => own(&mut value, "value", map).map(|()| true),
+            _ => Ok(false),
+        })?;
+        let (op, value) = (required(op, "op")?, required(value, "value")?);
+        Ok(Constraint {
+            of: rest.metric()?,
+            op,
+            value,
+        })
+    });
 }
 
 /// The value of `m` in an ensemble; `None` when no group or metric has that name, or no
