@@ -2,7 +2,8 @@
 # Sets everything up and runs every check, in the order CI runs them (.ci/run calls this):
 #   Rust: fmt, clippy (native and wasm32), the docs (warnings denied); JavaScript: Biome
 #   (format and lint) and the runner's unit tests; the engine tests, the wasm-bindgen tests of the exports (headless
-#   Chromium), the native CLI, the release site (at / and under a sub-path), the type
+#   Chromium), the native CLI, the release site (at / and under a sub-path) and its
+#   gzipped size (at most 400 KB, scripts/size.sh --check), the type
 #   check of the page's JavaScript against the glue's generated .d.ts (tsc, strict), the
 #   tests of Trunk's post_build hook (minification, integrity hashes), and the end-to-end
 #   tests of the built site in headless Chromium.
@@ -43,7 +44,7 @@ step "clippy native" cargo clippy --workspace --all-targets -- -D warnings
 step "clippy wasm32" cargo clippy -p retrystorm-web --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "cargo doc" env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
 # Biome's config is biome.json; `biome check --write www/js www/types tests/e2e` applies its fixes.
-step "js format and lint" biome ci --colors=off www/js www/types tests/e2e
+step "js format and lint" biome ci --colors=off www/js www/types tests/e2e scripts/post-build.mjs
 # The page's run scheduling (newest request wins, restart, cancel), in node with a fake Worker.
 # The page's catalogues: both languages have every key, and no page text is outside them.
 step "js unit tests" node --test "$E2E_DIR/runner.test.js" "$E2E_DIR/catalogue.test.js"
@@ -51,6 +52,8 @@ step "engine tests" cargo test
 step "wasm-bindgen tests" cargo test -p retrystorm-web --target wasm32-unknown-unknown
 step "CLI build" cargo build --release
 step "trunk build" trunk build --release --offline
+# Issue 10: the gzipped site (everything in dist/) stays under 400 KB.
+step "site size" "$ROOT/scripts/size.sh" --check
 # The wasm exports' types come from target/web-types/retrystorm-web.d.ts, written by the build above.
 step "js types (page)" tsc -p www
 step "js types (tests)" tsc -p tests/e2e
