@@ -585,3 +585,63 @@ fn any_rand_generator_can_drive_the_engine() {
         29717
     );
 }
+
+/// The deadline's edges (a wait one below it, equal to it, one above) for strategies
+/// without jitter, budget or breaker (the engine takes a second's requests all at once)
+/// and the same with a budget (request by request), under each attribution, against the
+/// transcription. Random deadlines almost never land on a wait, so the proptest above
+/// would not notice a cut one millisecond off; here it changes the counts.
+#[test]
+fn deadline_edges_match_the_transcription() {
+    let mut sc = Scenario::article();
+    sc.clients = 40;
+    sc.duration_s = 12;
+    sc.capacity = 30;
+    sc.outage = Outage { from_s: 2, to_s: 5 };
+    let mut cut = std::collections::BTreeSet::new();
+    for attribution in [Attribution::Ceil, Attribution::Floor, Attribution::Round] {
+        for base_ms in [150u64, 1000] {
+            for k in 1..4u32 {
+                let wait: u64 = (0..k).map(|i| base_ms << i).sum();
+                for deadline_ms in [wait - 1, wait, wait + 1] {
+                    for budget_pct in [100, 99] {
+                        sc.attribution = attribution;
+                        sc.strategies = vec![Strategy {
+                            name: format!("d{deadline_ms} b{budget_pct}"),
+                            max_retry: 3,
+                            base_ms,
+                            jitter: Jitter::None,
+                            budget_pct,
+                            deadline_ms,
+                            breaker: false,
+                            breaker_trip_failures: None,
+                            breaker_open_s: None,
+                            cost: None,
+                        }];
+                        let r = &classic::run(&sc, sc.seed).unwrap()[0];
+                        let ((attempts, delivered, failed, per_sec, p50, p99, ..), extra) =
+                            reference_extra(&sc, &sc.strategies[0], sc.seed);
+                        let what = format!("{attribution:?} {}", r.name);
+                        assert_eq!(
+                            (r.attempts, r.delivered, r.failed),
+                            (attempts, delivered, failed),
+                            "{what}"
+                        );
+                        assert_eq!(r.per_sec, per_sec, "{what}");
+                        assert_eq!((r.p50_ms, r.p99_ms), (p50, p99), "{what}");
+                        let ended = [
+                            r.ended_upstream,
+                            r.ended_deadline,
+                            r.ended_budget,
+                            r.ended_breaker,
+                        ];
+                        assert_eq!(ended, extra.endings, "{what}");
+                        cut.insert(r.ended_deadline);
+                    }
+                }
+            }
+        }
+    }
+    // Not vacuous: the deadline cut requests in some cases and not in others.
+    assert!(cut.len() > 2 && cut.contains(&0), "{cut:?}");
+}

@@ -525,6 +525,13 @@ impl Chains<'_> {
         arr: u32,
         live: Live,
     ) -> Live {
+        if !JITTER && !BUDGET && !BREAKER {
+            // Without jitter, budget or breaker every request of this second walks the
+            // same attempts, and only the seconds' loads tell them apart.
+            let mut live = live;
+            live.counts.ended_deadline += self.alike::<COST>(arr, self.clients);
+            return live;
+        }
         let (last, latency, deadline_ms, base_ms, max_retry, round_up_ms) = (
             self.last,
             self.latency,
@@ -678,6 +685,57 @@ impl Chains<'_> {
             consec_fail,
             counts,
         }
+    }
+}
+
+impl Chains<'_> {
+    /// The `n` requests arriving in second `arr` of a strategy without jitter, budget or
+    /// breaker, all at once; answers how many the deadline cut (the other endings follow
+    /// from the arrays, see `run_strategy_with`).
+    ///
+    /// Such a request's attempts, their waits and their seconds are the same for every
+    /// request of `arr` (no random number, no shared state but the loads), and a
+    /// second's load only grows, so a second that failed one request fails every later
+    /// one. Run one by one, the first `room` requests to reach attempt `k` are served at
+    /// its second and the rest move on, each having charged one attempt there: so step
+    /// `k` charges everyone still going, serves `min(going, room)`, and passes the rest
+    /// to step `k + 1`. When two steps share a second, the later finds it full (someone
+    /// failed there) or nobody left. The literal-transcription proptest (invariants.rs)
+    /// checks this against the request-by-request loop.
+    fn alike<const COST: bool>(&mut self, arr: u32, n: u32) -> u64 {
+        let horizon_ms = self.duration_s as u64 * 1000;
+        let mut going = n;
+        let mut wait_ms = 0u64;
+        let mut sec = arr;
+        for attempt in 0..=self.max_retry {
+            // The order of one request's checks: charged, then the deadline, then served.
+            let second = &mut self.seconds[sec as usize];
+            let room = second[1].saturating_sub(second[0]);
+            second[0] += going;
+            if wait_ms > self.deadline_ms {
+                if COST {
+                    self.ends[sec as usize][1] += going;
+                }
+                return going as u64;
+            }
+            let served = going.min(room);
+            if served > 0 {
+                self.hist[(wait_ms + self.latency) as usize] += served;
+                if COST {
+                    self.ends[sec as usize][0] += served;
+                }
+                going -= served;
+                if going == 0 {
+                    return 0;
+                }
+            }
+            // The same wait and second as the request-by-request loop computes.
+            wait_ms += self.base_ms << attempt;
+            let ms = (wait_ms + self.round_up_ms).min(horizon_ms) as u32;
+            sec = (arr + ms / 1000).min(self.last);
+        }
+        // The rest failed their last attempt at the upstream.
+        0
     }
 }
 
