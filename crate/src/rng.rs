@@ -35,6 +35,26 @@ impl JavaRandom {
         (self.state >> (48 - bits)) as i32
     }
 
+    /// Moves the generator `steps` steps ahead (as `steps` calls of
+    /// [`JavaRandom::next_bits`] would) in O(log steps): one step is `s ↦ a·s + c`, and
+    /// composing it with itself gives `(a, c) ↦ (a², a·c + c)`, squared for each bit of
+    /// `steps` (powers of one map commute, so the order of the set bits does not matter).
+    pub fn advance(&mut self, mut steps: u64) {
+        let (mut a, mut c) = (MULTIPLIER, ADDEND);
+        let (mut total_a, mut total_c) = (1u64, 0u64);
+        while steps > 0 {
+            if steps & 1 == 1 {
+                total_a = total_a.wrapping_mul(a);
+                total_c = total_c.wrapping_mul(a).wrapping_add(c);
+            }
+            c = a.wrapping_mul(c).wrapping_add(c);
+            a = a.wrapping_mul(a);
+            steps >>= 1;
+        }
+        // Modulo 2^64 throughout, then modulo 2^48: 2^48 divides 2^64.
+        self.state = total_a.wrapping_mul(self.state).wrapping_add(total_c) & MASK;
+    }
+
     /// `Random.nextDouble()`: uniform in [0, 1) from 53 bits drawn as 26 + 27.
     #[inline(always)]
     pub fn next_double(&mut self) -> f64 {
@@ -93,30 +113,42 @@ pub trait UnitDouble {
     /// The next uniform double in [0, 1).
     fn next_unit(&mut self) -> f64;
 
-    /// `next_unit() * scale`, the very same double: a generator may compute it with one
-    /// rounding where the plain product takes two (see `JavaRandom`'s).
+    /// `next_unit() × scale`, given `unit_scale = scale × 2^-53` (exact for the scales
+    /// the engines use): every generator here draws `m × 2^-53` for a 53-bit integer
+    /// `m`, so this is `m × unit_scale`, the very same double with one rounding.
     #[inline(always)]
-    fn next_unit_times(&mut self, scale: f64) -> f64 {
-        self.next_unit() * scale
+    fn next_unit_times_scaled(&mut self, unit_scale: f64) -> f64 {
+        // unit_scale × 2^53 is exact, and next_unit() × it rounds once, as m × unit_scale does.
+        self.next_unit() * (unit_scale * (1u64 << 53) as f64)
+    }
+
+    /// Drops the next `n` draws: the state `n` calls of [`UnitDouble::next_unit`] leave.
+    fn skip(&mut self, n: u64) {
+        for _ in 0..n {
+            self.next_unit();
+        }
     }
 }
 
 impl UnitDouble for JavaRandom {
+    /// Each draw is two steps of the generator (26 + 27 bits).
+    fn skip(&mut self, n: u64) {
+        self.advance(n.wrapping_mul(2));
+    }
+
     #[inline(always)]
     fn next_unit(&mut self) -> f64 {
         self.next_double()
     }
 
-    /// `nextDouble()` is `m × 2^-53` for a 53-bit integer `m`, exact in a double, so
-    /// `nextDouble() × scale` rounds once, as `m × (scale × 2^-53)` does, whose second
-    /// factor is exact too for any `scale` of 2^-969 or more or 0 (the classic engine's
-    /// backoffs): the same double with one multiplication fewer after the draw, where a
-    /// jittered retry's chain of dependent steps waits on it.
+    /// `nextDouble()` is `m × 2^-53` for a 53-bit integer `m`, exact in a double:
+    /// `m × unit_scale` is the same double with no multiplication after the draw but
+    /// one, where a jittered retry's chain of dependent steps waits on it.
     #[inline(always)]
-    fn next_unit_times(&mut self, scale: f64) -> f64 {
+    fn next_unit_times_scaled(&mut self, unit_scale: f64) -> f64 {
         let hi = self.next_bits(26) as i64;
         let lo = self.next_bits(27) as i64;
-        ((hi << 27) + lo) as f64 * (scale * DOUBLE_UNIT)
+        ((hi << 27) + lo) as f64 * unit_scale
     }
 }
 
@@ -188,6 +220,67 @@ mod tests {
             let x = c.next_long();
             assert_eq!(a.next_long(), x);
             assert_eq!(b.next_long(), x);
+        }
+    }
+
+    #[test]
+    fn advance_equals_stepping() {
+        // Step counts around powers of two and a run's worth, from seeds of both signs.
+        for seed in [0, 42, -7, i64::MIN, 4242] {
+            for steps in [0u64, 1, 2, 3, 7, 8, 9, 255, 256, 1000, 40_001] {
+                let mut jumped = JavaRandom::new(seed);
+                jumped.advance(steps);
+                let mut stepped = JavaRandom::new(seed);
+                for _ in 0..steps {
+                    stepped.next_bits(1);
+                }
+                assert_eq!(jumped, stepped, "seed {seed}, {steps} steps");
+            }
+        }
+    }
+
+    #[test]
+    fn skip_drops_whole_draws() {
+        // JavaRandom's skip (a jump) against the trait's default (drawing), then the same
+        // next draw, for the generator the engine uses and for a wrapped one.
+        for n in [0u64, 1, 5, 20_000] {
+            let mut jumped = JavaRandom::new(4242);
+            jumped.skip(n);
+            let mut drawn = JavaRandom::new(4242);
+            for _ in 0..n {
+                drawn.next_unit();
+            }
+            assert_eq!(jumped.next_double(), drawn.next_double(), "{n} draws");
+        }
+        let mut wrapped = RandDoubles(JavaRandom::new(1));
+        let mut reference = RandDoubles(JavaRandom::new(1));
+        wrapped.skip(3);
+        for _ in 0..3 {
+            reference.next_unit();
+        }
+        assert_eq!(wrapped.next_unit(), reference.next_unit());
+    }
+
+    #[test]
+    fn scaled_draws_equal_the_plain_product() {
+        // m × (scale × 2^-53) against nextDouble() × scale: the engine's backoffs
+        // (base_ms << k, k ≤ 30) and a few awkward scales, over many draws.
+        let unit = 1.0 / (1u64 << 53) as f64;
+        for scale in [500.0, 500.0 * (1u64 << 30) as f64, 1.0, 3.0, 999_999.0, 0.0] {
+            let mut a = JavaRandom::new(99);
+            let mut b = JavaRandom::new(99);
+            let mut c = RandDoubles(JavaRandom::new(99));
+            let mut d = RandDoubles(JavaRandom::new(99));
+            for _ in 0..10_000 {
+                assert_eq!(
+                    a.next_unit_times_scaled(scale * unit),
+                    b.next_double() * scale
+                );
+                assert_eq!(
+                    c.next_unit_times_scaled(scale * unit),
+                    d.next_unit() * scale
+                );
+            }
         }
     }
 

@@ -2,7 +2,7 @@
 //! business requests run one after another (see `../shared/MODEL.md`, restated here
 //! step by step because the order of the checks decides every printed number).
 
-use super::scenario::{Jitter, Scenario, Strategy};
+use super::scenario::{Jitter, Scenario, Strategy, MAX_RETRY};
 use crate::cost::{Bill, CostResult};
 use crate::rng::{JavaRandom, UnitDouble};
 use crate::validate::ValidationError;
@@ -318,13 +318,12 @@ fn run_strategy_with<R: UnitDouble>(
     let mut chains = Chains {
         clients: sc.clients,
         duration_s: sc.duration_s,
-        last: sc.duration_s - 1,
         latency,
         trip_threshold: st.breaker_trip_failures.unwrap_or(sc.breaker_trip_failures) as u64,
         open_s: st.breaker_open_s.unwrap_or(sc.breaker_open_s) as i64,
         max_retry: st.max_retry,
         deadline_ms: st.deadline_ms,
-        base_ms: st.base_ms,
+        backoff: Backoff::new(st.base_ms),
         budget_max: sc.capacity as i64 * st.budget_pct as i64 / 100,
         round_up_ms: sc.attribution.round_up_ms(),
         seconds,
@@ -448,13 +447,12 @@ struct Counts {
 struct Chains<'a> {
     clients: u32,
     duration_s: u32,
-    last: u32,
     latency: u64,
     trip_threshold: u64,
     open_s: i64,
     max_retry: u32,
     deadline_ms: u64,
-    base_ms: u64,
+    backoff: Backoff,
     budget_max: i64,
     /// Added to the wait before dividing by 1000: the attribution convention.
     round_up_ms: u64,
@@ -505,7 +503,10 @@ impl Chains<'_> {
         // only; a single call per strategy could run a large table in the browser's
         // baseline-compiled code (about 2.5 times slower in node).
         for arr in 0..self.duration_s {
-            live = self.second::<JITTER, BUDGET, BREAKER, COST, R>(rng, arr, live);
+            // Passed in rather than computed in `second`, where the size-optimised wasm
+            // build recomputed it on every retry (seen in V8's code for that loop).
+            let landing = self.landing(arr);
+            live = self.second::<JITTER, BUDGET, BREAKER, COST, R>(rng, arr, landing, live);
         }
         self.counts = live.counts;
     }
@@ -523,26 +524,19 @@ impl Chains<'_> {
         &mut self,
         rng: &mut R,
         arr: u32,
+        landing: Landing,
         live: Live,
     ) -> Live {
         if !JITTER && !BUDGET && !BREAKER {
             // Without jitter, budget or breaker every request of this second walks the
             // same attempts, and only the seconds' loads tell them apart.
             let mut live = live;
-            live.counts.ended_deadline += self.alike::<COST>(arr, self.clients);
+            live.counts.ended_deadline += self.alike::<COST>(arr, landing, self.clients);
             return live;
         }
-        let (last, latency, deadline_ms, base_ms, max_retry, round_up_ms) = (
-            self.last,
-            self.latency,
-            self.deadline_ms,
-            self.base_ms,
-            self.max_retry,
-            self.round_up_ms,
-        );
+        let (latency, deadline_ms, max_retry) = (self.latency, self.deadline_ms, self.max_retry);
+        let backoff = &self.backoff;
         let (seconds, hist, ends) = (&mut *self.seconds, &mut *self.hist, &mut *self.ends);
-        // ≤ MAX_DURATION_S × 1000 = 3.6 M: fits a u32.
-        let horizon_ms = self.duration_s as u64 * 1000;
         let budget_max = self.budget_max;
         // The state in locals, so the loop keeps it in registers.
         let Live {
@@ -563,16 +557,41 @@ impl Chains<'_> {
         } = live;
         let mut left = self.clients;
         while left > 0 {
-            // Requests whose first attempt succeeds, taken together: while the breaker is
-            // closed at `arr` and `arr` has room, the next request's first attempt is
-            // charged to `arr` and served there (no budget is spent on a first attempt,
-            // and a wait of 0 is within any deadline), it draws no random number, and it
-            // changes nothing the request after it reads but the load of `arr`. So the
-            // next `room` requests all end that way: one step instead of `room` chains,
-            // the same counts and the same PRNG sequence. Once `arr` is full (or in the
-            // outage, where it has no room) requests run one by one below.
+            // Three ways a run of requests ends alike, each taken in one step with the
+            // same loads, counts and PRNG sequence as running them one by one.
             let [load, limit] = seconds[arr as usize];
-            if load < limit && (!BREAKER || (arr as i64) >= open_until) {
+            // 1. An empty budget and a full `arr`: each remaining request's first attempt
+            // is charged to `arr` and fails there, its backoff is drawn, and the empty
+            // budget abandons the retry (the budget refills only after the second).
+            // Without a breaker, whose streak those failures would move, nothing else
+            // changes.
+            if BUDGET && !BREAKER && tokens <= 0 && load >= limit {
+                seconds[arr as usize][0] += left;
+                if JITTER {
+                    rng.skip(left as u64);
+                }
+                ended_budget += left as u64;
+                break;
+            }
+            // 2. An open breaker at `arr` refuses every remaining request of this second
+            // at its first attempt, and a refusal changes nothing another request reads
+            // (no attempt is charged, the streak and the breaker stay as they are).
+            if BREAKER && (arr as i64) < open_until {
+                if load < limit {
+                    harmful += left as u64;
+                }
+                ended_breaker += left as u64;
+                break;
+            }
+            // 3. Requests whose first attempt succeeds: while `arr` has room (and its
+            // breaker is closed, see 2), the next request's first attempt is charged to
+            // `arr` and served there (no budget is spent on a first attempt, and a wait
+            // of 0 is within any deadline), it draws no random number, and it changes
+            // nothing the request after it reads but the load of `arr`. So the next
+            // `room` requests all end that way. Once `arr` is full (or in the outage,
+            // where it has no room) requests run one by one below (and an empty budget
+            // takes the rest at the next turn, see 1).
+            if load < limit {
                 let served = left.min(limit - load);
                 seconds[arr as usize][0] += served;
                 hist[latency as usize] += served;
@@ -651,18 +670,10 @@ impl Chains<'_> {
                     open_until = sec as i64 + self.open_s;
                 }
                 // 8. Backoff; the PRNG is drawn only for full jitter.
-                let delay = backoff_ms::<JITTER, _>(rng, base_ms, attempt);
+                let delay = backoff.delay::<JITTER, _>(rng, attempt);
                 wait_ms += delay;
                 attempt += 1;
-                // The wait in whole seconds by the attribution convention (ceil adds
-                // 999, floor 0, round 500), clamped to the last second (wait_ms ≤ 2^50
-                // by the bounds, so the addition cannot overflow). A wait of
-                // `duration_s` seconds or more lands on the last second from any
-                // arrival, so the milliseconds are clamped to that first and fit a
-                // u32: a 32-bit division by a constant is a multiply in wasm, where a
-                // 64-bit one is a real division, this loop's slowest step there.
-                let ms = (wait_ms + round_up_ms).min(horizon_ms) as u32;
-                sec = (arr + ms / 1000).min(last);
+                sec = landing.second(wait_ms);
             }
         }
         // The budget refills once per second, after all of that second's clients.
@@ -702,8 +713,7 @@ impl Chains<'_> {
     /// to step `k + 1`. When two steps share a second, the later finds it full (someone
     /// failed there) or nobody left. The literal-transcription proptest (invariants.rs)
     /// checks this against the request-by-request loop.
-    fn alike<const COST: bool>(&mut self, arr: u32, n: u32) -> u64 {
-        let horizon_ms = self.duration_s as u64 * 1000;
+    fn alike<const COST: bool>(&mut self, arr: u32, landing: Landing, n: u32) -> u64 {
         let mut going = n;
         let mut wait_ms = 0u64;
         let mut sec = arr;
@@ -729,13 +739,48 @@ impl Chains<'_> {
                     return 0;
                 }
             }
-            // The same wait and second as the request-by-request loop computes.
-            wait_ms += self.base_ms << attempt;
-            let ms = (wait_ms + self.round_up_ms).min(horizon_ms) as u32;
-            sec = (arr + ms / 1000).min(self.last);
+            wait_ms += self.backoff.base_ms << attempt;
+            sec = landing.second(wait_ms);
         }
         // The rest failed their last attempt at the upstream.
         0
+    }
+
+    /// Where the waits of the requests arriving in second `arr` land.
+    fn landing(&self, arr: u32) -> Landing {
+        // arr × 1000 + 999 + duration_s × 1000 ≤ 2 × 3.6 M: the sum in `second` fits a u32.
+        Landing {
+            start_ms: arr * 1000 + self.round_up_ms as u32,
+            horizon_ms: self.duration_s as u64 * 1000,
+            last: self.duration_s - 1,
+        }
+    }
+}
+
+/// The second a retry of a request arriving in a given second is charged to.
+#[derive(Clone, Copy)]
+struct Landing {
+    /// The arrival second in milliseconds plus the attribution's rounding (ceil adds
+    /// 999, floor 0, round 500).
+    start_ms: u32,
+    /// The run's length in milliseconds.
+    horizon_ms: u64,
+    /// The last second, where every later wait lands.
+    last: u32,
+}
+
+impl Landing {
+    /// The second of a retry after `wait_ms` (≤ 2^50 by the bounds): the wait in whole
+    /// seconds by the attribution convention, clamped to the last second.
+    #[inline(always)]
+    fn second(self, wait_ms: u64) -> u32 {
+        // A wait of `duration_s` seconds or more lands on the last second from any
+        // arrival, so it is clamped to that first and the sum fits a u32: a 32-bit
+        // division by a constant is a multiply in wasm, where a 64-bit one is a real
+        // division, this loop's slowest step there. Clamping the wait rather than
+        // arrival + wait + rounding gives the same second: either way the sum reaches
+        // the run's end exactly when the unclamped one does.
+        ((self.start_ms + wait_ms.min(self.horizon_ms) as u32) / 1000).min(self.last)
     }
 }
 
@@ -783,22 +828,56 @@ fn percentile(hist: &[u32], n: u64, p: f64) -> u64 {
 
 /// The wait before the retry that follows failed attempt `attempt` (0 = the first
 /// attempt): `base_ms << attempt`, and with full jitter `floor(nextDouble() × backoff)`,
-/// the article's draw. The engine's loop and the page's delay preview both call this, so
-/// the preview shows the engine's own delays.
-#[inline(always)]
+/// the article's draw. The page's delay preview calls this and the engine's loop
+/// [`Backoff::delay`], so the preview shows the engine's own delays.
 pub fn backoff_ms<const JITTER: bool, R: UnitDouble>(
     rng: &mut R,
     base_ms: u64,
     attempt: u32,
 ) -> u64 {
-    let backoff = base_ms << attempt;
-    if JITTER {
-        // Through i64, which is exact here (the bounds keep the backoff below 2^50, the
-        // product in [0, backoff)): x86-64 converts signed integers in one instruction,
-        // unsigned ones in about six, and this sits on the loop's longest dependency chain.
-        rng.next_unit_times(backoff as i64 as f64) as i64 as u64
-    } else {
-        backoff
+    Backoff::new(base_ms).delay::<JITTER, R>(rng, attempt)
+}
+
+/// A strategy's backoffs, each already scaled for the jitter draw (see
+/// [`UnitDouble::next_unit_times_scaled`]): a table look-up in the loop instead of a
+/// shift, a conversion and a multiplication per retry.
+#[derive(Clone)]
+pub struct Backoff {
+    base_ms: u64,
+    /// `(base_ms << k) × 2^-53` for every retry `k` a strategy can have (and one more
+    /// slot, so an index masked to 5 bits needs no bounds check).
+    unit_scales: [f64; 32],
+}
+
+impl Backoff {
+    /// The backoffs of `base_ms` (validated: `base_ms << MAX_RETRY` stays below 2^50).
+    pub fn new(base_ms: u64) -> Backoff {
+        let mut unit_scales = [0.0; 32];
+        for (k, u) in unit_scales
+            .iter_mut()
+            .enumerate()
+            .take(MAX_RETRY as usize + 1)
+        {
+            // Through i64, exact below 2^53; × 2^-53 is exact too (a power of two).
+            *u = (base_ms << k) as i64 as f64 / (1u64 << 53) as f64;
+        }
+        Backoff {
+            base_ms,
+            unit_scales,
+        }
+    }
+
+    /// The wait after failed attempt `attempt` (≤ [`MAX_RETRY`]): see [`backoff_ms`].
+    #[inline(always)]
+    pub fn delay<const JITTER: bool, R: UnitDouble>(&self, rng: &mut R, attempt: u32) -> u64 {
+        debug_assert!(attempt <= MAX_RETRY);
+        if JITTER {
+            // The draw is in [0, backoff) with backoff < 2^50: exact through i64, which
+            // x86-64 converts in one instruction (unsigned takes about six).
+            rng.next_unit_times_scaled(self.unit_scales[attempt as usize & 31]) as i64 as u64
+        } else {
+            self.base_ms << attempt
+        }
     }
 }
 
