@@ -8,9 +8,11 @@
 //   - a 1,000-seed classic ensemble of the article's table and a 40-seed cluster ensemble
 //     of `cluster-gc-stampede-naive` (90 s), through the seeds panel (lib/pool.js and
 //     its workers), timed from the change of the seed count to the panel's "done";
-// and the native CLI on the same inputs (`run --json`, `ensemble --json --threads N`),
-// timed from outside as wall-clock time, best of REPS, minus the CLI's start-up time
-// (`retrystorm version`).
+// and the native engine on the same inputs: the tables in-process, timed as the worker
+// times the wasm (engine + JSON text, best of REPS; the `time_run` example next to the
+// CLI, target/release/examples/time_run), and for reference the CLI's `run --json` timed
+// from outside minus its start-up time (`retrystorm version`), whose noise is a few ms;
+// the ensembles as whole CLI commands (`ensemble --json --threads N`), also minus start-up.
 //
 //   node tests/e2e/bench-wasm.js      (env: DIST, RETRYSTORM_BIN as for the e2e tests;
 //                                      REPS, default 5; WORKERS, default the machine's cores;
@@ -19,6 +21,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import * as e2e from './harness.js';
 
 const REPS = Math.max(1, Number(process.env.REPS) || 5);
@@ -46,6 +49,16 @@ function native(args) {
     ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   return stats(ms).best;
+}
+
+/**
+ * The native engine's best time in-process on the scenario `file`, ms: the `time_run`
+ * example built next to the CLI (scripts/bench.sh builds it).
+ * @param {string} file
+ */
+function nativeInProcess(file) {
+  const timer = path.join(path.dirname(e2e.CLI), 'examples', 'time_run');
+  return Number(execFileSync(timer, [file, String(REPS)], { encoding: 'utf8' }).trim());
 }
 
 /** @param {number} ms */
@@ -132,7 +145,8 @@ try {
     );
     const file = h.scratch(`bench-${factor}.json`);
     fs.writeFileSync(file, JSON.stringify(timing.cfg));
-    const nat = native(['run', '--json', '--scenario', file]) - startup;
+    const nat = nativeInProcess(file);
+    const cli = native(['run', '--json', '--scenario', file]) - startup;
     const w = stats(timing.worker);
     const rt = stats(timing.roundTrip);
     const parts = Object.entries(timing.parts)
@@ -141,9 +155,10 @@ try {
     console.log(
       `${name}: first run in a fresh worker ${fmt(timing.first)} (round trip ${fmt(timing.firstRoundTrip)}); ` +
         `then worker (engine + jsonText) best ${fmt(w.best)}, median ${fmt(w.median)}; ` +
-        `round trip to the page best ${fmt(rt.best)}; main thread: ${parts}`,
+        `round trip to the page best ${fmt(rt.best)}; main thread: ${parts}; ` +
+        `native CLI run --json minus start-up ${fmt(cli)}`,
     );
-    report(name, w.best, nat, 'worker: engine + JSON text; native: run --json');
+    report(name, w.best, nat, 'both in-process: engine + JSON text (wasm in the worker)');
   }
 
   // BENCH_ONLY=tables: the two tables only (a quick before/after of the engine).
