@@ -4,7 +4,7 @@
 # BENCH_NO_BUILD=1 and all exist), then runs tests/e2e/bench-wasm.js in headless Chromium
 # and prints wasm time, native time and their ratio for the article's table, the 100×
 # table, a 1,000-seed classic ensemble and a 40-seed cluster ensemble. A benchmark: it never fails on a number (not part of
-# scripts/test.sh). REPS=N (default 5) repeats; WORKERS=N sets the page's pool and the
+# scripts/test.sh). REPS=N (default 25) repeats; WORKERS=N sets the page's pool and the
 # CLI's --threads (default: the machine's cores). Run it on a quiet machine: other
 # builds on the same cores inflate both sides, the browser's more.
 set -euo pipefail
