@@ -829,13 +829,33 @@ fn percentile(hist: &[u32], n: u64, p: f64) -> u64 {
 /// The wait before the retry that follows failed attempt `attempt` (0 = the first
 /// attempt): `base_ms << attempt`, and with full jitter `floor(nextDouble() × backoff)`,
 /// the article's draw. The page's delay preview calls this and the engine's loop
-/// [`Backoff::delay`], so the preview shows the engine's own delays.
+/// [`Backoff::delay`]: the same two steps (`unit_scale`, `jittered_ms`), so the preview
+/// shows the engine's own delays.
 pub fn backoff_ms<const JITTER: bool, R: UnitDouble>(
     rng: &mut R,
     base_ms: u64,
     attempt: u32,
 ) -> u64 {
-    Backoff::new(base_ms).delay::<JITTER, R>(rng, attempt)
+    let backoff = base_ms << attempt;
+    if JITTER {
+        jittered_ms(rng, unit_scale(backoff))
+    } else {
+        backoff
+    }
+}
+
+/// `backoff × 2^-53`, what [`UnitDouble::next_unit_times_scaled`] takes: exact, through
+/// i64 (exact below 2^53; validated backoffs stay below 2^50) and a power of two.
+fn unit_scale(backoff: u64) -> f64 {
+    backoff as i64 as f64 / (1u64 << 53) as f64
+}
+
+/// `floor(nextDouble() × backoff)` given `unit_scale(backoff)`.
+#[inline(always)]
+fn jittered_ms<R: UnitDouble>(rng: &mut R, unit_scale: f64) -> u64 {
+    // The draw is in [0, backoff) with backoff < 2^50: exact through i64, which x86-64
+    // converts in one instruction (unsigned takes about six).
+    rng.next_unit_times_scaled(unit_scale) as i64 as u64
 }
 
 /// A strategy's backoffs, each already scaled for the jitter draw (see
@@ -844,7 +864,7 @@ pub fn backoff_ms<const JITTER: bool, R: UnitDouble>(
 #[derive(Clone)]
 pub struct Backoff {
     base_ms: u64,
-    /// `(base_ms << k) × 2^-53` for every retry `k` a strategy can have (and one more
+    /// `unit_scale(base_ms << k)` for every retry `k` a strategy can have (and one more
     /// slot, so an index masked to 5 bits needs no bounds check).
     unit_scales: [f64; 32],
 }
@@ -858,8 +878,7 @@ impl Backoff {
             .enumerate()
             .take(MAX_RETRY as usize + 1)
         {
-            // Through i64, exact below 2^53; × 2^-53 is exact too (a power of two).
-            *u = (base_ms << k) as i64 as f64 / (1u64 << 53) as f64;
+            *u = unit_scale(base_ms << k);
         }
         Backoff {
             base_ms,
@@ -872,9 +891,7 @@ impl Backoff {
     pub fn delay<const JITTER: bool, R: UnitDouble>(&self, rng: &mut R, attempt: u32) -> u64 {
         debug_assert!(attempt <= MAX_RETRY);
         if JITTER {
-            // The draw is in [0, backoff) with backoff < 2^50: exact through i64, which
-            // x86-64 converts in one instruction (unsigned takes about six).
-            rng.next_unit_times_scaled(self.unit_scales[attempt as usize & 31]) as i64 as u64
+            jittered_ms(rng, self.unit_scales[attempt as usize & 31])
         } else {
             self.base_ms << attempt
         }
