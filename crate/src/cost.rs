@@ -8,6 +8,8 @@
 //! otherwise. Requests that never left the client (refused by an open breaker,
 //! abandoned by an empty retry budget) are never billed: they are not attempts.
 
+use crate::javafmt::fixed;
+use crate::lang::{Lang, Texts};
 use crate::validate::Problems;
 use serde::{Deserialize, Serialize};
 
@@ -187,9 +189,51 @@ impl CostResult {
     }
 }
 
+crate::catalogue! {
+    /// The cost columns of a results table (classic strategies, cluster routes), shown
+    /// when some row has a cost model.
+    enum Column {
+        /// What the run cost in all.
+        Total => ("成本", "cost"),
+        /// The cost of each delivered request.
+        PerDelivered => ("成本/交付", "cost/delivered"),
+        /// The cost against the cost of the same requests without retries.
+        Amplification => ("成本放大", "cost amplification"),
+    }
+}
+
+/// The titles of the cost columns in `lang`, in the order of [`cells`].
+pub fn columns(lang: Lang) -> Vec<&'static str> {
+    Column::ALL.iter().map(|c| c.get(lang)).collect()
+}
+
+/// The cells of the cost columns for one row: `—` without a cost model or where a
+/// figure is undefined (nothing delivered, a free unit).
+pub fn cells(c: Option<&CostResult>) -> Vec<String> {
+    let dash = || "—".to_string();
+    match c {
+        None => vec![dash(); Column::ALL.len()],
+        Some(c) => vec![
+            fixed(c.total, 2),
+            c.per_delivered.map_or_else(dash, |v| fixed(v, 4)),
+            c.amplification
+                .map_or_else(dash, |v| format!("{}x", fixed(v, 2))),
+        ],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn column_titles_are_sound() {
+        assert_eq!(crate::lang::problems::<Column>(), Vec::<String>::new());
+        assert_eq!(
+            columns(Lang::En),
+            ["cost", "cost/delivered", "cost amplification"]
+        );
+    }
 
     fn gateway(billed: Vec<Billed>) -> Cost {
         Cost {

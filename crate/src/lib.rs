@@ -13,6 +13,7 @@
 //! - [`scenario`]: one JSON format for both, told apart by its `model` field.
 //! - [`validate`]: one validation model for both: every problem named by its full path.
 //! - [`report`]: one report layer for both: tables as text, Markdown and CSV.
+//! - [`lang`]: the two languages and the one shape of the engine's words (catalogues).
 //! - [`rng`]: `java.util.Random`, bit for bit.
 
 pub mod classic;
@@ -20,6 +21,7 @@ pub mod cluster;
 pub mod cost;
 pub mod ensemble;
 pub mod javafmt;
+pub mod lang;
 pub mod report;
 pub mod rng;
 pub mod scenario;

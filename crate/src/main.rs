@@ -5,12 +5,26 @@
 use retrystorm::classic::{self, report};
 use retrystorm::cluster;
 use retrystorm::ensemble::{self, MAX_SEEDS};
+use retrystorm::lang::Texts as _;
 use retrystorm::scenario::{self, AnyScenario};
 use retrystorm::seed;
 use retrystorm::sweep::{self, Sweep};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::process::ExitCode;
+
+retrystorm::catalogue! {
+    /// The CLI's own words (the reports' are the engine's).
+    enum CliText {
+        /// The heading of the bundled sweeps after the scenarios.
+        SweepsHeading => (
+            "\n扫描（grid --sweep-preset ID）：\n",
+            "\nsweeps (grid --sweep-preset ID):\n"
+        ),
+        /// What a bundled sweep runs on: `{0}` the scenario's id.
+        SweptOn => ("基于 {0}", "on {0}"),
+    }
+}
 
 const USAGE: &str = "\
 usage: retrystorm <command> [options]
@@ -78,9 +92,9 @@ struct Args {
     out: Option<String>,
     budget_override: Option<u32>,
     attribution: Option<classic::Attribution>,
-    lang: retrystorm::report::Lang,
+    lang: retrystorm::lang::Lang,
     /// `--lang` as given (the `scenarios` listing is English unless it is).
-    lang_flag: Option<retrystorm::report::Lang>,
+    lang_flag: Option<retrystorm::lang::Lang>,
     json: bool,
 }
 
@@ -168,7 +182,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             }
             "--lang" => {
                 let v = take(&mut it)?;
-                args.lang = retrystorm::report::Lang::parse(&v)
+                args.lang = retrystorm::lang::Lang::parse(&v)
                     .ok_or_else(|| format!("--lang {v:?} is not allowed: expected zh or en"))?;
                 args.lang_flag = Some(args.lang);
             }
@@ -255,25 +269,15 @@ fn execute(args: &Args) -> Result<String, String> {
         "help" => Ok(format!("{USAGE}\n")),
         "version" => Ok(format!("retrystorm {}\n", env!("CARGO_PKG_VERSION"))),
         "scenarios" => {
-            let lang = args.lang_flag.unwrap_or(retrystorm::report::Lang::En);
+            let lang = args.lang_flag.unwrap_or(retrystorm::lang::Lang::En);
             let mut out: String = scenario::bundled()
                 .iter()
                 .map(|b| format!("{:<34} {:<8} {}\n", b.id, b.model, b.title_in(lang)))
                 .collect();
-            out.push_str(lang.pick(
-                "\n扫描（grid --sweep-preset ID）：\n",
-                "\nsweeps (grid --sweep-preset ID):\n",
-            ));
+            out.push_str(CliText::SweepsHeading.get(lang));
             for p in sweep::presets::presets() {
-                let on = lang.pick("基于", "on");
-                let _ = writeln!(
-                    out,
-                    "{:<34} {:<8} {} ({on} {})",
-                    p.id,
-                    p.model,
-                    p.title(lang),
-                    p.scenario
-                );
+                let on = CliText::SweptOn.fill(lang, &[&p.scenario]);
+                let _ = writeln!(out, "{:<34} {:<8} {} ({on})", p.id, p.model, p.title(lang));
             }
             Ok(out)
         }

@@ -6,37 +6,6 @@
 use core::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
-/// The language of the reports' words: the article's Chinese (the CLI's default, so its
-/// output stays the article's byte for byte) or English (`--lang en`, the page in English).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    /// The article's Chinese headings.
-    #[default]
-    Zh,
-    /// English headings.
-    En,
-}
-
-impl Lang {
-    /// `zh` or `en`; anything else is `None`.
-    pub fn parse(s: &str) -> Option<Lang> {
-        match s {
-            "zh" => Some(Lang::Zh),
-            "en" => Some(Lang::En),
-            _ => None,
-        }
-    }
-
-    /// The text of this language among the two given.
-    pub fn pick<'a>(self, zh: &'a str, en: &'a str) -> &'a str {
-        match self {
-            Lang::Zh => zh,
-            Lang::En => en,
-        }
-    }
-}
-
 /// A formatted table: column titles and rows of cells, ready to render.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Table {
@@ -131,34 +100,6 @@ pub fn md_cell(text: &str) -> String {
         }
     }
     out
-}
-
-/// The cost columns of a results table (classic strategies, cluster routes), shown when
-/// some row has a cost model.
-pub const COST_COLUMNS: [&str; 3] = ["cost", "cost/delivered", "cost amplification"];
-
-/// [`COST_COLUMNS`] in `lang` (the cluster's route table in the page's language).
-pub fn cost_columns(lang: Lang) -> [&'static str; 3] {
-    match lang {
-        Lang::Zh => ["成本", "成本/交付", "成本放大"],
-        Lang::En => COST_COLUMNS,
-    }
-}
-
-/// The cells of [`COST_COLUMNS`] for one row: `—` without a cost model or where a
-/// figure is undefined (nothing delivered, a free unit).
-pub fn cost_cells(c: Option<&crate::cost::CostResult>) -> Vec<String> {
-    use crate::javafmt::fixed;
-    let dash = || "—".to_string();
-    match c {
-        None => vec![dash(); COST_COLUMNS.len()],
-        Some(c) => vec![
-            fixed(c.total, 2),
-            c.per_delivered.map_or_else(dash, |v| fixed(v, 4)),
-            c.amplification
-                .map_or_else(dash, |v| format!("{}x", fixed(v, 2))),
-        ],
-    }
 }
 
 /// The table as CSV: a header row of the column titles, then one row per table row,

@@ -303,13 +303,13 @@ static CLUSTER_TEXT: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
 
 impl Bundled {
     /// The title in `lang`.
-    pub fn title_in(&self, lang: crate::report::Lang) -> &'static str {
-        lang.pick(self.title_zh, self.title)
+    pub fn title_in(&self, lang: crate::lang::Lang) -> &'static str {
+        lang.of((self.title_zh, self.title))
     }
 
     /// The description in `lang`.
-    pub fn description_in(&self, lang: crate::report::Lang) -> &'static str {
-        lang.pick(self.description_zh, self.description)
+    pub fn description_in(&self, lang: crate::lang::Lang) -> &'static str {
+        lang.of((self.description_zh, self.description))
     }
 }
 
@@ -475,7 +475,7 @@ fn classic_bundled() -> Vec<Bundled> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Lang;
+    use crate::lang::Lang;
     use serde_json::json;
 
     #[test]

@@ -1,7 +1,7 @@
 //! Validation shared by every scenario format: one error type that names the field,
 //! the offending value and the allowed range, and the small checks that build it.
 
-use crate::report::Lang;
+use crate::lang::Lang;
 use core::fmt;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

@@ -262,7 +262,7 @@ fn section_4_acceptance_checks_pass() {
     assert_eq!(text.matches("[PASS]").count(), 4);
     // The article's (Chinese) report words the difference in Chinese, like its "差值 0.000".
     assert!(text.contains("：放大倍数差值 0.000\n"), "{text}");
-    let zh = report::verdicts_in(&Scenario::article(), 4242, retrystorm::report::Lang::Zh).unwrap();
+    let zh = report::verdicts_in(&Scenario::article(), 4242, retrystorm::lang::Lang::Zh).unwrap();
     assert_eq!(zh[3].detail, "放大倍数差值 0.000");
     assert_eq!(zh[0].detail, verdicts[0].detail);
 }

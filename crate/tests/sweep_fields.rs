@@ -132,12 +132,12 @@ fn bundled_sweeps_plan_on_their_scenarios() {
             p.id,
             def.plot.as_deref().unwrap()
         );
-        for lang in [retrystorm::report::Lang::Zh, retrystorm::report::Lang::En] {
+        for lang in [retrystorm::lang::Lang::Zh, retrystorm::lang::Lang::En] {
             assert!(p.description(lang).len() > 80 && !p.title(lang).is_empty());
         }
         assert_ne!(
-            p.description(retrystorm::report::Lang::Zh),
-            p.description(retrystorm::report::Lang::En)
+            p.description(retrystorm::lang::Lang::Zh),
+            p.description(retrystorm::lang::Lang::En)
         );
     }
 }

@@ -12,7 +12,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use retrystorm::report::Lang;
+use retrystorm::lang::Lang;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;

@@ -5,7 +5,7 @@
 //! A text is a template whose `{0}`, `{1}` … are filled by [`fill`]; both languages of a
 //! text have the same placeholders (a test checks it).
 
-use retrystorm::report::Lang;
+use retrystorm::lang::Lang;
 
 /// A text drawn in a chart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,8 +224,7 @@ impl Text {
 
     /// The text in `lang`, its placeholders unfilled.
     pub fn get(self, lang: Lang) -> &'static str {
-        let (zh, en) = self.both();
-        lang.pick(zh, en)
+        lang.of(self.both())
     }
 
     /// The text in `lang` with `{i}` replaced by `args[i]`.

@@ -111,7 +111,7 @@ pub fn classic_attribution(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsVal
     };
     let mut check_columns = vec!["check".to_string()];
     check_columns.extend(runs.iter().map(|(a, ..)| a.name().to_string()));
-    let checks = report::VERDICT_NAMES
+    let checks = report::verdict_names(retrystorm::lang::Lang::Zh)
         .iter()
         .enumerate()
         .map(|(k, name)| {

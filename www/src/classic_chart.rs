@@ -15,7 +15,7 @@ use plotters::prelude::*;
 use retrystorm::classic::{Output, StrategyResult};
 use retrystorm::ensemble::{render::median_range, Ensemble};
 use retrystorm::javafmt::fixed;
-use retrystorm::report::Lang;
+use retrystorm::lang::Lang;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 

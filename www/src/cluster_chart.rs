@@ -25,7 +25,7 @@ use plotters_canvas::CanvasBackend;
 use retrystorm::cluster::{present, Breaker, RunResult, Scenario};
 use retrystorm::ensemble::{render::median_range, Band, Ensemble};
 use retrystorm::javafmt::fixed;
-use retrystorm::report::Lang;
+use retrystorm::lang::Lang;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 

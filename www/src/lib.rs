@@ -28,7 +28,7 @@ pub mod preview;
 pub mod strip_chart;
 pub mod sweep_chart;
 
-use retrystorm::report::Lang;
+use retrystorm::lang::Lang;
 use retrystorm::share::{self, ShareState};
 use retrystorm::ValidationError;
 use serde::Serialize;

@@ -10,7 +10,7 @@
 
 use crate::{js_error, json_from_js, plain_error, to_js};
 use retrystorm::ensemble::{self, render, Ensemble, Sample};
-use retrystorm::report::Lang;
+use retrystorm::lang::Lang;
 use retrystorm::scenario;
 use retrystorm::sweep::{self, choose, render as sweep_render, Sweep, SweepResult};
 use serde::Serialize;

@@ -7,7 +7,7 @@ mod common;
 
 use common::{canvas, get, js, rows};
 use retrystorm::cluster::{self, RunResult};
-use retrystorm::report::Lang;
+use retrystorm::lang::Lang;
 use retrystorm::scenario::{parse, AnyScenario};
 use retrystorm_web::chart_text::{fill, placeholders, Text};
 use retrystorm_web::cluster::ClusterRun;

@@ -364,7 +364,7 @@ fn the_attribution_comparison_is_the_engine_run_under_each_convention() {
 /// languages, equals the engine's report function on the same run.
 #[wasm_bindgen_test]
 fn reports_are_the_engines_in_both_languages() {
-    use retrystorm::report::Lang;
+    use retrystorm::lang::Lang;
     let sc = Scenario::article();
     let out = classic::simulate(&sc, sc.seed).unwrap();
     let r = run(&sc, JsValue::UNDEFINED).unwrap();

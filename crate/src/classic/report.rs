@@ -4,8 +4,10 @@
 
 use super::engine::{simulate, Output, Runs, StrategyResult, RECOVERY_WINDOW_S};
 use super::scenario::Scenario;
+use super::texts::{Check, Text};
 use crate::javafmt::{fixed, java_list, pad};
-use crate::report::{cost_cells, cost_columns, csv_field, Lang};
+use crate::lang::{Lang, Texts};
+use crate::report::csv_field;
 use crate::validate::ValidationError;
 use core::fmt::Write as _;
 use serde::{Deserialize, Serialize};
@@ -42,29 +44,14 @@ pub use crate::report::Table;
 
 /// The columns of how requests ended, after the article's: the answered view of delivery
 /// and the count of each ending (they sum to the business requests).
-const ENDING_COLUMNS: [&str; 6] = [
-    "answered",
-    "delivered",
-    "ended upstream",
-    "ended deadline",
-    "ended budget",
-    "ended breaker",
+const ENDING_COLUMNS: [Text; 6] = [
+    Text::Answered,
+    Text::Delivered,
+    Text::EndedUpstream,
+    Text::EndedDeadline,
+    Text::EndedBudget,
+    Text::EndedBreaker,
 ];
-
-/// [`ENDING_COLUMNS`] in `lang` (the page's table in Chinese).
-fn ending_columns(lang: Lang) -> [&'static str; 6] {
-    match lang {
-        Lang::Zh => [
-            "应答率",
-            "已交付",
-            "止于上游",
-            "止于截止时间",
-            "止于预算",
-            "止于熔断",
-        ],
-        Lang::En => ENDING_COLUMNS,
-    }
-}
 
 /// The ending cells of a result, in [`ENDING_COLUMNS`] order.
 fn ending_cells(r: &StrategyResult) -> Vec<String> {
@@ -88,14 +75,14 @@ pub fn has_cost(out: &Output) -> bool {
 fn results_table(
     out: &Output,
     lang: Lang,
-    columns: &[&'static str],
+    columns: &[Text],
     cells: impl Fn(&StrategyResult) -> Vec<String>,
 ) -> Table {
-    let mut columns = columns.to_vec();
-    columns.extend(ending_columns(lang));
+    let mut columns: Vec<&str> = columns.iter().map(|c| c.get(lang)).collect();
+    columns.extend(ENDING_COLUMNS.map(|c| c.get(lang)));
     let cost = has_cost(out);
     if cost {
-        columns.extend(cost_columns(lang));
+        columns.extend(crate::cost::columns(lang));
     }
     let rows = out
         .results
@@ -104,7 +91,7 @@ fn results_table(
             let mut row = cells(r);
             row.extend(ending_cells(r));
             if cost {
-                row.extend(cost_cells(r.cost.as_ref()));
+                row.extend(crate::cost::cells(r.cost.as_ref()));
             }
             row
         })
@@ -120,30 +107,17 @@ pub fn table(out: &Output) -> Table {
 
 /// [`table`] with its column titles in `lang` (the cells are the same figures).
 pub fn table_in(out: &Output, lang: Lang) -> Table {
-    let columns = match lang {
-        Lang::En => [
-            "strategy",
-            "amplification",
-            "delivery",
-            "peak QPS",
-            "overload s",
-            "p50 ms",
-            "p99 ms",
-            "breaker trips/trip s/harmful",
-            "recovery window",
-        ],
-        Lang::Zh => [
-            "策略",
-            "放大倍数",
-            "交付率",
-            "峰值QPS",
-            "过载秒",
-            "交付中位ms",
-            "p99ms",
-            "熔断开/跳闸秒/误伤",
-            "恢复窗口到达量",
-        ],
-    };
+    let columns = [
+        Text::Strategy,
+        Text::Amplification,
+        Text::Delivery,
+        Text::PeakQps,
+        Text::OverloadS,
+        Text::P50Ms,
+        Text::P99Ms,
+        Text::BreakerCell,
+        Text::RecoveryWindow,
+    ];
     results_table(out, lang, &columns, |r| {
         vec![
             r.name.clone(),
@@ -165,7 +139,7 @@ pub fn endings_table(out: &Output) -> Table {
     results_table(
         out,
         Lang::En,
-        &["strategy", "amplification", "delivery"],
+        &[Text::Strategy, Text::Amplification, Text::Delivery],
         |r| vec![r.name.clone(), amplification(r), delivery(r)],
     )
 }
@@ -194,30 +168,22 @@ pub fn csv_table(out: &Output) -> String {
 fn run_header(sc: &Scenario, seed: i64, budget_override: Option<u32>, lang: Lang) -> String {
     let (from, to) = (sc.outage.from_s, sc.outage.to_s);
     let (cap, clients, dur) = (sc.capacity, sc.clients, sc.duration_s);
-    let mut s = match lang {
-        Lang::Zh => format!(
-            "上游第 {from}~{to} 秒整体不可用，容量 {cap} req/s，{clients} 客户端 × {dur} 秒，seed={seed}"
-        ),
-        Lang::En => format!(
-            "Upstream fully down in seconds {from}~{to}, capacity {cap} req/s, {clients} clients × {dur} s, seed={seed}"
-        ),
-    };
+    let mut s = Text::RunHeader.fill(lang, &[&from, &to, &cap, &clients, &dur, &seed]);
     if let Some(pct) = budget_override {
-        let _ = match lang {
-            Lang::Zh => write!(s, "，budgetPct={pct}（全局覆盖）"),
-            Lang::En => write!(s, ", budgetPct={pct} (global override)"),
-        };
+        s.push_str(&Text::BudgetOverride.fill(lang, &[&pct]));
     }
-    // Only a convention other than the article's is named, so its report stays as printed.
-    if !sc.attribution.is_article() {
-        let _ = write!(
-            s,
-            "{}attribution={}",
-            lang.pick("，", ", "),
-            sc.attribution.name()
-        );
-    }
+    s.push_str(&attribution_note(sc, lang));
     s
+}
+
+/// What a report's header adds for the attribution: nothing for the article's, so its
+/// report stays as printed, or the convention's name.
+fn attribution_note(sc: &Scenario, lang: Lang) -> String {
+    if sc.attribution.is_article() {
+        String::new()
+    } else {
+        Text::Attribution.fill(lang, &[&sc.attribution.name()])
+    }
 }
 
 /// The article's six-strategy report (`RetryStorm`), column widths and all.
@@ -225,14 +191,11 @@ pub fn run_text(out: &Output, budget_override: Option<u32>) -> String {
     run_text_in(out, budget_override, Lang::Zh)
 }
 
-/// A report's heading line: each `(Chinese, English, width)` title padded to its width
-/// (display width, as the article's `Support.pad`), then the last title unpadded.
-fn heading(lang: Lang, columns: &[(&str, &str, usize)], last: (&str, &str)) -> String {
-    let mut s: String = columns
-        .iter()
-        .map(|&(zh, en, w)| pad(lang.pick(zh, en), w))
-        .collect();
-    s.push_str(lang.pick(last.0, last.1));
+/// A report's heading line: each `(title, width)` padded to its width (display width, as
+/// the article's `Support.pad`), then the last title unpadded.
+fn heading(lang: Lang, columns: &[(Text, usize)], last: Text) -> String {
+    let mut s: String = columns.iter().map(|&(t, w)| pad(t.get(lang), w)).collect();
+    s.push_str(last.get(lang));
     s
 }
 
@@ -243,16 +206,15 @@ pub fn run_text_in(out: &Output, budget_override: Option<u32>, lang: Lang) -> St
     let _ = writeln!(s, "{}", run_header(sc, sc.seed, budget_override, lang));
     s.push('\n');
     let columns = [
-        ("策略", "strategy", 24),
-        ("放大倍数", "amplif.", 10),
-        ("交付率", "deliv.", 9),
-        ("峰值QPS", "peak QPS", 9),
-        ("过载秒", "over s", 8),
-        ("交付中位ms", "median ms", 12),
-        ("p99ms", "p99ms", 10),
+        (Text::Strategy, 24),
+        (Text::RunAmplification, 10),
+        (Text::RunDelivery, 9),
+        (Text::PeakQps, 9),
+        (Text::RunOverloadS, 8),
+        (Text::RunMedianMs, 12),
+        (Text::RunP99Ms, 10),
     ];
-    let last = ("熔断开/跳闸秒/误伤", "breaker trips/trip s/harmful");
-    let _ = writeln!(s, "{}", heading(lang, &columns, last));
+    let _ = writeln!(s, "{}", heading(lang, &columns, Text::BreakerCell));
     let _ = writeln!(s, "{}", "-".repeat(100));
     for r in &out.results {
         let _ = writeln!(
@@ -269,28 +231,12 @@ pub fn run_text_in(out: &Output, budget_override: Option<u32>, lang: Lang) -> St
         );
     }
     s.push('\n');
-    let n = sc.business_requests();
-    match lang {
-        Lang::Zh => {
-            s.push_str(
-                "注：交付率按「业务请求最终有没有拿到结果」计，被 deadline 掐掉与预算拒发都算未交付。\n",
-            );
-            let _ = writeln!(
-                s,
-                "业务请求总数 {n}，放大倍数 = 上游收到的 attempt 数 / 业务请求数。"
-            );
-        }
-        Lang::En => {
-            s.push_str(
-                "Note: delivery counts whether a business request got its result in the end; \
-                 cut by the deadline or refused by the budget both count as not delivered.\n",
-            );
-            let _ = writeln!(
-                s,
-                "{n} business requests in all; amplification = attempts the upstream received / business requests."
-            );
-        }
-    }
+    s.push_str(Text::RunNote.get(lang));
+    let _ = writeln!(
+        s,
+        "{}",
+        Text::RunTotals.fill(lang, &[&sc.business_requests()])
+    );
     s
 }
 
@@ -313,27 +259,14 @@ pub fn herd_text_in(out: &Output, lang: Lang) -> String {
     let shown = &out.results[..out.results.len().min(4)];
     let mut s = String::new();
     let (cap, from, to) = (sc.capacity, sc.outage.from_s, sc.outage.to_s);
-    let _ = match lang {
-        Lang::Zh => write!(s, "每秒到达上游的请求数（容量 {cap}，故障 {from}~{to} 秒）"),
-        Lang::En => write!(
-            s,
-            "Requests reaching the upstream per second (capacity {cap}, outage in seconds {from}~{to})"
-        ),
-    };
-    if !sc.attribution.is_article() {
-        let _ = write!(
-            s,
-            "{}attribution={}",
-            lang.pick("，", ", "),
-            sc.attribution.name()
-        );
-    }
+    s.push_str(&Text::HerdHeader.fill(lang, &[&cap, &from, &to]));
+    s.push_str(&attribution_note(sc, lang));
     s.push_str("\n\n");
-    let mut head = pad(lang.pick("秒", "sec"), 6);
+    let mut head = pad(Text::Sec.get(lang), 6);
     for r in shown {
         head.push_str(&pad(short_name(&r.name), 14));
     }
-    head.push_str(lang.pick("过载(任一策略)", "overloaded (any strategy)"));
+    head.push_str(Text::OverloadedAny.get(lang));
     let _ = writeln!(s, "{head}");
     for sec in herd_seconds(sc) {
         let mut line = pad(&sec.to_string(), 6);
@@ -354,42 +287,25 @@ pub fn herd_text_in(out: &Output, lang: Lang) -> String {
         .iter()
         .map(|r| format!("{} {}", short_name(&r.name), r.recovery_window_total))
         .collect();
-    let _ = match lang {
-        Lang::Zh => writeln!(
-            s,
-            "恢复后 {} 秒（第 {}~{} 秒）到达总量：{}",
-            RECOVERY_WINDOW_S,
-            sc.outage.to_s,
-            end,
-            totals.join("、")
-        ),
-        Lang::En => writeln!(
-            s,
-            "Arrivals in the {} s after recovery (seconds {}~{}): {}",
-            RECOVERY_WINDOW_S,
-            sc.outage.to_s,
-            end,
-            totals.join(", ")
-        ),
-    };
+    let sep = Text::ListSep.get(lang);
+    let totals = totals.join(sep);
+    let window = [
+        &RECOVERY_WINDOW_S as &dyn core::fmt::Display,
+        &sc.outage.to_s,
+        &end,
+        &totals,
+    ];
+    let _ = writeln!(s, "{}", Text::HerdRecovery.fill(lang, &window));
     let attempts: Vec<String> = shown
         .iter()
         .map(|r| format!("{} {}", short_name(&r.name), r.attempts))
         .collect();
-    let _ = match lang {
-        Lang::Zh => writeln!(
-            s,
-            "全程 attempt 总量：{}（业务请求 {}）",
-            attempts.join("、"),
-            sc.business_requests()
-        ),
-        Lang::En => writeln!(
-            s,
-            "Attempts over the whole run: {} ({} business requests)",
-            attempts.join(", "),
-            sc.business_requests()
-        ),
-    };
+    let attempts = attempts.join(sep);
+    let _ = writeln!(
+        s,
+        "{}",
+        Text::HerdAttempts.fill(lang, &[&attempts, &sc.business_requests()])
+    );
     s
 }
 
@@ -435,23 +351,12 @@ fn same_figures(a: &StrategyResult, b: &StrategyResult) -> bool {
     }
 }
 
-/// The names of the article's four acceptance checks, in the order [`verdicts`] returns them.
-pub const VERDICT_NAMES: [&str; 4] = [
-    "S4 的过载秒远小于 S2 (overload seconds of S4 at most half of S2's)",
-    "S1 的放大倍数低于 S2 和 S3 (S1 amplifies less than S2 and S3)",
-    "恢复后 3 秒到达总量 S4 远小于 S2 与 S3 (S4's recovery window at most half of S2's and S3's)",
-    "预算改成 100 后 S4 逐位等于 S3 (with budget 100, S4 equals S3 in every figure)",
-];
-
-/// The names of the four acceptance checks in English only, for the English page and
-/// `--lang en` (the Chinese reports keep [`VERDICT_NAMES`], the article's words with
-/// their English gloss).
-pub const VERDICT_NAMES_EN: [&str; 4] = [
-    "Overload seconds of S4 at most half of S2's",
-    "S1 amplifies less than S2 and S3",
-    "S4's arrivals in the 3 s after recovery at most half of S2's and S3's",
-    "With budget 100, S4 equals S3 in every figure",
-];
+/// The names of the article's four acceptance checks, in the order [`verdicts`] returns
+/// them: in Chinese the article's words with their English gloss (the names [`verdicts`]
+/// gives), in English alone for the English page and `--lang en`.
+pub fn verdict_names(lang: Lang) -> Vec<&'static str> {
+    Check::ALL.iter().map(|c| c.get(lang)).collect()
+}
 
 /// The article's four acceptance checks ("判定标准") on strategies 1–4 by position
 /// (S1 retries without backoff, S2 backs off without jitter, S3 adds full jitter, S4 adds
@@ -463,10 +368,8 @@ pub fn verdicts(sc: &Scenario, seed: i64) -> Result<Vec<Verdict>, ValidationErro
 /// [`verdicts`] named in `lang` (the figures and PASS/FAIL are the same).
 pub fn verdicts_in(sc: &Scenario, seed: i64, lang: Lang) -> Result<Vec<Verdict>, ValidationError> {
     let mut v = checks(&simulate(sc, seed)?, lang, &mut Runs::new())?;
-    if lang == Lang::En {
-        for (v, name) in v.iter_mut().zip(VERDICT_NAMES_EN) {
-            v.name = name.to_string();
-        }
+    for (v, name) in v.iter_mut().zip(verdict_names(lang)) {
+        v.name = name.to_string();
     }
     Ok(v)
 }
@@ -487,26 +390,18 @@ pub fn verdicts_with(out: &Output, runs: &mut Runs) -> Result<Vec<Verdict>, Vali
     checks(out, Lang::En, runs)
 }
 
-/// [`verdicts_with`] with the words of its details in `lang` (its names are [`VERDICT_NAMES`]).
+/// [`verdicts_with`] with the words of its details in `lang` (its names are
+/// [`verdict_names`] in Chinese).
 fn checks(out: &Output, lang: Lang, runs: &mut Runs) -> Result<Vec<Verdict>, ValidationError> {
     let (sc, seed) = (&out.scenario, out.scenario.seed);
-    let names = VERDICT_NAMES;
+    let names = verdict_names(Lang::Zh);
     if out.results.len() < 4 {
         return Ok(names
             .iter()
             .map(|n| Verdict {
                 name: n.to_string(),
                 pass: None,
-                detail: match lang {
-                    Lang::Zh => format!(
-                        "需要至少 4 个策略（按位置为 S1–S4）；此场景有 {} 个",
-                        out.results.len()
-                    ),
-                    Lang::En => format!(
-                        "needs at least 4 strategies (S1–S4 by position); this scenario has {}",
-                        out.results.len()
-                    ),
-                },
+                detail: Text::NeedsFour.fill(lang, &[&out.results.len()]),
             })
             .collect());
     }
@@ -551,10 +446,9 @@ fn checks(out: &Output, lang: Lang, runs: &mut Runs) -> Result<Vec<Verdict>, Val
         Verdict {
             name: names[3].to_string(),
             pass: Some(same_figures(f3, f4)),
-            detail: format!(
-                "{} {}",
-                lang.pick("放大倍数差值", "amplification difference"),
-                fixed((f4.amplification - f3.amplification).abs(), 3)
+            detail: Text::AmplificationDifference.fill(
+                lang,
+                &[&fixed((f4.amplification - f3.amplification).abs(), 3)],
             ),
         },
     ])
@@ -578,12 +472,9 @@ pub fn sweep_text_in(sc: &Scenario, seeds: &[i64], lang: Lang) -> Result<String,
         ));
     }
     let label = |i: usize| short_name(&base.results[i].name).to_string();
-    let _ = match lang {
-        Lang::Zh => writeln!(s, "多种子对照（{} 个种子）", seeds.len()),
-        Lang::En => writeln!(s, "Across seeds ({} seeds)", seeds.len()),
-    };
+    let _ = writeln!(s, "{}", Text::SeedsHeader.fill(lang, &[&seeds.len()]));
     s.push('\n');
-    let cell = lang.pick("放大/过载/交付", "amp/over/deliv");
+    let cell = Text::SeedsCell.get(lang);
     let _ = writeln!(
         s,
         "{}{}{}{}{}{}",
@@ -592,7 +483,7 @@ pub fn sweep_text_in(sc: &Scenario, seeds: &[i64], lang: Lang) -> Result<String,
         pad(&format!("{} {cell}", label(2)), 28),
         pad(&format!("{} {cell}", label(3)), 28),
         format_args!("{}−{} ", label(2), label(1)),
-        lang.pick("放大差", "amp diff")
+        Text::AmpDiff.get(lang)
     );
     let mut s3_amps = Vec::new();
     for &seed in seeds {
@@ -619,63 +510,42 @@ pub fn sweep_text_in(sc: &Scenario, seeds: &[i64], lang: Lang) -> Result<String,
             fixed(mean, 3),
             fixed(max - min, 3),
         );
-        let _ = match lang {
-            Lang::Zh => writeln!(
-                s,
-                "{} 放大倍数：{min}x ~ {max}x，均值 {mean}x，极差 {range}",
-                label(2)
-            ),
-            Lang::En => writeln!(
-                s,
-                "{} amplification: {min}x ~ {max}x, mean {mean}x, range {range}",
-                label(2)
-            ),
-        };
+        let spread = [
+            &label(2) as &dyn core::fmt::Display,
+            &min,
+            &max,
+            &mean,
+            &range,
+        ];
+        let _ = writeln!(s, "{}", Text::SeedsSpread.fill(lang, &spread));
     }
 
     s.push('\n');
     let forced = simulate(&sc.with_budget(100), sc.seed)?;
-    let _ = match lang {
-        Lang::Zh => writeln!(s, "预算归零对照：budgetPct 全部改成 100，seed={}", sc.seed),
-        Lang::En => writeln!(
-            s,
-            "Budget check: every budgetPct forced to 100, seed={}",
-            sc.seed
-        ),
-    };
-    let (peak, over) = (lang.pick("峰值", "peak"), lang.pick("过载", "overload"));
+    let _ = writeln!(s, "{}", Text::BudgetCheck.fill(lang, &[&sc.seed]));
     for r in &forced.results {
-        let _ = writeln!(
-            s,
-            "  {}{} / {} / {peak} {} / {over} {}s / p50 {} ms / p99 {} ms",
-            pad(&r.name, 24),
-            amplification(r),
-            delivery(r),
-            r.peak,
-            r.overload_seconds,
-            r.p50_ms,
-            r.p99_ms
-        );
+        let row: [&dyn core::fmt::Display; 7] = [
+            &pad(&r.name, 24),
+            &amplification(r),
+            &delivery(r),
+            &r.peak,
+            &r.overload_seconds,
+            &r.p50_ms,
+            &r.p99_ms,
+        ];
+        let _ = writeln!(s, "{}", Text::ForcedRow.fill(lang, &row));
     }
 
     s.push('\n');
-    let _ = match lang {
-        Lang::Zh => writeln!(s, "判定标准（seed={}）", sc.seed),
-        Lang::En => writeln!(s, "Acceptance checks (seed={})", sc.seed),
-    };
+    let _ = writeln!(s, "{}", Text::ChecksHeader.fill(lang, &[&sc.seed]));
     for v in verdicts_in(sc, sc.seed, lang)? {
         let mark = match v.pass {
             Some(true) => "PASS",
             Some(false) => "FAIL",
             None => "N/A ",
         };
-        let _ = writeln!(
-            s,
-            "  [{mark}] {}{}{}",
-            v.name,
-            lang.pick("：", ": "),
-            v.detail
-        );
+        let line = Text::CheckLine.fill(lang, &[&mark, &v.name, &v.detail]);
+        let _ = writeln!(s, "{line}");
     }
     Ok(s)
 }
@@ -696,30 +566,25 @@ pub fn breaker_text_in(out: &Output, lang: Lang) -> String {
         Lang::Zh => 6,
         Lang::En => 8,
     };
-    let _ = match lang {
-        Lang::Zh => writeln!(s, "熔断单变量对照（容量 {cap}，故障 {from}~{to} 秒，seed={seed}）"),
-        Lang::En => writeln!(
-            s,
-            "Breaker, one variable at a time (capacity {cap}, outage in seconds {from}~{to}, seed={seed})"
-        ),
-    };
+    let header = Text::BreakerHeader.fill(lang, &[&cap, &from, &to, &seed]);
+    let _ = writeln!(s, "{header}");
     s.push('\n');
     let columns = [
-        ("组", "group", 28),
-        ("预算", "budget", budget_w),
-        ("deadline", "deadline", 10),
-        ("跳闸阈值", "trips at", 10),
-        ("放大倍数", "amplif.", 10),
-        ("交付率", "deliv.", 8),
-        ("过载秒", "over s", 8),
-        ("峰值", "peak", 7),
-        ("跳闸发生在", "tripped at", 12),
+        (Text::Group, 28),
+        (Text::Budget, budget_w),
+        (Text::Deadline, 10),
+        (Text::TripsAt, 10),
+        (Text::RunAmplification, 10),
+        (Text::BreakerDelivery, 8),
+        (Text::RunOverloadS, 8),
+        (Text::Peak, 7),
+        (Text::TrippedAt, 12),
     ];
-    let _ = writeln!(s, "{}", heading(lang, &columns, ("误伤数", "harmful")));
+    let _ = writeln!(s, "{}", heading(lang, &columns, Text::Harmful));
     let _ = writeln!(s, "{}", "-".repeat(110));
     for (st, r) in sc.strategies.iter().zip(&out.results) {
         let budget = if st.budget_pct >= 100 {
-            lang.pick("关", "off").to_string()
+            Text::Off.get(lang).to_string()
         } else {
             format!("{}%", st.budget_pct)
         };

@@ -29,6 +29,7 @@ pub mod metrics;
 pub mod present;
 pub mod report;
 pub mod scenario;
+mod texts;
 
 #[cfg(test)]
 mod policy_tests;

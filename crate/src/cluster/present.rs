@@ -7,8 +7,10 @@
 
 use super::metrics::{RunResult, Summary, TierBucket, TierSummary};
 use super::scenario::*;
+use super::texts::Text;
+use crate::lang::{Lang, Texts};
+use crate::report::fmt_change;
 pub use crate::report::{fmt, fmt_delta, Table, Unit};
-use crate::report::{fmt_change, Lang};
 use crate::scenario::read_cluster;
 use crate::validate::ValidationError;
 use serde::Serialize;
@@ -46,17 +48,18 @@ pub fn recovery(s: &Summary) -> Metric {
 
 /// [`recovery`] worded in `lang`.
 pub fn recovery_in(s: &Summary, lang: Lang) -> Metric {
-    let label = lang.pick("恢复时间", "recovery time");
+    let label = Text::RecoveryTime.get(lang);
     match (s.recovery_time_ms, s.metastable) {
         (Some(ms), _) => metric(label, Unit::Seconds, ms as f64),
         (None, metastable) => Metric {
             label: label.into(),
             value: None,
             text: if metastable {
-                lang.pick("亚稳态：未恢复", "metastable: did not recover")
+                Text::Metastable
             } else {
-                lang.pick("无触发", "no trigger")
+                Text::NoTrigger
             }
+            .get(lang)
             .into(),
             unit: Unit::Seconds,
         },
@@ -76,139 +79,77 @@ pub fn metrics(r: &RunResult) -> Vec<Metric> {
 /// Chinese); the numbers and their formats do not depend on the language.
 pub fn metrics_in(r: &RunResult, lang: Lang) -> Vec<Metric> {
     let s = &r.summary;
-    let l = |zh: &'static str, en: &'static str| lang.pick(zh, en);
+    let l = |t: Text| t.get(lang);
     let mut m = vec![
-        metric(l("请求数", "requests"), Unit::Count, s.requests as f64),
-        metric(l("成功", "succeeded"), Unit::Count, s.successes as f64),
-        metric(l("失败", "failed"), Unit::Count, s.failures as f64),
-        metric(
-            l("结束时未完成", "pending at end"),
-            Unit::Count,
-            s.pending_at_end as f64,
-        ),
-        metric(l("成功率", "success ratio"), Unit::Percent, s.success_ratio),
-        metric(l("有效吞吐", "goodput"), Unit::PerSec, s.goodput_per_s),
-        metric(l("延迟 p50", "latency p50"), Unit::Ms, s.latency_ms.p50),
-        metric(l("延迟 p90", "latency p90"), Unit::Ms, s.latency_ms.p90),
-        metric(l("延迟 p99", "latency p99"), Unit::Ms, s.latency_ms.p99),
-        metric(
-            l("延迟 p99.9", "latency p99.9"),
-            Unit::Ms,
-            s.latency_ms.p999,
-        ),
-        metric(
-            l("延迟均值", "latency mean"),
-            Unit::Ms,
-            s.success_latency.mean_ms,
-        ),
-        metric(
-            l("延迟标准差", "latency std dev"),
-            Unit::Ms,
-            s.success_latency.std_ms,
-        ),
-        metric(
-            l("失败耗时均值", "time to failure mean"),
-            Unit::Ms,
-            s.failure_latency.mean_ms,
-        ),
-        metric(
-            l("失败耗时标准差", "time to failure std dev"),
-            Unit::Ms,
-            s.failure_latency.std_ms,
-        ),
-        metric(
-            l("端到端放大", "amplification end to end"),
-            Unit::Times,
-            s.amplification,
-        ),
+        metric(l(Text::Requests), Unit::Count, s.requests as f64),
+        metric(l(Text::Succeeded), Unit::Count, s.successes as f64),
+        metric(l(Text::Failed), Unit::Count, s.failures as f64),
+        metric(l(Text::PendingAtEnd), Unit::Count, s.pending_at_end as f64),
+        metric(l(Text::SuccessRatio), Unit::Percent, s.success_ratio),
+        metric(l(Text::Goodput), Unit::PerSec, s.goodput_per_s),
+        metric(l(Text::LatencyP50), Unit::Ms, s.latency_ms.p50),
+        metric(l(Text::LatencyP90), Unit::Ms, s.latency_ms.p90),
+        metric(l(Text::LatencyP99), Unit::Ms, s.latency_ms.p99),
+        metric(l(Text::LatencyP999), Unit::Ms, s.latency_ms.p999),
+        metric(l(Text::LatencyMean), Unit::Ms, s.success_latency.mean_ms),
+        metric(l(Text::LatencyStdDev), Unit::Ms, s.success_latency.std_ms),
+        metric(l(Text::FailureMean), Unit::Ms, s.failure_latency.mean_ms),
+        metric(l(Text::FailureStdDev), Unit::Ms, s.failure_latency.std_ms),
+        metric(l(Text::AmplificationEndToEnd), Unit::Times, s.amplification),
     ];
     // One row per tier of a per-tier figure.
-    let sep = l("：", ": ");
     let per_tier = |m: &mut Vec<Metric>, what: &str, unit: Unit, f: fn(&TierSummary) -> f64| {
         for t in &r.tiers {
-            m.push(metric(format!("{}{sep}{what}", t.name), unit, f(t)));
+            let label = Text::TierFigure.fill(lang, &[&t.name, &what]);
+            m.push(metric(label, unit, f(t)));
         }
     };
-    per_tier(&mut m, l("放大", "amplification"), Unit::Times, |t| {
+    per_tier(&mut m, l(Text::Amplification), Unit::Times, |t| {
         t.amplification
     });
-    per_tier(&mut m, l("利用率", "utilisation"), Unit::Percent, |t| {
+    per_tier(&mut m, l(Text::Utilisation), Unit::Percent, |t| {
         t.utilisation
     });
-    per_tier(
-        &mut m,
-        l("平均队列长度", "mean queue length"),
-        Unit::Count2,
-        |t| t.mean_queue_length,
-    );
-    per_tier(
-        &mut m,
-        l("平均排队等待", "mean queue wait"),
-        Unit::Ms,
-        |t| t.mean_wait_ms,
-    );
-    per_tier(
-        &mut m,
-        l("平均服务时间", "mean service time"),
-        Unit::Ms,
-        |t| t.mean_service_ms,
-    );
-    per_tier(
-        &mut m,
-        l("排队等待 p99", "queue wait p99"),
-        Unit::Ms,
-        |t| t.wait_ms.p99,
-    );
-    per_tier(
-        &mut m,
-        l("服务时间 p99", "service time p99"),
-        Unit::Ms,
-        |t| t.service_ms.p99,
-    );
+    per_tier(&mut m, l(Text::MeanQueueLength), Unit::Count2, |t| {
+        t.mean_queue_length
+    });
+    per_tier(&mut m, l(Text::MeanQueueWait), Unit::Ms, |t| t.mean_wait_ms);
+    per_tier(&mut m, l(Text::MeanServiceTime), Unit::Ms, |t| {
+        t.mean_service_ms
+    });
+    per_tier(&mut m, l(Text::QueueWaitP99), Unit::Ms, |t| t.wait_ms.p99);
+    per_tier(&mut m, l(Text::ServiceTimeP99), Unit::Ms, |t| {
+        t.service_ms.p99
+    });
     m.push(metric(
-        l("峰值到达 / 稳态", "peak arrivals vs steady state"),
+        l(Text::PeakArrivals),
         Unit::Times,
         s.peak_arrival_ratio,
     ));
-    per_tier(
-        &mut m,
-        l("峰值 / 稳态", "peak vs steady"),
-        Unit::Times,
-        |t| t.peak_arrival_ratio,
-    );
+    per_tier(&mut m, l(Text::PeakVsSteady), Unit::Times, |t| {
+        t.peak_arrival_ratio
+    });
     m.push(metric(
-        l("过载时长", "overload duration"),
+        l(Text::OverloadDuration),
         Unit::Seconds,
         s.overload_duration_ms as f64,
     ));
     m.push(recovery_in(s, lang));
     // Failure counts summed over every hop.
     let totals: [(&str, Count); 6] = [
-        (l("超时（所有跳）", "timeouts (all hops)"), |t| {
-            t.timeouts
-        }),
-        (
-            l("过载 / 503（所有跳）", "overloads / 503 (all hops)"),
-            |t| t.overloads,
-        ),
-        (
-            l("错误 / 500（所有跳）", "errors / 500 (all hops)"),
-            |t| t.errors,
-        ),
-        (l("熔断拒绝", "breaker-rejected"), |t| {
-            t.breaker_rejected
-        }),
-        (l("预算拒绝", "budget-rejected"), |t| t.budget_rejected),
-        (l("舱壁拒绝", "bulkhead-rejected"), |t| {
-            t.bulkhead_rejected
-        }),
+        (l(Text::TimeoutsAllHops), |t| t.timeouts),
+        (l(Text::OverloadsAllHops), |t| t.overloads),
+        (l(Text::ErrorsAllHops), |t| t.errors),
+        (l(Text::BreakerRejected), |t| t.breaker_rejected),
+        (l(Text::BudgetRejected), |t| t.budget_rejected),
+        (l(Text::BulkheadRejected), |t| t.bulkhead_rejected),
     ];
     for (label, count) in totals {
         let n: u64 = r.tiers.iter().map(|t| count(&t.totals)).sum();
         m.push(metric(label, Unit::Count, n as f64));
     }
     m.push(metric(
-        l("熔断打开次数", "breaker openings"),
+        l(Text::BreakerOpenings),
         Unit::Count,
         r.tiers.iter().map(|t| t.breaker_openings).sum::<u64>() as f64,
     ));
@@ -223,7 +164,7 @@ pub fn summary_table(r: &RunResult) -> Table {
 /// The summary with its labels and titles in `lang`.
 pub fn summary_table_in(r: &RunResult, lang: Lang) -> Table {
     Table::new(
-        &[lang.pick("指标", "metric"), lang.pick("值", "value")],
+        &[Text::Metric.get(lang), Text::Value.get(lang)],
         metrics_in(r, lang)
             .into_iter()
             .map(|m| vec![m.label, m.text])
@@ -239,22 +180,20 @@ pub fn tier_table(r: &RunResult) -> Table {
 
 /// Per-tier totals with the column titles in `lang`.
 pub fn tier_table_in(r: &RunResult, lang: Lang) -> Table {
-    let pick = |pairs: &[(&'static str, &'static str)]| -> Vec<&'static str> {
-        pairs.iter().map(|&(zh, en)| lang.pick(zh, en)).collect()
-    };
-    let mut columns = vec![lang.pick("层", "tier")];
-    columns.extend(pick(&COUNT_COLUMNS));
-    columns.extend(pick(&[
-        ("放大", "amp"),
-        ("重试放大", "retry amp"),
-        ("峰值/稳态", "peak/steady"),
-        ("熔断打开", "openings"),
-        ("利用率", "util"),
-        ("平均队列", "mean queue"),
-        ("平均在途", "mean in flight"),
-        ("等待 ms", "wait ms"),
-        ("服务 ms", "service ms"),
-    ]));
+    let mut columns = vec![Text::Tier];
+    columns.extend(COUNT_COLUMNS);
+    columns.extend([
+        Text::Amp,
+        Text::RetryAmp,
+        Text::PeakSteady,
+        Text::Openings,
+        Text::Util,
+        Text::MeanQueue,
+        Text::MeanInFlight,
+        Text::WaitMs,
+        Text::ServiceMs,
+    ]);
+    let columns: Vec<&str> = columns.iter().map(|c| c.get(lang)).collect();
     let rows = r
         .tiers
         .iter()
@@ -278,18 +217,17 @@ pub fn tier_table_in(r: &RunResult, lang: Lang) -> Table {
     Table::new(&columns, rows)
 }
 
-/// The titles of [`count_cells`] in Chinese and English (a route's first attempts are
-/// the calls made on it).
-const COUNT_COLUMNS: [(&str, &str); 9] = [
-    ("首次", "first"),
-    ("重试", "retries"),
-    ("成功", "ok"),
-    ("超时", "timeout"),
-    ("过载", "overload"),
-    ("错误", "error"),
-    ("熔断", "breaker"),
-    ("预算", "budget"),
-    ("舱壁", "bulkhead"),
+/// The titles of [`count_cells`] (a route's first attempts are the calls made on it).
+const COUNT_COLUMNS: [Text; 9] = [
+    Text::First,
+    Text::Retries,
+    Text::Ok,
+    Text::Timeout,
+    Text::Overload,
+    Text::Error,
+    Text::Breaker,
+    Text::Budget,
+    Text::Bulkhead,
 ];
 
 /// The attempt and refusal counts both the tier and the route tables show, in the
@@ -318,12 +256,12 @@ pub fn route_table(r: &RunResult) -> Table {
 
 /// The per-route table with its column titles in `lang`.
 pub fn route_table_in(r: &RunResult, lang: Lang) -> Table {
-    let mut columns = vec![lang.pick("路由", "route"), lang.pick("占比", "share")];
-    columns.extend(COUNT_COLUMNS.iter().map(|&(zh, en)| lang.pick(zh, en)));
-    columns.push(lang.pick("重试放大", "retry amp"));
+    let mut columns = vec![Text::Route.get(lang), Text::Share.get(lang)];
+    columns.extend(COUNT_COLUMNS.iter().map(|c| c.get(lang)));
+    columns.push(Text::RetryAmp.get(lang));
     let cost = r.routes.iter().any(|x| x.cost.is_some());
     if cost {
-        columns.extend(crate::report::cost_columns(lang));
+        columns.extend(crate::cost::columns(lang));
     }
     let rows = r
         .routes
@@ -333,7 +271,7 @@ pub fn route_table_in(r: &RunResult, lang: Lang) -> Table {
             row.extend(count_cells(&x.totals));
             row.push(fmt(Unit::Times, x.retry_amplification));
             if cost {
-                row.extend(crate::report::cost_cells(x.cost.as_ref()));
+                row.extend(crate::cost::cells(x.cost.as_ref()));
             }
             row
         })
@@ -370,9 +308,9 @@ pub fn compare_in(a: &RunResult, b: &RunResult, lang: Lang) -> Table {
         .collect();
     Table::new(
         &[
-            lang.pick("指标", "metric"),
-            lang.pick("A（固定）", "A (pinned)"),
-            lang.pick("B（当前）", "B (current)"),
+            Text::Metric.get(lang),
+            Text::PinnedA.get(lang),
+            Text::CurrentB.get(lang),
             "Δ (B − A)",
             "Δ %",
         ],

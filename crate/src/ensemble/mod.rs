@@ -301,7 +301,7 @@ fn bands(scenario: &AnyScenario, samples: &[Sample]) -> Vec<Band> {
 /// The verdict names of a scenario, in the order of [`Sample::verdicts`].
 pub fn verdict_names(scenario: &AnyScenario) -> Vec<String> {
     match scenario {
-        AnyScenario::Classic(_) => classic::report::VERDICT_NAMES
+        AnyScenario::Classic(_) => classic::report::verdict_names(crate::lang::Lang::Zh)
             .iter()
             .map(|s| s.to_string())
             .collect(),
