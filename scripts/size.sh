@@ -3,7 +3,7 @@
 # every file of dist/ raw and gzipped on its own (gzip -9 from stdin: no file name in the
 # header, as a server would send it), each folder as one gzipped tar, and
 # the whole site measured as www/SIZE.md does, `tar cf - -C dist . | gzip -9 | wc -c`,
-# against the 400 KB target of issue 10.
+# against the 400 KB target.
 #   trunk build --release --offline && scripts/size.sh      (or: scripts/size.sh other-dist/)
 # With --check (scripts/test.sh) it prints only the whole-site line and fails above the
 # target: sizes are exact for a given source and toolchain, so this is a test, not timing.

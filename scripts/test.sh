@@ -43,26 +43,27 @@ step "cargo fmt" cargo fmt --all -- --check
 step "clippy native" cargo clippy --workspace --all-targets -- -D warnings
 step "clippy wasm32" cargo clippy -p retrystorm-web --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "cargo doc" env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
-# Biome's config is biome.json; `biome check --write www/js www/types tests/e2e` applies its fixes.
-step "js format and lint" biome ci --colors=off www/js www/types tests/e2e scripts/post-build.mjs
+# Biome's config is biome.json; `biome check --write www/js www/types tests/e2e tests/unit` applies its fixes.
+step "js format and lint" biome ci --colors=off www/js www/types tests/e2e tests/unit scripts/post-build.mjs
 # The page's run scheduling (newest request wins, restart, cancel), in node with a fake Worker.
 # The page's catalogues: both languages have every key, and no page text is outside them.
-step "js unit tests" node --test "$E2E_DIR/runner.test.js" "$E2E_DIR/catalogue.test.js"
+step "js unit tests" node --test "$ROOT/tests/unit/runner.test.js" "$ROOT/tests/unit/catalogue.test.js"
 step "engine tests" cargo test
 step "wasm-bindgen tests" cargo test -p retrystorm-web --target wasm32-unknown-unknown
 step "CLI build" cargo build --release
 step "trunk build" trunk build --release --offline
-# Issue 10: the gzipped site (everything in dist/) stays under 400 KB.
+# The gzipped site (everything in dist/) stays under 400 KB.
 step "site size" "$ROOT/scripts/size.sh" --check
 # The wasm exports' types come from target/web-types/retrystorm-web.d.ts, written by the build above.
 step "js types (page)" tsc -p www
 step "js types (tests)" tsc -p tests/e2e
+step "js types (unit tests)" tsc -p tests/unit
 SUBPATH=/nested/retry-storm/
 step "trunk build (sub-path)" trunk build --release --offline --public-url "$SUBPATH" --dist "$ROOT/target/dist-subpath"
 mkdir -p "$ROOT/tests/artifacts"
 step "e2e" env DIST="$ROOT/dist" DIST_SUBPATH="$ROOT/target/dist-subpath" SUBPATH="$SUBPATH" \
   RETRYSTORM_BIN="$ROOT/target/release/retrystorm" ARTIFACTS="$ROOT/tests/artifacts" \
-  node --test --test-concurrency=1 "$E2E_DIR/postbuild.test.js" "$E2E_DIR/playground.test.js" "$E2E_DIR/cluster.test.js" "$E2E_DIR/issue12.test.js" "$E2E_DIR/i18n.test.js" "$E2E_DIR/seeds.test.js" "$E2E_DIR/sweep.test.js"
+  node --test --test-concurrency=1 "$E2E_DIR/postbuild.test.js" "$E2E_DIR/playground.test.js" "$E2E_DIR/cluster.test.js" "$E2E_DIR/cost-attribution-routes.test.js" "$E2E_DIR/i18n.test.js" "$E2E_DIR/seeds.test.js" "$E2E_DIR/sweep.test.js"
 
 log "summary"
 printf '%s\n' "${summary[@]}"

@@ -1,4 +1,4 @@
-// The wasm engine's speed against the native one, on the same inputs (issue 10 §4).
+// The wasm engine's speed against the native one, on the same inputs.
 // A benchmark, not a test: it prints numbers and never fails on them (scripts/bench.sh
 // runs it; scripts/test.sh does not). In headless Chromium on the release site:
 //   - the article's classic table and the 100× table (20,000 clients, capacity 24,000),

@@ -543,7 +543,7 @@ test('each model keeps its state; classic links without a cluster scenario still
   await commit(page, 'load.rate_per_s', '2500');
   await page.click('input[name="model"][value="classic"]');
   assert.equal(await page.inputValue('[data-field="capacity"]'), '300');
-  assert.ok(await page.isVisible('#results'));
+  assert.ok(await page.isVisible('#classic-results'));
   assert.equal(await page.isVisible('#cluster-chart'), false);
   await page.click('input[name="model"][value="cluster"]');
   assert.equal(await page.inputValue('[data-field="load.rate_per_s"]'), '2500');
@@ -553,7 +553,7 @@ test('each model keeps its state; classic links without a cluster scenario still
   // A cluster preset in the classic presets switches to the cluster model and runs it.
   await page.click('input[name="model"][value="classic"]');
   const m = await clusterRuns(page);
-  await page.click('#presets [data-preset="cluster-gc-stampede-fixed"]');
+  await page.click('#classic-presets [data-preset="cluster-gc-stampede-fixed"]');
   await waitClusterRuns(page, m + 1);
   assert.ok(await page.isChecked('input[name="model"][value="cluster"]'));
   assert.equal((await cfg(page)).name, 'GC-pause stampede (fixed)');
@@ -567,7 +567,7 @@ test('each model keeps its state; classic links without a cluster scenario still
   );
   const old = await open(`${h.url}?s=${state}`);
   assert.ok(await old.isChecked('input[name="model"][value="classic"]'));
-  assert.ok(await old.isVisible('#results'));
+  assert.ok(await old.isVisible('#classic-results'));
   assert.equal(await old.isVisible('#banner'), false);
   assert.ok(classicLink.startsWith(h.url));
   await old.close();

@@ -1,4 +1,4 @@
-// End-to-end tests of issue 13 in headless Chromium: the page in Chinese and English
+// End-to-end tests of the two languages in headless Chromium: the page in Chinese and English
 // (from the link, the saved choice, the switch), dark mode from the link, the article's
 // reports from a link equal to the CLI's output (and their Markdown export), the embed's
 // height message with the snippet in a host page at 360 px, the accessibility audit
@@ -53,14 +53,14 @@ test('a link with lang=zh and theme=dark opens in Chinese and dark', async () =>
   assert.equal(await page.textContent('h1'), '重试风暴模拟器');
   assert.equal(await page.title(), '重试风暴模拟器');
   assert.equal(await page.textContent('#copy-link'), '复制链接');
-  const head = await e2e.tableRows(page, '#results');
+  const head = await e2e.tableRows(page, '#classic-results');
   assert.equal(head[0][0], '策略');
   assert.equal(head[1][1], '1.30x'); // the figures stay the engine's
-  await page.waitForFunction(() => document.querySelectorAll('#verdicts .badge').length === 4);
-  const badges = await page.$$eval('#verdicts .badge', (b) => b.map((x) => x.textContent));
+  await page.waitForFunction(() => document.querySelectorAll('#classic-verdicts .badge').length === 4);
+  const badges = await page.$$eval('#classic-verdicts .badge', (b) => b.map((x) => x.textContent));
   assert.deepEqual(badges, ['通过', '通过', '通过', '通过']);
   // The checks' names come from the engine, in Chinese.
-  assert.match(String(await page.textContent('#verdicts')), /S4 的过载秒远小于 S2/);
+  assert.match(String(await page.textContent('#classic-verdicts')), /S4 的过载秒远小于 S2/);
   assert.equal(await background(page), 'rgb(20, 23, 29)');
   // The link the page writes keeps the reader's language and theme.
   assert.match(page.url(), /lang=zh/);
@@ -76,7 +76,7 @@ test('the language: the browser’s by default, the switch saves a choice, the l
   assert.equal(await background(page), 'rgb(255, 255, 255)');
   await page.selectOption('#lang-select', 'zh');
   assert.equal(await page.textContent('h1'), '重试风暴模拟器');
-  assert.equal((await e2e.tableRows(page, '#results'))[0][0], '策略');
+  assert.equal((await e2e.tableRows(page, '#classic-results'))[0][0], '策略');
   assert.equal(await page.getAttribute('[data-field="strategies[0].max_retry"]', 'aria-label'), '第 1 行的最多重试');
   // Saved: a link without lang opens in Chinese; a link with lang=en in English.
   const again = await open('');
@@ -97,36 +97,36 @@ test('each report from a link equals the CLI output, in both languages, and expo
   for (const { view, args } of REPORTS) {
     for (const lang of ['zh', 'en']) {
       const page = await open(`?view=${view}&lang=${lang}`);
-      await page.waitForFunction(() => (document.getElementById('report-text')?.textContent || '').length > 0);
+      await page.waitForFunction(() => (document.getElementById('classic-report-text')?.textContent || '').length > 0);
       const want = cli([...args, '--lang', lang]);
-      assert.equal(await page.textContent('#report-text'), want, `${view} ${lang}`);
-      assert.equal(await page.isVisible('#chart'), false);
-      assert.equal(await page.getAttribute(`#report-tabs [data-view="${view}"]`, 'aria-pressed'), 'true');
-      const md = (await e2e.downloaded(page, '#report-md')).toString('utf8');
+      assert.equal(await page.textContent('#classic-report-text'), want, `${view} ${lang}`);
+      assert.equal(await page.isVisible('#classic-chart'), false);
+      assert.equal(await page.getAttribute(`#classic-report-tabs [data-view="${view}"]`, 'aria-pressed'), 'true');
+      const md = (await e2e.downloaded(page, '#classic-report-md')).toString('utf8');
       assert.equal(md, `\`\`\`text\n${want}\`\`\`\n`);
       await page.close();
     }
   }
   // The breaker groups: the preset, then the view; the link carries both.
   const page = await open('?lang=zh');
-  await page.click('#report-tabs [data-view="breaker"]');
-  await page.click('#report-breaker-preset');
+  await page.click('#classic-report-tabs [data-view="breaker"]');
+  await page.click('#classic-report-breaker-preset');
   await e2e.waitRunCount(page, 'runs', 2);
   assert.match(page.url(), /view=breaker/);
   const linked = await open(new URL(page.url()).search);
-  await linked.waitForFunction(() => (document.getElementById('report-text')?.textContent || '').length > 0);
-  assert.equal(await linked.textContent('#report-text'), cli(['breaker']));
+  await linked.waitForFunction(() => (document.getElementById('classic-report-text')?.textContent || '').length > 0);
+  assert.equal(await linked.textContent('#classic-report-text'), cli(['breaker']));
   // The six-strategy table: the results table is the CLI's run, figure for figure.
-  const table = await e2e.tableRows(linked, '#results');
+  const table = await e2e.tableRows(linked, '#classic-results');
   assert.equal(table.length, 8); // header and the seven groups A–G
   for (const p of [page, linked]) await p.close();
 });
 
 test('embed=herd shows only that report', async () => {
   const page = await open('?embed=herd&lang=zh');
-  await page.waitForFunction(() => (document.getElementById('report-text')?.textContent || '').length > 0);
-  assert.equal(await page.textContent('#report-text'), cli(['herd']));
-  for (const hidden of ['#chart', '#results', '#scenario-block', '#report-tabs']) {
+  await page.waitForFunction(() => (document.getElementById('classic-report-text')?.textContent || '').length > 0);
+  assert.equal(await page.textContent('#classic-report-text'), cli(['herd']));
+  for (const hidden of ['#classic-chart', '#classic-results', '#classic-scenario-block', '#classic-report-tabs']) {
     assert.equal(await page.isVisible(hidden), false, hidden);
   }
   await page.close();
@@ -135,7 +135,7 @@ test('embed=herd shows only that report', async () => {
 test('the embed snippet in a host page at 360 px: the iframe grows to its content', async () => {
   const page0 = await open('?view=herd');
   await page0.click('#copy-embed');
-  const snippet = await page0.inputValue('#export-text');
+  const snippet = await page0.inputValue('#classic-export-text');
   await page0.close();
   assert.match(snippet, /embed=herd/);
   // A host page on another origin (another port), holding the snippet as it was copied,
@@ -258,15 +258,19 @@ test('the delay preview shows the waits the engine draws before each retry', asy
   const page = await open('');
   // S2: exponential backoff without jitter waits exactly 500 · 2^(k−1) ms before retry k.
   await page.focus('[data-field="strategies[1].base_ms"]');
-  await page.waitForFunction(() => document.querySelector('#delay-preview figcaption')?.textContent?.includes('S2'));
-  const s2 = await previewData(page, '#delay-preview svg');
+  await page.waitForFunction(() =>
+    document.querySelector('#classic-delay-preview figcaption')?.textContent?.includes('S2'),
+  );
+  const s2 = await previewData(page, '#classic-delay-preview svg');
   const exact = [500, 1000, 2000, 4000, 8000];
   assert.deepEqual(s2, { medians: exact, minima: exact, maxima: exact });
   // S3: full jitter, floor(nextDouble() × 500 · 2^(k−1)): uniform below the backoff, so the
   // median is about half of it (2,000 samples: well within 10%).
   await page.focus('[data-field="strategies[2].base_ms"]');
-  await page.waitForFunction(() => document.querySelector('#delay-preview figcaption')?.textContent?.includes('S3'));
-  const s3 = await previewData(page, '#delay-preview svg');
+  await page.waitForFunction(() =>
+    document.querySelector('#classic-delay-preview figcaption')?.textContent?.includes('S3'),
+  );
+  const s3 = await previewData(page, '#classic-delay-preview svg');
   exact.forEach((backoff, k) => {
     assert.ok(s3.minima[k] >= 0 && s3.maxima[k] < backoff, `retry ${k + 1}`);
     assert.ok(Math.abs(s3.medians[k] - backoff / 2) <= backoff * 0.1, `median of retry ${k + 1}: ${s3.medians[k]}`);
@@ -274,7 +278,7 @@ test('the delay preview shows the waits the engine draws before each retry', asy
   });
   // Editing the backoff redraws it: base 100 ms.
   await e2e.commitField(page, { field: 'strategies[2].base_ms', value: '100', runs: 'runs', commit: 'change' });
-  const s3b = await previewData(page, '#delay-preview svg');
+  const s3b = await previewData(page, '#classic-delay-preview svg');
   assert.ok(s3b.maxima.every((m, k) => m < 100 * 2 ** k));
   // The cluster model: one preview per client policy, one row per retry (max_attempts − 1).
   await page.click('input[name="model"][value="cluster"]');
@@ -356,7 +360,7 @@ test('the cluster page in both languages: the switch relabels its editor, timeli
 test('both charts by keyboard: the readout at each second (bucket) is the mouse’s there', async () => {
   const page = await open('?lang=en');
   const models = [
-    { model: 'classic', chart: '#chart', readout: '#readout' },
+    { model: 'classic', chart: '#classic-chart', readout: '#classic-readout' },
     { model: 'cluster', chart: '#cluster-chart', readout: '#cluster-readout' },
   ];
   for (const { model, chart, readout } of models) {
@@ -393,9 +397,9 @@ test('both charts by keyboard: the readout at each second (bucket) is the mouse�
 
 test('the classic chart’s data table holds the CLI’s per-second values (run --json)', async () => {
   const page = await open('?lang=en');
-  await page.click('#chart-block details.chart-data summary');
-  await page.waitForSelector('#chart-block details.chart-data table tbody tr');
-  const table = await e2e.tableRows(page, '#chart-block details.chart-data table');
+  await page.click('#classic-chart-block details.chart-data summary');
+  await page.waitForSelector('#classic-chart-block details.chart-data table tbody tr');
+  const table = await e2e.tableRows(page, '#classic-chart-block details.chart-data table');
   /** @type {{results: {name: string, per_sec: number[]}[], scenario: {duration_s: number}}} */
   const json = JSON.parse(cli(['run', '--json']));
   const [head, ...rows] = table;
@@ -445,10 +449,12 @@ test('both charts are drawn in the page’s theme: its background is their paper
     // The page's own background colour is the charts' paper in either theme.
     const bg = (await background(page)).match(/\d+/g)?.map(Number) ?? [];
     const other = theme === 'dark' ? [255, 255, 255] : [20, 23, 29];
-    await page.locator('#chart').screenshot({ path: path.join(e2e.ARTIFACTS, `i18n2-chart-classic-${theme}.png`) });
-    const paper = await share(page, '#chart', bg);
+    await page
+      .locator('#classic-chart')
+      .screenshot({ path: path.join(e2e.ARTIFACTS, `i18n2-chart-classic-${theme}.png`) });
+    const paper = await share(page, '#classic-chart', bg);
     assert.ok(paper > 0.3, `classic ${theme}: paper ${paper}`);
-    assert.ok((await share(page, '#chart', other)) < 0.01, `classic ${theme}: no paper of the other theme`);
+    assert.ok((await share(page, '#classic-chart', other)) < 0.01, `classic ${theme}: no paper of the other theme`);
     await page.click('input[name="model"][value="cluster"]');
     await e2e.waitRunCount(page, 'clusterRuns', 1);
     await page
@@ -497,8 +503,8 @@ test('in Chinese: chart readouts, presets, the cluster summary and a type error 
   const han = /[\u3400-\u9fff]/;
   const page = await open('?lang=zh');
   // The classic chart's readout (keyboard, second 0): its title is the engine's Chinese.
-  await page.focus('#chart');
-  assert.equal(await page.textContent('#readout .readout-title'), '第 0 秒 · 容量 240');
+  await page.focus('#classic-chart');
+  assert.equal(await page.textContent('#classic-readout .readout-title'), '第 0 秒 · 容量 240');
   // The preset buttons and description: the CLI's `scenarios --lang zh` titles.
   const titles = Object.fromEntries(
     cli(['scenarios', '--lang', 'zh'])
@@ -513,16 +519,19 @@ test('in Chinese: chart readouts, presets, the cluster summary and a type error 
   assert.equal(await page.textContent('[data-preset="article"]'), titles.article);
   assert.equal(await page.textContent('[data-preset="cluster-call-chain"]'), titles['cluster-call-chain']);
   await page.click('[data-preset="budget-100"]');
-  assert.match(String(await page.textContent('#preset-desc')), /^原文的归零检验/);
+  assert.match(String(await page.textContent('#classic-preset-desc')), /^原文的归零检验/);
   // Switching to English rewrites the buttons, the description and the chart's texts.
-  const drawn = Number(await page.getAttribute('#chart', 'data-drawn'));
+  const drawn = Number(await page.getAttribute('#classic-chart', 'data-drawn'));
   await page.selectOption('#lang-select', 'en');
   assert.equal(await page.textContent('[data-preset="article"]'), 'Article: six strategies');
-  assert.match(String(await page.textContent('#preset-desc')), /^The article's zero check/);
-  await page.waitForFunction((n) => Number(document.querySelector('#chart')?.getAttribute('data-drawn')) > n, drawn);
-  await page.focus('#presets button');
-  await page.focus('#chart');
-  assert.match(String(await page.textContent('#readout .readout-title')), /^second 0 · capacity \d+$/);
+  assert.match(String(await page.textContent('#classic-preset-desc')), /^The article's zero check/);
+  await page.waitForFunction(
+    (n) => Number(document.querySelector('#classic-chart')?.getAttribute('data-drawn')) > n,
+    drawn,
+  );
+  await page.focus('#classic-presets button');
+  await page.focus('#classic-chart');
+  assert.match(String(await page.textContent('#classic-readout .readout-title')), /^second 0 · capacity \d+$/);
   await page.selectOption('#lang-select', 'zh');
   // The cluster model: its summary's labels and titles in Chinese, the figures the
   // English page's (the engine formats both); the chart's readout in Chinese.

@@ -55,7 +55,7 @@ const waitRuns = (page, n) => e2e.waitRunCount(page, 'runs', n);
  * @param {import('playwright-core').Page} page
  */
 function table(page) {
-  return e2e.tableRows(page, '#results');
+  return e2e.tableRows(page, '#classic-results');
 }
 
 /** @param {string[][]} rows */
@@ -95,7 +95,7 @@ function pageOutput(page) {
 }
 
 /** @param {import('playwright-core').Page} page */
-const chartPixels = (page) => e2e.pixels(page, '#chart');
+const chartPixels = (page) => e2e.pixels(page, '#classic-chart');
 
 /** @param {import('playwright-core').Page} page */
 const pageCfg = (page) => page.evaluate(() => window.playground.classic.cfg);
@@ -113,9 +113,9 @@ test('the default page shows the GOLDEN.md table, equal to the CLI', async () =>
   assertGolden(await table(page));
   const scenario = await page.evaluate(() => window.wasmBindings.classicDefaults().scenario);
   assert.deepEqual(await pageOutput(page), cli(scenario, 4242));
-  const verdicts = await page.$$eval('#verdicts .badge', (b) => b.map((x) => x.textContent));
+  const verdicts = await page.$$eval('#classic-verdicts .badge', (b) => b.map((x) => x.textContent));
   assert.deepEqual(verdicts, ['PASS', 'PASS', 'PASS', 'PASS']);
-  assert.match(await page.textContent('#timing'), /run [\d.]+ ms · draw [\d.]+ ms/);
+  assert.match(await page.textContent('#classic-timing'), /run [\d.]+ ms · draw [\d.]+ ms/);
   await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'default-page.png'), fullPage: true });
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -123,7 +123,7 @@ test('the default page shows the GOLDEN.md table, equal to the CLI', async () =>
 
 test('the canvas is drawn, sharp for the device pixel ratio, and not blank', async () => {
   const page = await open(h.url);
-  const stats = await page.$eval('#chart', (/** @type {any} */ c) => {
+  const stats = await page.$eval('#classic-chart', (/** @type {any} */ c) => {
     const ctx = c.getContext('2d');
     const data = ctx.getImageData(0, 0, c.width, c.height).data;
     const colours = new Set();
@@ -139,11 +139,11 @@ test('the canvas is drawn, sharp for the device pixel ratio, and not blank', asy
   assert.equal(stats.w, Math.round(stats.cssW * stats.dpr));
   // Hover readout: the second and every strategy's attempts under the mouse (the chart
   // may sit below the fold when the preset list is long).
-  await page.locator('#chart').scrollIntoViewIfNeeded();
-  const box = await page.locator('#chart').boundingBox();
+  await page.locator('#classic-chart').scrollIntoViewIfNeeded();
+  const box = await page.locator('#classic-chart').boundingBox();
   await page.mouse.move(box.x + box.width * 0.45, box.y + box.height / 2);
-  await page.waitForSelector('#readout:not([hidden])');
-  assert.match(await page.textContent('#readout'), /second \d+ · capacity 240/);
+  await page.waitForSelector('#classic-readout:not([hidden])');
+  assert.match(await page.textContent('#classic-readout'), /second \d+ · capacity 240/);
   await page.close();
 });
 
@@ -167,7 +167,7 @@ test('editing a strategy changes the table, the chart and the URL, and matches t
   await page.waitForSelector('.field-msg');
   assert.match(await page.textContent('.field-msg'), /strategies\[1\]\.max_retry = 999 is out of range/);
   assert.deepEqual(await table(page), rows);
-  assert.ok(await page.isVisible('#stale'));
+  assert.ok(await page.isVisible('#classic-stale'));
 
   // Back and forward step through the committed states.
   const input = page.locator('[data-field="strategies[1].max_retry"]');
@@ -193,9 +193,9 @@ test('editing a strategy changes the table, the chart and the URL, and matches t
 
 test('strategy rows can be added, duplicated, moved, deleted and reset', async () => {
   const page = await open(h.url);
-  const count = () => page.$$eval('#strategies tbody tr', (r) => r.length);
+  const count = () => page.$$eval('#classic-strategies tbody tr', (r) => r.length);
   let n = await runs(page);
-  await page.click('#add-strategy');
+  await page.click('#classic-add-strategy');
   await waitRuns(page, ++n);
   assert.equal(await count(), 7);
   assert.equal((await table(page)).length, 8);
@@ -207,7 +207,7 @@ test('strategy rows can be added, duplicated, moved, deleted and reset', async (
   assert.equal((await table(page))[1][0], 'S1 固定重试3次 copy');
   await page.click('button[data-act="del"][data-row="0"]');
   await waitRuns(page, ++n);
-  await page.click('#reset-strategies');
+  await page.click('#classic-reset-strategies');
   await waitRuns(page, ++n);
   assertGolden(await table(page));
   await page.close();
@@ -219,7 +219,7 @@ test('the copied link opens in a new page with the same table', async () => {
   await edit(page, 'strategies[0].name', 'mine');
   const want = await table(page);
   await page.click('#copy-link');
-  const link = await page.inputValue('#export-text');
+  const link = await page.inputValue('#classic-export-text');
   assert.ok(link.startsWith(h.url) && link.includes('s=v1.'), link);
   const fresh = await open(link);
   assert.deepEqual(await table(fresh), want);
@@ -264,7 +264,7 @@ test('a name with markup renders as text and runs no script, typed or from a lin
   await edit(page, 'strategies[0].name', evil);
   assert.equal((await table(page))[1][0], evil);
   await page.click('#copy-link');
-  const link = await page.inputValue('#export-text');
+  const link = await page.inputValue('#classic-export-text');
   const fresh = await open(link);
   for (const p of [page, fresh]) {
     assert.equal(await p.$$eval('img', (i) => i.length), 0, 'no <img> element was created');
@@ -272,7 +272,7 @@ test('a name with markup renders as text and runs no script, typed or from a lin
     assert.equal((await table(p))[1][0], evil);
   }
   // The readout and legend show it as text too.
-  assert.ok((await fresh.textContent('#legend')).includes(evil));
+  assert.ok((await fresh.textContent('#classic-legend')).includes(evil));
   await fresh.close();
   await page.close();
 });
@@ -280,31 +280,37 @@ test('a name with markup renders as text and runs no script, typed or from a lin
 test('embed mode shows only the chart and/or the table and an "open in playground" link', async () => {
   const page0 = await open(h.url);
   await page0.click('#copy-embed');
-  const snippet = await page0.inputValue('#export-text');
+  const snippet = await page0.inputValue('#classic-export-text');
   assert.match(
     snippet,
     /^<iframe data-retrystorm src="[^"]*embed=both"[^>]*><\/iframe>\n<script>[^\n]*retrystorm:height[^\n]*<\/script>$/,
   );
   await page0.close();
   const page = await open(`${h.url}?embed=both`);
-  for (const hidden of ['#scenario-block', '#strategies-block', '#presets-block', '#copy-link', '#export-block']) {
+  for (const hidden of [
+    '#classic-scenario-block',
+    '#classic-strategies-block',
+    '#classic-presets-block',
+    '#copy-link',
+    '#classic-export-block',
+  ]) {
     assert.equal(await page.isVisible(hidden), false, `${hidden} is hidden`);
   }
-  assert.ok(await page.isVisible('#chart'));
-  assert.ok(await page.isVisible('#results'));
+  assert.ok(await page.isVisible('#classic-chart'));
+  assert.ok(await page.isVisible('#classic-results'));
   assertGolden(await table(page));
-  const href = await page.getAttribute('#open-playground', 'href');
+  const href = await page.getAttribute('#classic-open-playground', 'href');
   assert.ok(href.startsWith(h.url) && !href.includes('embed'), href);
   await page.setViewportSize({ width: 560, height: 700 });
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'embed-both.png'), fullPage: true });
   const chartOnly = await open(`${h.url}?embed=chart`);
-  assert.ok(await chartOnly.isVisible('#chart'));
-  assert.equal(await chartOnly.isVisible('#results'), false);
+  assert.ok(await chartOnly.isVisible('#classic-chart'));
+  assert.equal(await chartOnly.isVisible('#classic-results'), false);
   await chartOnly.screenshot({ path: path.join(e2e.ARTIFACTS, 'embed-chart.png') });
   const tableOnly = await open(`${h.url}?embed=table`);
-  assert.equal(await tableOnly.isVisible('#chart'), false);
-  assert.ok(await tableOnly.isVisible('#results'));
+  assert.equal(await tableOnly.isVisible('#classic-chart'), false);
+  assert.ok(await tableOnly.isVisible('#classic-results'));
   for (const p of [page, chartOnly, tableOnly]) await p.close();
 });
 
@@ -313,7 +319,7 @@ test('the exports contain what the table shows', async () => {
   const rows = await table(page);
   /** @param {string} button */
   const read = (button) => e2e.downloaded(page, button);
-  const md = (await read('#export-md')).toString('utf8');
+  const md = (await read('#classic-export-md')).toString('utf8');
   // Markdown escapes what would be markup (`[`, `|`, `<`…), as the engine's md_cell does.
   /** @param {string} t */
   const mdCell = (t) =>
@@ -325,14 +331,14 @@ test('the exports contain what the table shows', async () => {
   for (const row of rows.slice(1)) {
     assert.ok(md.includes(`| ${row.map(mdCell).join(' | ')} |`), `markdown has the row ${row.join(' | ')}`);
   }
-  const csv = (await read('#export-csv')).toString('utf8').trim().split('\n');
+  const csv = (await read('#classic-export-csv')).toString('utf8').trim().split('\n');
   const output = await pageOutput(page);
   assert.equal(csv.length, 1 + output.scenario.duration_s);
   // Second 27 of S3 is the article's peak, 1057.
   assert.ok(csv[28].split(',').includes('1057'), csv[28]);
-  const png = await read('#export-png');
+  const png = await read('#classic-export-png');
   assert.deepEqual([...png.subarray(0, 8)], e2e.PNG);
-  const json = JSON.parse((await read('#export-json')).toString('utf8'));
+  const json = JSON.parse((await read('#classic-export-json')).toString('utf8'));
   assert.deepEqual(json, await pageCfg(page));
   await page.close();
 });
@@ -352,7 +358,7 @@ test('a seed above 2^53 gives the CLI table', async () => {
 
 test('presets load the bundled scenarios', async () => {
   const page = await open(h.url);
-  const ids = await page.$$eval('#presets button:not([disabled])', (b) => b.map((x) => x.dataset.preset));
+  const ids = await page.$$eval('#classic-presets button:not([disabled])', (b) => b.map((x) => x.dataset.preset));
   assert.ok(ids.includes('breaker-groups') && ids.includes('budget-100'), ids.join());
   const n = await runs(page);
   await page.click('button[data-preset="breaker-groups"]');
@@ -373,18 +379,18 @@ test('a large run stays off the main thread and can be cancelled', async () => {
   // 600000 × 30 s = 18M business requests, six strategies: seconds of work, under the engine's bound.
   await page.fill('[data-field="duration_s"]', '30');
   await input.fill('600000');
-  await page.waitForSelector('#spinner:not([hidden])', { timeout: 5000 });
+  await page.waitForSelector('#classic-spinner:not([hidden])', { timeout: 5000 });
   // The page answers while the worker computes.
   const t0 = Date.now();
   assert.equal(await page.evaluate(() => 1 + 1), 2);
   assert.ok(Date.now() - t0 < 1000, 'the main thread is free');
   const shown = await table(page);
-  await page.click('#cancel-run');
-  await page.waitForSelector('#spinner', { state: 'hidden' });
-  assert.ok(await page.isVisible('#stale'));
+  await page.click('#classic-cancel-run');
+  await page.waitForSelector('#classic-spinner', { state: 'hidden' });
+  assert.ok(await page.isVisible('#classic-stale'));
   // The last results stay (those of the 30 s run before the large one), and nothing restarts.
   await page.waitForTimeout(400);
-  assert.equal(await page.isVisible('#spinner'), false);
+  assert.equal(await page.isVisible('#classic-spinner'), false);
   assert.deepEqual(await table(page), shown);
   // And the next edit runs normally on a fresh worker.
   await page.fill('[data-field="duration_s"]', '60');
@@ -409,7 +415,7 @@ test('the site works under a sub-path', { skip: !e2e.DIST_SUBPATH && 'DIST_SUBPA
   await edit(page, 'strategies[0].max_retry', '1');
   assert.ok(page.url().startsWith(subSite.url));
   await page.click('#copy-link');
-  const link = await page.inputValue('#export-text');
+  const link = await page.inputValue('#classic-export-text');
   assert.ok(link.startsWith(subSite.url), link);
   const fresh = await open(link);
   assert.deepEqual(await table(fresh), await table(page));

@@ -79,13 +79,13 @@ test('an ensemble of 50 seeds counts the verdicts as the CLI does, with median [
     assert.ok(verdicts[i].includes(`PASS on ${v.pass} of ${v.of} seeds`), verdicts[i]);
   });
   // The single-run table gives way to the ensemble's; one seed brings it back.
-  assert.equal(await page.isVisible('#results'), false);
+  assert.equal(await page.isVisible('#classic-results'), false);
   assert.ok(
     (await page.$eval('#classic-root .seeds-dist', (c) => Number(/** @type {HTMLElement} */ (c).dataset.drawn))) >= 1,
   );
   await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'seeds-classic-50.png'), fullPage: true });
   await setSeeds(page, '1', { wait: false });
-  await page.waitForSelector('#results', { state: 'visible' });
+  await page.waitForSelector('#classic-results', { state: 'visible' });
   assert.equal(await page.isVisible('#classic-root .seeds-out'), false);
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -237,7 +237,7 @@ test('a link with 30 seeds opens with bands on the chart whose readout is the CL
     const native = cli(['ensemble', '--seeds', '30', '--json']);
     assert.equal(native.bands.length, 6);
     // Second 27, just after the outage: the storm, where the jittered strategies differ by seed.
-    const [title, ...rows] = await readoutAt(page, '#chart', '#readout', 27, 'of 30 seeds');
+    const [title, ...rows] = await readoutAt(page, '#classic-chart', '#classic-readout', 27, 'of 30 seeds');
     assert.match(title, /second 27 · capacity 240 · median \[p5–p95\] of 30 seeds/);
     assert.equal(rows.length, 6);
     native.bands.forEach(
@@ -249,24 +249,24 @@ test('a link with 30 seeds opens with bands on the chart whose readout is the CL
     assert.ok(native.bands[2].p95[27] > native.bands[2].p5[27]);
     assert.equal(native.bands[1].p95[27], native.bands[1].p5[27]);
     // The chart with its readout at second 27, as the reader sees it.
-    await page.locator('#chart-block').scrollIntoViewIfNeeded();
+    await page.locator('#classic-chart-block').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(e2e.ARTIFACTS, `seeds-bands-classic-${theme}.png`) });
     // The PNG export is the banded chart.
-    const png = await e2e.downloaded(page, '#export-png');
+    const png = await e2e.downloaded(page, '#classic-export-png');
     assert.deepEqual([...png.subarray(0, 8)], e2e.PNG);
     // The Markdown export of an ensemble has "median [p5–p95]" cells.
-    const md = String(await e2e.downloaded(page, '#export-md'));
+    const md = String(await e2e.downloaded(page, '#classic-export-md'));
     assert.match(md, /ensemble of 30 seeds \(median \[p5–p95\]\)/);
     // Markdown escapes the brackets of a cell: "30125 \[29841.4–30358.7\]".
     assert.match(md, /\d \\\[[\d.]+–[\d.]+\\\]/);
     // Back to one seed: the single run's line and readout again.
     await setSeeds(page, '1', { wait: false });
-    await page.waitForSelector('#results', { state: 'visible' });
-    await readoutAt(page, '#chart', '#readout', 27, 'second 27 · capacity 240');
+    await page.waitForSelector('#classic-results', { state: 'visible' });
+    await readoutAt(page, '#classic-chart', '#classic-readout', 27, 'second 27 · capacity 240');
     await page.waitForFunction(
-      () => !document.querySelector('#readout .readout-title')?.textContent?.includes('median'),
+      () => !document.querySelector('#classic-readout .readout-title')?.textContent?.includes('median'),
     );
-    const single = await readoutAt(page, '#chart', '#readout', 27, 'second 27');
+    const single = await readoutAt(page, '#classic-chart', '#classic-readout', 27, 'second 27');
     assert.equal(single[0], 'second 27 · capacity 240');
     assert.deepEqual(page.errors, []);
     await page.close();

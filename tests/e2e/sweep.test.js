@@ -194,7 +194,7 @@ test('a bad sweep link falls back with a message naming the field', async () => 
     const shown = `${await page.textContent('#banner')} ${await page.textContent('.sweep-error')}`;
     assert.match(shown, /** @type {RegExp} */ (message));
     // The page falls back: the single run of the scenario shows.
-    assert.ok(await page.isVisible('#results'));
+    assert.ok(await page.isVisible('#classic-results'));
     await page.close();
   }
 });

@@ -39,6 +39,7 @@ import { readLocation, urlFor, VIEWS, writeLocation } from './lib/urlstate.js';
  * @property {Preset[]} presets every bundled scenario, in the page's language (refilled in place on a switch)
  * @property {(commit: boolean, viewOnly?: boolean) => void} changed writes the URL: `commit` adds a history entry
  * @property {(preset: Preset) => void} loadPreset loads a preset of any model, switching to it
+ * @property {(view: string) => void} setView shows the results table or one of the article's reports, in a new history entry
  */
 
 export class Shell {
@@ -66,6 +67,7 @@ export class Shell {
       presets,
       changed: (commit, viewOnly = false) => this.syncUrl({ commit, viewOnly }),
       loadPreset: (preset) => this.loadPreset(preset),
+      setView: (view) => this.setView(view),
     });
     for (const radio of this.radios()) {
       radio.addEventListener('change', () => {
@@ -80,9 +82,6 @@ export class Shell {
       const embed = view === 'table' ? 'both' : view;
       this.app.exports.copy(embedSnippet(urlFor(this.stateText(), { embed }), embed), t('shell.what.embed'));
     });
-    for (const button of document.querySelectorAll('#report-tabs [data-view]')) {
-      button.addEventListener('click', () => this.setView(/** @type {string} */ (button.getAttribute('data-view'))));
-    }
     const select = /** @type {HTMLSelectElement | null} */ ($('lang-select'));
     if (select) {
       select.value = lang();
@@ -108,9 +107,6 @@ export class Shell {
    */
   setView(view, { write = true } = {}) {
     this.view = VIEWS.includes(view) ? view : 'table';
-    for (const button of document.querySelectorAll('#report-tabs [data-view]')) {
-      button.setAttribute('aria-pressed', String(button.getAttribute('data-view') === this.view));
-    }
     this.apps.classic.setView?.(this.view);
     if (!write || this.embed) return;
     const text = this.safeStateText();

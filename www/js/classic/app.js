@@ -7,7 +7,7 @@
 import { ChartView } from '../lib/chartview.js';
 import { costSwitch, setCostSwitch } from '../lib/costswitch.js';
 import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
-import { $, el } from '../lib/dom.js';
+import { el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
 import { lang, t } from '../lib/i18n.js';
 import { Runner } from '../lib/runner.js';
@@ -15,6 +15,7 @@ import { renderTable } from '../lib/table.js';
 import { SeedsPanel } from '../seeds/panel.js';
 import { SweepPanel } from '../sweep/panel.js';
 import { ClassicEditor } from './editor.js';
+import { buildClassicPage } from './page.js';
 
 /** @typedef {import('../shell.js').ShellHooks} ShellHooks */
 /** @typedef {import('../shell.js').PageState} PageState */
@@ -28,7 +29,7 @@ import { ClassicEditor } from './editor.js';
 /** @implements {ModelApp} */
 export class ClassicApp {
   /**
-   * @param {HTMLElement} root the classic model's part of the page (index.html)
+   * @param {HTMLElement} root where this app builds its part of the page (page.js)
    * @param {ShellHooks} hooks
    */
   constructor(root, hooks) {
@@ -36,6 +37,7 @@ export class ClassicApp {
     this.hooks = hooks;
     this.wasm = hooks.wasm;
     this.defaults = this.wasm.classicDefaults();
+    buildClassicPage(root, { attributions: this.defaults.enums.attribution });
     /** The scenario being edited. */
     this.cfg = structuredClone(this.defaults.scenario);
     /** @type {{hidden: number[], cost?: boolean}} */
@@ -47,15 +49,15 @@ export class ClassicApp {
     /** @type {string | null} */
     this.lastKey = null;
     this.colors = this.wasm.seriesColors(12);
-    this.exports = new Exports(/** @type {HTMLTextAreaElement} */ ($('export-text')), $('copied'));
+    this.exports = new Exports(/** @type {HTMLTextAreaElement} */ (this.$('export-text')), this.$('copied'));
     this.runner = new Runner(this.wasm, {
       onBusy: (busy) => {
-        $('spinner').hidden = !busy;
+        this.$('spinner').hidden = !busy;
       },
     });
     this.chart = new ChartView(
-      /** @type {HTMLCanvasElement} */ ($('chart')),
-      $('readout'),
+      /** @type {HTMLCanvasElement} */ (this.$('chart')),
+      this.$('readout'),
       (canvas, options) => {
         if (!this.run) return null;
         const opts = { ...options, hidden: this.view.hidden, cost: this.costShown() };
@@ -68,16 +70,22 @@ export class ClassicApp {
       () => this.run?.csv() ?? null,
     );
     this.editor = new ClassicEditor(this, root);
-    this.buildIssue12();
+    // The chart's attempts/s ↔ cost/s switch, before the legend.
+    this.$('legend').before(
+      costSwitch(this.id('chart-switch'), (cost) => {
+        if (cost) this.view.cost = true;
+        else delete this.view.cost;
+        this.hooks.changed(false, true);
+        this.chart.draw();
+      }),
+    );
     // Many seeds (seeds/panel.js): its control above the chart, its results after the table.
-    const seedsControls = el('div', { class: 'editor-only' });
-    $('chart-block').before(seedsControls);
     this.seeds = new SeedsPanel(this.wasm, {
       model: 'classic',
-      controls: seedsControls,
-      output: $('table-block'),
+      controls: this.$('seeds-controls'),
+      output: this.$('table-block'),
       exports: this.exports,
-      onMode: (on) => $('results').closest('.scroll')?.toggleAttribute('hidden', on),
+      onMode: (on) => this.$('results').closest('.scroll')?.toggleAttribute('hidden', on),
       onChange: (commit) => {
         if (this.wasm.classicValidate(this.cfg).length === 0) this.seeds.update(structuredClone(this.cfg));
         this.hooks.changed(commit);
@@ -88,11 +96,9 @@ export class ClassicApp {
     });
     // Sweeps (sweep/panel.js): after the results table; a sweep and an ensemble share
     // the link's classic_sweep (a definition with parameters is the sweep's).
-    const sweepRoot = el('div');
-    $('table-block').after(sweepRoot);
     this.sweep = new SweepPanel(this.wasm, {
       model: 'classic',
-      root: sweepRoot,
+      root: this.$('sweep'),
       exports: this.exports,
       scenario: () => this.cfg,
       bundled: (id) => this.hooks.presets.find((p) => p.id === id)?.scenario,
@@ -112,31 +118,60 @@ export class ClassicApp {
       },
       onChange: (commit) => this.hooks.changed(commit),
     });
-    $('cancel-run').addEventListener('click', () => this.runner.cancel());
+    this.$('cancel-run').addEventListener('click', () => this.runner.cancel());
     this.bindExports();
     this.renderPresets();
     /** The strategy whose backoff the delay preview shows (the row last focused). */
     this.previewRow = 0;
-    root.querySelector('#strategies tbody')?.addEventListener('focusin', (event) => {
-      const field = /** @type {Element} */ (event.target).getAttribute('data-field') || '';
-      const m = /^strategies\[(\d+)\]/.exec(field);
-      if (m && Number(m[1]) !== this.previewRow) {
-        this.previewRow = Number(m[1]);
-        this.renderDelays();
-      }
-    });
+    this.$('strategies')
+      .querySelector('tbody')
+      ?.addEventListener('focusin', (event) => {
+        const field = /** @type {Element} */ (event.target).getAttribute('data-field') || '';
+        const m = /^strategies\[(\d+)\]/.exec(field);
+        if (m && Number(m[1]) !== this.previewRow) {
+          this.previewRow = Number(m[1]);
+          this.renderDelays();
+        }
+      });
     /** The view on screen: the results table or one of the article's reports (shell.js). */
     this.reportView = 'table';
-    $('report-md').addEventListener('click', () => {
+    this.$('report-md').addEventListener('click', () => {
       if (this.run && this.reportView !== 'table') {
         const v = this.reportView;
         this.exports.download(`retry-storm-${v}.md`, this.reportMarkdown(v), 'text/markdown');
       }
     });
-    $('report-breaker-preset').addEventListener('click', () => {
+    this.$('report-breaker-preset').addEventListener('click', () => {
       const p = this.hooks.presets.find((x) => x.id === 'breaker-groups');
       if (p) this.hooks.loadPreset(p);
     });
+    for (const button of this.tabs()) {
+      button.addEventListener('click', () => this.hooks.setView(String(button.dataset.view)));
+    }
+  }
+
+  /**
+   * An element of this page by its id suffix (page.js).
+   * @param {string} s
+   * @returns {HTMLElement}
+   */
+  $(s) {
+    return /** @type {HTMLElement} */ (document.getElementById(this.id(s)));
+  }
+
+  /**
+   * The id of this page's element `s`.
+   * @param {string} s
+   */
+  id(s) {
+    return `classic-${s}`;
+  }
+
+  /** The buttons of the results' views (the table, the article's reports). */
+  tabs() {
+    return [...this.$('report-tabs').querySelectorAll('button[data-view]')].map(
+      (b) => /** @type {HTMLButtonElement} */ (b),
+    );
   }
 
   /**
@@ -145,11 +180,12 @@ export class ClassicApp {
    */
   setView(view) {
     this.reportView = view;
+    for (const button of this.tabs()) button.setAttribute('aria-pressed', String(button.dataset.view === view));
     const report = view !== 'table';
-    $('report-block').hidden = !report;
-    $('chart-block').hidden = report;
-    $('table-block').hidden = report;
-    $('report-breaker-preset').hidden = view !== 'breaker';
+    this.$('report-block').hidden = !report;
+    this.$('chart-block').hidden = report;
+    this.$('table-block').hidden = report;
+    this.$('report-breaker-preset').hidden = view !== 'breaker';
     this.renderReport();
     if (!report && this.run) this.chart.schedule();
   }
@@ -158,12 +194,12 @@ export class ClassicApp {
   renderReport() {
     if (this.reportView === 'table' || !this.run) return;
     const view = this.reportView;
-    $('report-h').textContent = t(`report.tab.${view}`);
-    $('report-note').textContent = t('report.note', { cmd: this.cliCommand(view) });
+    this.$('report-h').textContent = t(`report.tab.${view}`);
+    this.$('report-note').textContent = t('report.note', { cmd: this.cliCommand(view) });
     try {
-      $('report-text').textContent = this.run.report(view, lang());
+      this.$('report-text').textContent = this.run.report(view, lang());
     } catch (e) {
-      $('report-text').textContent = t('report.failed', { message: /** @type {Error} */ (e).message });
+      this.$('report-text').textContent = t('report.failed', { message: /** @type {Error} */ (e).message });
     }
   }
 
@@ -188,7 +224,7 @@ export class ClassicApp {
   /** The delay preview of the strategy in `previewRow`, sampled by the engine. */
   renderDelays() {
     const s = this.cfg.strategies[this.previewRow] ?? this.cfg.strategies[0];
-    const box = $('delay-preview');
+    const box = this.$('delay-preview');
     if (!s) {
       box.replaceChildren();
       return;
@@ -216,9 +252,9 @@ export class ClassicApp {
     this.renderPresets();
     // The preset's description, from the engine in the new language.
     const preset = this.hooks.presets.find((p) => p.id === this.presetId);
-    if (preset) $('preset-desc').textContent = preset.description;
+    if (preset) this.$('preset-desc').textContent = preset.description;
     if (this.run) {
-      renderTable(/** @type {HTMLTableElement} */ ($('results')), this.run.table(lang()));
+      renderTable(/** @type {HTMLTableElement} */ (this.$('results')), this.run.table(lang()));
       this.renderLegend();
       this.renderReport();
     }
@@ -256,7 +292,7 @@ export class ClassicApp {
     this.seeds.restore(p.seeds ? { seeds: p.seeds } : null);
     this.lastKey = null; // the same scenario with other seeds runs again
     this.presetId = p.id;
-    $('preset-desc').textContent = p.description;
+    this.$('preset-desc').textContent = p.description;
     this.editor.render();
     this.update();
   }
@@ -268,7 +304,7 @@ export class ClassicApp {
 
   /** @param {string} href */
   setOpenLink(href) {
-    /** @type {HTMLAnchorElement} */ ($('open-playground')).href = href;
+    /** @type {HTMLAnchorElement} */ (this.$('open-playground')).href = href;
   }
 
   /**
@@ -291,7 +327,7 @@ export class ClassicApp {
     this.renderDelays();
     const problems = this.wasm.classicValidate(cfg, lang());
     this.editor.showProblems(problems);
-    $('stale').hidden = problems.length === 0;
+    this.$('stale').hidden = problems.length === 0;
     if (problems.length) return;
     this.seeds.update(cfg);
     this.sweep.update(structuredClone(cfg));
@@ -299,25 +335,25 @@ export class ClassicApp {
     try {
       const out = await this.runner.run({ ...request, kind: 'run' });
       this.show(this.wasm.ClassicRun.fromJSON(/** @type {string} */ (out.text)), out.ms);
-      $('verdicts').classList.add('pending');
+      this.$('verdicts').classList.add('pending');
       const verdicts = await this.runner.run({ ...request, kind: 'verdicts' });
       this.renderVerdicts(/** @type {Verdict[]} */ (verdicts.value));
-      $('verdicts').classList.remove('pending');
-      $('attribution-block').classList.add('pending');
+      this.$('verdicts').classList.remove('pending');
+      this.$('attribution-block').classList.add('pending');
       const conventions = await this.runner.run({ ...request, kind: 'attribution' });
       this.renderAttribution(/** @type {{figures: Table, checks: Table}} */ (conventions.value));
-      $('attribution-block').classList.remove('pending');
+      this.$('attribution-block').classList.remove('pending');
     } catch (e) {
       const err = /** @type {{cancelled?: boolean, superseded?: boolean, field?: string, message?: string}} */ (e);
       if (err.cancelled || err.superseded) {
         if (err.cancelled) {
-          $('stale').hidden = false;
+          this.$('stale').hidden = false;
           this.lastKey = null; // the same scenario may be asked for again
         }
         return;
       }
       this.editor.showProblems([{ field: err.field || '', message: String(err.message) }]);
-      $('stale').hidden = false;
+      this.$('stale').hidden = false;
     }
   }
 
@@ -328,55 +364,22 @@ export class ClassicApp {
   show(run, ms) {
     this.run?.free();
     this.run = run;
-    renderTable(/** @type {HTMLTableElement} */ ($('results')), run.table(lang()));
+    renderTable(/** @type {HTMLTableElement} */ (this.$('results')), run.table(lang()));
     this.renderChartSwitch();
     const drawMs = this.chart.draw();
-    $('timing').textContent = t('shell.timing', { run: ms.toFixed(1), draw: drawMs.toFixed(1) });
+    this.$('timing').textContent = t('shell.timing', { run: ms.toFixed(1), draw: drawMs.toFixed(1) });
     this.renderReport();
     document.body.dataset.runs = String(Number(document.body.dataset.runs || 0) + 1);
   }
-
-  // --- issue 12: the chart's attempts/s ↔ cost/s switch and the attribution comparison ---
 
   /** Whether the chart shows cost per second: asked for (view state) and some strategy has a cost model. */
   costShown() {
     return !!this.view.cost && !!this.run?.hasCost();
   }
 
-  /** Builds the chart switch (before the legend) and the attribution comparison (after the table). */
-  buildIssue12() {
-    $('legend').before(
-      costSwitch('chart-switch', (cost) => {
-        if (cost) this.view.cost = true;
-        else delete this.view.cost;
-        this.hooks.changed(false, true);
-        this.chart.draw();
-      }),
-    );
-    $('table-block').after(
-      el(
-        'section',
-        { id: 'attribution-block', class: 'editor-only', 'aria-labelledby': 'attribution-h' },
-        el('h3', { id: 'attribution-h', text: t('attribution.heading') }),
-        el('p', { class: 'note', text: t('attribution.note') }),
-        // Focusable scroll regions, so keyboard users can scroll the wide tables (axe).
-        el(
-          'div',
-          { class: 'scroll', tabindex: '0', role: 'region', 'aria-labelledby': 'attribution-h' },
-          el('table', { id: 'attribution-figures', class: 'results' }),
-        ),
-        el(
-          'div',
-          { class: 'scroll', tabindex: '0', role: 'region', 'aria-labelledby': 'attribution-h' },
-          el('table', { id: 'attribution-checks', class: 'results' }),
-        ),
-      ),
-    );
-  }
-
   /** Sets the switch from the view state; the cost side is off without a cost model. */
   renderChartSwitch() {
-    setCostSwitch($('chart-switch'), !!this.run?.hasCost(), this.costShown());
+    setCostSwitch(this.$('chart-switch'), !!this.run?.hasCost(), this.costShown());
   }
 
   /**
@@ -385,11 +388,11 @@ export class ClassicApp {
    */
   renderAttribution({ figures, checks }) {
     const current = this.cfg.attribution ?? this.defaults.enums.attribution[0];
-    renderTable(/** @type {HTMLTableElement} */ ($('attribution-figures')), figures);
-    renderTable(/** @type {HTMLTableElement} */ ($('attribution-checks')), checks);
+    renderTable(/** @type {HTMLTableElement} */ (this.$('attribution-figures')), figures);
+    renderTable(/** @type {HTMLTableElement} */ (this.$('attribution-checks')), checks);
     // The columns of the convention in use are marked, so the table above reads against them.
-    for (const id of ['attribution-figures', 'attribution-checks']) {
-      const table = /** @type {HTMLTableElement} */ ($(id));
+    for (const s of ['attribution-figures', 'attribution-checks']) {
+      const table = /** @type {HTMLTableElement} */ (this.$(s));
       const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent ?? '');
       for (const row of table.rows) {
         heads.forEach((head, k) => {
@@ -398,7 +401,6 @@ export class ClassicApp {
       }
     }
   }
-  // --- end issue 12 ---
 
   /** The legend: a checkbox per strategy to hide or show it (view state, in the link). */
   renderLegend() {
@@ -419,7 +421,7 @@ export class ClassicApp {
       swatch.style.background = this.colors[i % this.colors.length];
       return el('label', {}, box, swatch, el('span', { text: name }));
     });
-    $('legend').replaceChildren(...items);
+    this.$('legend').replaceChildren(...items);
   }
 
   /**
@@ -427,7 +429,7 @@ export class ClassicApp {
    * @param {Verdict[]} verdicts
    */
   renderVerdicts(verdicts) {
-    $('verdicts').replaceChildren(
+    this.$('verdicts').replaceChildren(
       ...verdicts.map((v) => {
         const label = v.pass === true ? t('verdict.pass') : v.pass === false ? t('verdict.fail') : t('verdict.na');
         const kind = v.pass === true ? 'pass' : v.pass === false ? 'fail' : 'na';
@@ -444,18 +446,18 @@ export class ClassicApp {
 
   bindExports() {
     const ex = this.exports;
-    $('export-md').addEventListener('click', () => {
+    this.$('export-md').addEventListener('click', () => {
       // Many seeds: the ensemble's table, "median [p5–p95]" cells.
       const ensemble = this.seeds.bands();
       if (ensemble) ex.download('retry-storm-results-ensemble.md', ensemble.markdown(), 'text/markdown');
       else if (this.run) ex.download('retry-storm-results.md', this.run.markdown(), 'text/markdown');
     });
-    $('export-csv').addEventListener('click', () => {
+    this.$('export-csv').addEventListener('click', () => {
       if (this.run) ex.download('retry-storm-per-second.csv', this.run.csv(), 'text/csv');
     });
-    $('export-png').addEventListener('click', () =>
+    this.$('export-png').addEventListener('click', () =>
       ex.png(
-        /** @type {HTMLCanvasElement} */ ($('chart')),
+        /** @type {HTMLCanvasElement} */ (this.$('chart')),
         this.costShown()
           ? 'retry-storm-cost-chart.png'
           : this.seeds.bands()
@@ -463,7 +465,7 @@ export class ClassicApp {
             : 'retry-storm-chart.png',
       ),
     );
-    $('export-json').addEventListener('click', () => {
+    this.$('export-json').addEventListener('click', () => {
       ex.download('retry-storm-scenario.json', `${JSON.stringify(this.cfg, null, 2)}\n`, 'application/json');
     });
   }
@@ -479,6 +481,6 @@ export class ClassicApp {
         onclick: () => this.hooks.loadPreset(p),
       }),
     );
-    $('presets').replaceChildren(...buttons);
+    this.$('presets').replaceChildren(...buttons);
   }
 }

@@ -2,7 +2,7 @@
 // values between inputs and the scenario object; ranges, defaults and messages come from
 // the engine (classicValidate(), classicDefaults()).
 
-import { $, el } from '../lib/dom.js';
+import { el } from '../lib/dom.js';
 import { getPath, markProblems, parseInteger, parseNumber, randomSeed, setPath } from '../lib/fields.js';
 import { t } from '../lib/i18n.js';
 
@@ -48,8 +48,8 @@ export class ClassicEditor {
   constructor(app, root) {
     this.app = app;
     this.root = root;
-    this.form = /** @type {HTMLFormElement} */ ($('scenario-form'));
-    this.tbody = /** @type {HTMLTableSectionElement} */ ($('strategies').querySelector('tbody'));
+    this.form = /** @type {HTMLFormElement} */ (this.app.$('scenario-form'));
+    this.tbody = /** @type {HTMLTableSectionElement} */ (this.app.$('strategies').querySelector('tbody'));
     // Fields whose text is not a number: a type error from the engine is shown there.
     /** @type {Set<string>} */
     this.badText = new Set();
@@ -87,34 +87,16 @@ export class ClassicEditor {
       else delete s.cost;
       this.structureChanged();
     });
-    this.addIssue12Fields();
-    $('add-strategy').addEventListener('click', () => this.addStrategy());
-    $('reset-strategies').addEventListener('click', () => {
+    this.app.$('add-strategy').addEventListener('click', () => this.addStrategy());
+    this.app.$('reset-strategies').addEventListener('click', () => {
       this.app.cfg.strategies = structuredClone(this.app.defaults.scenario.strategies);
       this.structureChanged();
     });
-    $('random-seed').addEventListener('click', () => {
+    this.app.$('random-seed').addEventListener('click', () => {
       this.app.cfg.seed = randomSeed();
       this.render();
       this.app.changed({ commit: true });
     });
-  }
-
-  // --- issue 12: the attribution selector and the cost column (built here, so the
-  // texts go through t() and the values come from classicDefaults()) ---
-  addIssue12Fields() {
-    const select = el(
-      'select',
-      { 'data-field': 'attribution', id: 'attribution' },
-      ...this.app.defaults.enums.attribution.map((/** @type {string} */ a) =>
-        el('option', { value: a, text: t(`attribution.${a}`) }),
-      ),
-    );
-    this.form.append(
-      el('label', { class: 'attribution', title: t('attribution.title') }, t('attribution.label'), ' ', select),
-    );
-    const head = $('strategies').querySelector('thead tr');
-    head?.lastElementChild?.before(el('th', { title: t('cost.title'), text: t('cost.column') }));
   }
 
   /**
@@ -172,7 +154,6 @@ export class ClassicEditor {
       ),
     );
   }
-  // --- end issue 12 ---
 
   addStrategy() {
     const strategies = this.app.cfg.strategies;
@@ -215,7 +196,7 @@ export class ClassicEditor {
       node.value = v === undefined ? '' : String(v);
     }
     // Absent, the attribution is the engine's default: the first it lists (the article's).
-    /** @type {HTMLSelectElement} */ ($('attribution')).value =
+    /** @type {HTMLSelectElement} */ (this.app.$('attribution')).value =
       cfg.attribution ?? this.app.defaults.enums.attribution[0];
     this.tbody.replaceChildren(
       .../** @type {any[]} */ (cfg.strategies).flatMap((s, i) =>
@@ -331,8 +312,10 @@ export class ClassicEditor {
    */
   showProblems(problems) {
     const unplaced = markProblems(this.root, problems, this.badText);
-    $('scenario-problems').replaceChildren(
-      ...problems.map((p) => el('li', { class: unplaced.includes(p) ? '' : 'placed', text: p.message })),
-    );
+    this.app
+      .$('scenario-problems')
+      .replaceChildren(
+        ...problems.map((p) => el('li', { class: unplaced.includes(p) ? '' : 'placed', text: p.message })),
+      );
   }
 }

@@ -4,6 +4,7 @@
 // and the copy-link buttons; this owns the cluster scenario (`cfg`) and the run pinned
 // as A, and tells the shell when they changed.
 
+import { builder } from '../lib/build.js';
 import { ChartView } from '../lib/chartview.js';
 import { costSwitch, setCostSwitch } from '../lib/costswitch.js';
 import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
@@ -217,39 +218,7 @@ export class ClusterApp {
 
   /** @param {HTMLElement} root */
   build(root) {
-    /** @param {string} s */
-    const id = (s) => `cluster-${s}`;
-    /**
-     * A button whose text (and title) are catalogue keys, relabelled on a language switch.
-     * @param {string} s
-     * @param {string} key
-     * @param {string} [titleKey]
-     */
-    const btn = (s, key, titleKey) =>
-      el('button', {
-        type: 'button',
-        id: id(s),
-        text: t(key),
-        'data-i18n': key,
-        title: titleKey && t(titleKey),
-        'data-i18n-title': titleKey,
-      });
-    /**
-     * The text of a catalogue key, relabelled on a language switch (applyTexts).
-     * @param {string} key
-     */
-    const tx = (key) => ({ text: t(key), 'data-i18n': key });
-    /**
-     * A focusable scroll box (keyboard users can scroll a wide table) named by `key`.
-     * @param {Node} table
-     * @param {string} key
-     */
-    const scrollBox = (table, key) =>
-      el(
-        'div',
-        { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': t(key), 'data-i18n-aria-label': key },
-        table,
-      );
+    const { id, tx, btn, scrollBox } = builder('cluster');
     root.replaceChildren(
       el(
         'section',
@@ -344,7 +313,7 @@ export class ClusterApp {
             scrollBox(el('table', { id: id('summary'), class: 'results' }), 'cluster.summary'),
             el('h3', tx('cluster.perTier')),
             scrollBox(el('table', { id: id('tiers'), class: 'results' }), 'cluster.perTier'),
-            // issue 12: every route of every tier (a chain's hop is one route)
+            // Every route of every tier (a chain's hop is one route).
             el('h3', tx('routes.table')),
             scrollBox(el('table', { id: id('routes'), class: 'results' }), 'routes.table'),
           ),

@@ -476,10 +476,9 @@ export class ClusterEditor {
     return card;
   }
 
-  // --- issue 12: a tier's routes (add/remove by the engine's rules, target, weight, the
-  // route's own client policy in the client form) and their sharing ---
-
   /**
+   * A tier's routes: add and remove by the engine's rules, target, weight, the route's
+   * own client policy (in the client form) and their sharing.
    * @param {any} tier
    * @param {number} k its position
    */
@@ -540,7 +539,6 @@ export class ClusterEditor {
       }),
     );
   }
-  // --- end issue 12 ---
 
   /**
    * @param {string} p the client's path
@@ -564,7 +562,7 @@ export class ClusterEditor {
       this.optional(`${p}.bulkhead`, c.bulkhead, 'bulkhead', t('cluster.ed.bulkhead'), () =>
         this.scalars(`${p}.bulkhead`, c.bulkhead, d.bulkhead),
       ),
-      // issue 12: what each attempt on this hop costs (off by default)
+      // What each attempt on this hop costs (off by default).
       this.optional(`${p}.cost`, c.cost, 'cost', t('cost.model'), () => [
         el('div', { class: 'grid' }, ...this.scalars(`${p}.cost`, c.cost, d.cost)),
         this.checkGroup(`${p}.cost.billed`, c.cost.billed, d.enums.billed, t('cost.billed')),

@@ -4,7 +4,7 @@
 /** @type {Record<string, string>} */
 export default {
   'lang.name': 'English',
-  // issue 12: attribution, cost model, chart switch (classic)
+  // The time attribution, the cost model and the chart switch (classic page).
   'attribution.label': 'time attribution',
   'attribution.title': "Which second a retry is charged to: arr + ceil(wait / 1000) (the article's), floor, or round",
   'attribution.ceil': "ceil (the article's)",
@@ -29,7 +29,7 @@ export default {
   'chart.attempts': 'attempts/s',
   'chart.cost': 'cost/s',
   'chart.noCost': 'Give a strategy a cost model to chart its cost per second',
-  // issue 12: cluster routes and a hop's cost model
+  // The cluster routes and a hop's cost model.
   'routes.table': 'Per route',
   'routes.heading': 'Routes: one picked per call by weight, each with its own client policy',
   'routes.route': 'route {n}',
@@ -43,7 +43,7 @@ export default {
   'routes.share.breaker': 'one breaker shared by the routes',
   'cost.model': 'cost model (token billing)',
 
-  // i18n (issue 13): the shell, the classic page, the report views, exports.
+  // The shell, the classic page, the report views, exports.
   'app.title': 'Retry Storm Playground',
   'shell.model': 'Model',
   'shell.classic': 'classic',
@@ -156,14 +156,14 @@ export default {
   'cluster.exportMd': 'Markdown summary',
   'cluster.exportCsv': 'CSV per bucket and tier',
   'cluster.exportJson': 'Scenario JSON (CLI)',
-  // Delay preview (issue 13).
+  // The delay preview.
   'delays.caption':
     'Waits before each retry of {name}: {samples} sampled requests (line: shortest to longest; box: middle half; tick: median)',
   'delays.noRetry': 'This strategy never retries.',
   'delays.row': 'retry {n}: {min} to {max}, median {median}',
   'delays.clusterCaption':
     'Waits before each retry with this backoff and jitter: {samples} sampled calls (line: shortest to longest; box: middle half; tick: median)',
-  // i18n2 (issue 13): the cluster page's editor, timeline, fault form and run status.
+  // The cluster page's editor, timeline, fault form and run status.
   'cluster.ed.none': 'none',
   'cluster.ed.newSeedTitle': 'New random seed',
   'cluster.ed.retryOn': 'retry on',
@@ -210,7 +210,7 @@ export default {
   'cluster.abStatus': 'A: {name} (seed {seed}) — B is what you see and edit now',
   'cluster.abHint': 'Pin the current results as A, change something, and see B beside it.',
   // end i18n2
-  // i18n2 (issue 13): the charts' data table.
+  // The charts' data table.
   'chart.dataTable': "Data table (the chart's numbers, as the CSV export)",
   // Many seeds (seeds/panel.js)
   'seeds.label': 'seeds',
@@ -225,7 +225,7 @@ export default {
   'seeds.distAria': 'Distribution of the chosen metric over the seeds, a strip per group',
   'seeds.exportMd': 'Markdown table (median [p5–p95])',
   'seeds.exportCsv': 'CSV per seed',
-  // sweep panel (issue 11)
+  // The sweep panel.
   'sweep.title': 'Sweep: vary one or two fields, see the trade-off',
   'sweep.intro':
     'Each point of the sweep runs the scenario over the same seeds. Pick the fields from the list (each with the range the engine allows), or load a bundled sweep.',

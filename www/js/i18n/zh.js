@@ -3,7 +3,7 @@
 /** @type {Record<string, string>} */
 export default {
   'lang.name': '中文',
-  // 议题 12：时间归属、成本模型、图表切换（经典模型）
+  // 时间归属、成本模型、图表切换（经典模型页）。
   'attribution.label': '时间归属',
   'attribution.title': '重试计入哪一秒：arr + ceil(等待 / 1000)（原文的做法）、向下取整或四舍五入',
   'attribution.ceil': 'ceil（原文）',
@@ -28,7 +28,7 @@ export default {
   'chart.attempts': '每秒请求数',
   'chart.cost': '每秒成本',
   'chart.noCost': '为某个策略设置成本模型后，才能绘制每秒成本',
-  // 议题 12：集群路由与调用的成本模型
+  // 集群路由与调用的成本模型。
   'routes.table': '按路由',
   'routes.heading': '路由：每次调用按权重选一条，每条有自己的客户端策略',
   'routes.route': '路由 {n}',
@@ -42,7 +42,7 @@ export default {
   'routes.share.breaker': '各路由共用一个熔断器',
   'cost.model': '成本模型（按 token 计费）',
 
-  // i18n（issue 13）：页面外壳、经典模型页、报告视图、导出。
+  // 页面外壳、经典模型页、报告视图、导出。
   'app.title': '重试风暴模拟器',
   'shell.model': '模型',
   'shell.classic': '经典',
@@ -155,13 +155,13 @@ export default {
   'cluster.exportMd': 'Markdown 汇总',
   'cluster.exportCsv': '按时间桶与层的 CSV',
   'cluster.exportJson': '场景 JSON（命令行可用）',
-  // 延迟预览（issue 13）。
+  // 延迟预览。
   'delays.caption': '{name} 每次重试前的等待：抽样 {samples} 个请求（线：最短到最长；框：中间一半；竖线：中位数）',
   'delays.noRetry': '此策略从不重试。',
   'delays.row': '第 {n} 次重试：{min} 到 {max}，中位数 {median}',
   'delays.clusterCaption':
     '按此退避与抖动设置，每次重试前的等待：抽样 {samples} 次调用（线：最短到最长；框：中间一半；竖线：中位数）',
-  // i18n2（issue 13）：集群页面的编辑器、时间轴、故障表单与运行状态。
+  // 集群页面的编辑器、时间轴、故障表单与运行状态。
   'cluster.ed.none': '无',
   'cluster.ed.newSeedTitle': '换一个随机种子',
   'cluster.ed.retryOn': '重试条件',
@@ -207,7 +207,7 @@ export default {
   'cluster.abStatus': 'A：{name}（种子 {seed}）— B 是你现在看到并编辑的结果',
   'cluster.abHint': '把当前结果固定为 A，改动一些设置，就能看到 B 与它并列。',
   // i18n2 结束
-  // i18n2（issue 13）：图表的数据表。
+  // 图表的数据表。
   'chart.dataTable': '数据表（图表的数值，与 CSV 导出相同）',
   // 多种子（seeds/panel.js）
   'seeds.label': '种子数',
@@ -222,7 +222,7 @@ export default {
   'seeds.distAria': '所选指标在各种子上的分布，每组一条',
   'seeds.exportMd': 'Markdown 表格（中位数 [p5–p95]）',
   'seeds.exportCsv': '每个种子的 CSV',
-  // sweep panel (issue 11)
+  // 参数扫描面板。
   'sweep.title': '参数扫描：改变一到两个字段，看清取舍',
   'sweep.intro': '扫描的每个点都用同一组种子运行场景。从列表中选择字段（每个都标出引擎允许的范围），或载入内置的扫描。',
   'sweep.preset': '内置扫描',

@@ -1,5 +1,6 @@
-// End-to-end tests of issue 12 in the page: the classic cost model and its columns, the
-// attribution selector and the comparison of the three conventions, the chart's
+// End-to-end tests of the cost model, the time attribution and the routes in the page:
+// the classic cost model and its columns, the attribution selector and the comparison of
+// the three conventions, the chart's
 // attempts/s ↔ cost/s switch, cluster routes in the editor and the route table, and a
 // link carrying all of it. Every expected figure comes from the native CLI.
 
@@ -59,8 +60,10 @@ async function open(url) {
 async function conventionsShown(page) {
   await page.waitForFunction(
     () => {
-      const block = document.getElementById('attribution-block');
-      return !!block && !block.classList.contains('pending') && !!document.querySelector('#attribution-figures tr');
+      const block = document.getElementById('classic-attribution-block');
+      return (
+        !!block && !block.classList.contains('pending') && !!document.querySelector('#classic-attribution-figures tr')
+      );
     },
     null,
     { timeout: 60_000 },
@@ -91,12 +94,12 @@ async function byRow(page, selector) {
 test('the model-gateway preset shows the cost columns of the CLI, and the chart switches to cost', async () => {
   const page = await open(h.url);
   // No cost model in the article's scenario: no cost columns, no cost side of the switch.
-  assert.ok(!(await e2e.tableRows(page, '#results'))[0].includes('cost'));
-  assert.equal(await page.isDisabled('#chart-switch input[value="cost"]'), true);
+  assert.ok(!(await e2e.tableRows(page, '#classic-results'))[0].includes('cost'));
+  assert.equal(await page.isDisabled('#classic-chart-switch input[value="cost"]'), true);
   await classicPreset(page, 'model-gateway-cost');
   const json = cli(['run', '--preset', 'model-gateway-cost', '--json']);
   const text = textTable(cli(['run', '--preset', 'model-gateway-cost']), 'strategy      ');
-  const shown = await byRow(page, '#results');
+  const shown = await byRow(page, '#classic-results');
   const costed = json.results.filter((/** @type {any} */ r) => r.cost);
   assert.ok(costed.length >= 2, 'the preset bills several strategies');
   for (const r of costed) {
@@ -110,36 +113,38 @@ test('the model-gateway preset shows the cost columns of the CLI, and the chart 
     assert.deepEqual(cells.slice(-3), [row.cost, row['cost/delivered'], row['cost amplification']]);
   }
   // The chart switch: cost/s redraws the canvas, attempts/s draws the same as before.
-  const attempts = await e2e.pixels(page, '#chart');
-  await page.check('#chart-switch input[value="cost"]');
+  const attempts = await e2e.pixels(page, '#classic-chart');
+  await page.check('#classic-chart-switch input[value="cost"]');
   await page.waitForFunction(
-    (before) => /** @type {HTMLCanvasElement} */ (document.querySelector('canvas#chart')).toDataURL() !== before,
+    (before) =>
+      /** @type {HTMLCanvasElement} */ (document.querySelector('canvas#classic-chart')).toDataURL() !== before,
     attempts,
   );
-  const cost = await e2e.pixels(page, '#chart');
+  const cost = await e2e.pixels(page, '#classic-chart');
   // The readout reads the engine's cost per second of the hovered second.
-  await page.locator('#chart').scrollIntoViewIfNeeded();
+  await page.locator('#classic-chart').scrollIntoViewIfNeeded();
   const box = /** @type {{x: number, y: number, width: number, height: number}} */ (
-    await page.locator('#chart').boundingBox()
+    await page.locator('#classic-chart').boundingBox()
   );
   await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
-  const readout = await page.textContent('#readout');
+  const readout = await page.textContent('#classic-readout');
   const second = Number(/second (\d+)/.exec(String(readout))?.[1]);
   assert.ok(Number.isInteger(second), String(readout));
   assert.ok(
     String(readout).includes(costed[0].cost.per_sec[second].toFixed(4)),
     `${readout} shows ${costed[0].cost.per_sec[second]}`,
   );
-  await page.locator('#chart').screenshot({ path: path.join(e2e.ARTIFACTS, 'issue12-cost-chart.png') });
+  await page.locator('#classic-chart').screenshot({ path: path.join(e2e.ARTIFACTS, 'cost-chart.png') });
   // The PNG export is the cost chart.
-  const png = await e2e.downloaded(page, '#export-png');
+  const png = await e2e.downloaded(page, '#classic-export-png');
   assert.deepEqual([...png.subarray(0, 8)], e2e.PNG);
-  await page.check('#chart-switch input[value="attempts"]');
+  await page.check('#classic-chart-switch input[value="attempts"]');
   await page.waitForFunction(
-    (before) => /** @type {HTMLCanvasElement} */ (document.querySelector('canvas#chart')).toDataURL() !== before,
+    (before) =>
+      /** @type {HTMLCanvasElement} */ (document.querySelector('canvas#classic-chart')).toDataURL() !== before,
     cost,
   );
-  assert.equal(await e2e.pixels(page, '#chart'), attempts);
+  assert.equal(await e2e.pixels(page, '#classic-chart'), attempts);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -168,10 +173,10 @@ test('a cost model switched on in the editor bills the strategy as the CLI does,
     writeScenario(await page.evaluate(() => window.playground.classic.cfg)),
     '--json',
   ]);
-  const row = (await byRow(page, '#results'))[json.results[3].name];
+  const row = (await byRow(page, '#classic-results'))[json.results[3].name];
   assert.equal(row.cost, json.results[3].cost.total.toFixed(2));
   assert.equal(row['cost amplification'], `${json.results[3].cost.amplification.toFixed(2)}x`);
-  assert.equal((await byRow(page, '#results'))[json.results[0].name].cost, '—');
+  assert.equal((await byRow(page, '#classic-results'))[json.results[0].name].cost, '—');
   // A bad price: the engine's message at that field, the last results kept.
   await page.fill('[data-field="strategies[3].cost.output_price_per_1k"]', '5000');
   await page.dispatchEvent('[data-field="strategies[3].cost.output_price_per_1k"]', 'change');
@@ -186,7 +191,7 @@ test('a cost model switched on in the editor bills the strategy as the CLI does,
   const m = await runs(page);
   await page.uncheck('input[data-cost-toggle="3"]');
   await e2e.waitRunCount(page, 'runs', m + 1);
-  assert.ok(!(await e2e.tableRows(page, '#results'))[0].includes('cost'));
+  assert.ok(!(await e2e.tableRows(page, '#classic-results'))[0].includes('cost'));
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -196,7 +201,7 @@ test('a cost model switched on in the editor bills the strategy as the CLI does,
  * @param {object} cfg
  */
 function writeScenario(cfg) {
-  const file = h.scratch(`issue12-${process.hrtime.bigint()}.json`);
+  const file = h.scratch(`scenario-${process.hrtime.bigint()}.json`);
   // The page's scenario is the CLI's scenario file.
   fs.writeFileSync(file, JSON.stringify(cfg));
   return file;
@@ -209,7 +214,7 @@ test('switching the attribution changes the table as --attribution does; the com
   const want = {};
   for (const a of ['ceil', 'floor', 'round']) want[a] = cli(['run', '--attribution', a, '--json']);
   // The comparison: every convention's figures, as the CLI computes them.
-  const figures = await byRow(page, '#attribution-figures');
+  const figures = await byRow(page, '#classic-attribution-figures');
   for (const [a, out] of Object.entries(want)) {
     for (const r of out.results) {
       assert.equal(figures[r.name][`amplification ${a}`], `${r.amplification.toFixed(2)}x`, `${r.name} ${a}`);
@@ -217,7 +222,7 @@ test('switching the attribution changes the table as --attribution does; the com
       assert.equal(figures[r.name][`peak QPS ${a}`], String(r.peak), `${r.name} ${a}`);
     }
   }
-  const checks = await e2e.tableRows(page, '#attribution-checks');
+  const checks = await e2e.tableRows(page, '#classic-attribution-checks');
   assert.deepEqual(checks[0], ['check', 'ceil', 'floor', 'round']);
   assert.deepEqual(
     checks.slice(1).map((r) => r[1]),
@@ -232,19 +237,19 @@ test('switching the attribution changes the table as --attribution does; the com
   );
   // The selector: the results table becomes the CLI's --attribution floor.
   const n = await runs(page);
-  await page.selectOption('#attribution', 'floor');
+  await page.selectOption('#classic-attribution', 'floor');
   await e2e.waitRunCount(page, 'runs', n + 1);
-  const table = await byRow(page, '#results');
+  const table = await byRow(page, '#classic-results');
   want.floor.results.forEach((/** @type {any} */ r, /** @type {number} */ i) => {
     assert.equal(table[r.name].amplification, floorAmp[i], r.name);
     assert.equal(table[r.name].answered, `${r.answered_pct.toFixed(1)}%`, r.name);
   });
   await conventionsShown(page);
   assert.ok(
-    await page.$eval('#attribution-figures thead th.current', (th) => th.textContent === 'amplification floor'),
+    await page.$eval('#classic-attribution-figures thead th.current', (th) => th.textContent === 'amplification floor'),
     'the convention in use is marked',
   );
-  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'issue12-attribution.png'), fullPage: true });
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'attribution.png'), fullPage: true });
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -262,7 +267,7 @@ test('a routes preset shows the route table of the CLI; a route is added and rem
   assert.equal(await page.locator('[data-tier="0"] .route').count(), 2);
   assert.equal(await page.inputValue('[data-field="tiers[0].routes[1].to"]'), '2');
   assert.equal(await page.isChecked('[data-field="tiers[0].route_sharing.budget"]'), true);
-  await page.locator('#cluster-root').screenshot({ path: path.join(e2e.ARTIFACTS, 'issue12-routes.png') });
+  await page.locator('#cluster-root').screenshot({ path: path.join(e2e.ARTIFACTS, 'routes.png') });
   // Per route budgets: the shared budget switched off runs the per-route preset's tree.
   await page.uncheck('[data-field="tiers[0].route_sharing.budget"]');
   await e2e.waitRunCount(page, 'clusterRuns', ++n);
@@ -312,18 +317,18 @@ test('a link carries the cost model, the attribution, the chart switch and the r
   const page = await open(h.url);
   await classicPreset(page, 'model-gateway-cost');
   let n = await runs(page);
-  await page.selectOption('#attribution', 'round');
+  await page.selectOption('#classic-attribution', 'round');
   await e2e.waitRunCount(page, 'runs', ++n);
-  await page.check('#chart-switch input[value="cost"]');
-  const table = await e2e.tableRows(page, '#results');
-  const chart = await e2e.pixels(page, '#chart');
+  await page.check('#classic-chart-switch input[value="cost"]');
+  const table = await e2e.tableRows(page, '#classic-results');
+  const chart = await e2e.pixels(page, '#classic-chart');
   await page.click('#copy-link');
-  const link = await page.inputValue('#export-text');
+  const link = await page.inputValue('#classic-export-text');
   const fresh = await open(link);
-  assert.deepEqual(await e2e.tableRows(fresh, '#results'), table);
-  assert.equal(await fresh.inputValue('#attribution'), 'round');
-  assert.equal(await fresh.isChecked('#chart-switch input[value="cost"]'), true);
-  assert.equal(await e2e.pixels(fresh, '#chart'), chart, 'the same cost chart');
+  assert.deepEqual(await e2e.tableRows(fresh, '#classic-results'), table);
+  assert.equal(await fresh.inputValue('#classic-attribution'), 'round');
+  assert.equal(await fresh.isChecked('#classic-chart-switch input[value="cost"]'), true);
+  assert.equal(await e2e.pixels(fresh, '#classic-chart'), chart, 'the same cost chart');
   await fresh.close();
   // The cluster model: a tree with a route added in the editor.
   await page.click('input[name="model"][value="cluster"]');

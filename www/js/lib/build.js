@@ -1,0 +1,48 @@
+// Helpers both model pages build their markup with: every id carries the model's prefix
+// (`classic-chart`, `cluster-chart`), so the two pages, the shell and the panels they
+// hold never share an id; every static text is a catalogue key kept on the element
+// (`data-i18n`, `data-i18n-title`, `data-i18n-aria-label`), so applyTexts relabels it
+// after a language switch.
+
+import { el } from './dom.js';
+import { t } from './i18n.js';
+
+/**
+ * The helpers of one page, whose ids start with `prefix-`.
+ * @param {string} prefix
+ */
+export function builder(prefix) {
+  /** @param {string} s */
+  const id = (s) => `${prefix}-${s}`;
+  /**
+   * The text of a catalogue key, relabelled on a language switch.
+   * @param {string} key
+   */
+  const tx = (key) => ({ text: t(key), 'data-i18n': key });
+  /**
+   * An accessible name from a catalogue key, relabelled on a language switch.
+   * @param {string} key
+   */
+  const aria = (key) => ({ 'aria-label': t(key), 'data-i18n-aria-label': key });
+  /**
+   * A button whose text (and title) are catalogue keys.
+   * @param {string} s its id suffix
+   * @param {string} key
+   * @param {string} [titleKey]
+   */
+  const btn = (s, key, titleKey) =>
+    el('button', {
+      type: 'button',
+      id: id(s),
+      ...tx(key),
+      title: titleKey && t(titleKey),
+      'data-i18n-title': titleKey,
+    });
+  /**
+   * A focusable scroll box (keyboard users can scroll a wide table) named by `key`.
+   * @param {Node} table
+   * @param {string} key
+   */
+  const scrollBox = (table, key) => el('div', { class: 'scroll', tabindex: '0', role: 'region', ...aria(key) }, table);
+  return { id, tx, aria, btn, scrollBox };
+}
