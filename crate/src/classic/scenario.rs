@@ -304,8 +304,7 @@ impl Scenario {
 
     /// Parses a classic scenario from JSON text (unknown fields are errors) and validates it.
     pub fn from_json(text: &str) -> Result<Scenario, ValidationError> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| crate::validate::from_json_error(&e))?;
+        let value = crate::validate::parse_json(text)?;
         let s = crate::scenario::read_classic(&value)?;
         s.validate()?;
         Ok(s)
