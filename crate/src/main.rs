@@ -389,9 +389,13 @@ fn execute(args: &Args) -> Result<String, String> {
             let texts = args
                 .files
                 .iter()
-                .map(|f| std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}")))
-                .collect::<Result<Vec<_>, _>>()?;
-            let (plan, samples) = sweep::merge(&texts)?;
+                .map(|f| {
+                    let text =
+                        std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
+                    Ok((f.as_str(), text))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            let (plan, samples) = sweep::merge_named(&texts)?;
             Ok(grid_output(args, &plan, &plan.summarise(&samples)))
         }
         other => Err(format!("unknown command {other:?} (see --help)")),
