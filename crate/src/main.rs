@@ -50,7 +50,7 @@ options:
   --seed-list A,B,...     for `ensemble`: these seeds
   --threads N             for `ensemble`: threads to use (default: every core)
   --csv                   `ensemble`: every per-seed value as CSV; `grid`: one row per point
-  --sweep FILE            for `grid`: a sweep definition (JSON; see README)
+  --sweep FILE            for `grid`: a sweep definition (JSON; see docs/cli.md)
   --sweep-preset ID       for `grid`: a bundled sweep (see `retrystorm scenarios`); it sweeps
                           its own scenario unless --scenario or --preset names another
   --param PATH=VALUES     for `grid` (up to 2): VALUES is A,B,C or FROM..TO:STEPS[:log]

@@ -1,5 +1,6 @@
-//! Every number the article prints (`../shared/GOLDEN.md`), asserted from the engine's
-//! output and from the printed reports.
+//! Every number the article prints (its tables, copied into the constants below), asserted
+//! from the engine's output and from the printed reports. The rules that produce them:
+//! `docs/model.md`.
 
 use retrystorm::classic::{self, report, Scenario, StrategyResult};
 use retrystorm::scenario;

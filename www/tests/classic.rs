@@ -389,7 +389,7 @@ fn reports_are_the_engines_in_both_languages() {
 
 /// The delay preview's samples are the article's draws: each sampled request takes, for
 /// retry k (0-based), `floor(nextDouble() × (base_ms << k))` from one `java.util.Random`
-/// in order (MODEL.md, step 8); without jitter exactly `base_ms << k` and no draw.
+/// in order (docs/model.md, step 8); without jitter exactly `base_ms << k` and no draw.
 #[wasm_bindgen_test]
 fn delay_preview_is_the_articles_backoff() {
     use retrystorm::rng::JavaRandom;
