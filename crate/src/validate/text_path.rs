@@ -40,11 +40,13 @@ pub fn path_at(text: &str, offset: usize) -> Vec<Seg> {
                 if let (true, false, Some(Frame::Object(key))) =
                     (closed, in_value, stack.last_mut())
                 {
-                    let raw = String::from_utf8_lossy(&bytes[start..=i]);
-                    *key = Some(
-                        serde_json::from_str(&raw)
-                            .unwrap_or_else(|_| raw.trim_matches('"').to_string()),
-                    );
+                    // Both ends are quotes, so char boundaries; the reader of values
+                    // (compiled anyway) unescapes it.
+                    let raw = text.get(start..=i).unwrap_or_default();
+                    *key = Some(match serde_json::from_str(raw) {
+                        Ok(serde_json::Value::String(k)) => k,
+                        _ => raw.trim_matches('"').to_string(),
+                    });
                 }
             }
             b'{' => {
