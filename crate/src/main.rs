@@ -325,7 +325,7 @@ fn execute(args: &Args) -> Result<String, String> {
                 Some(list) => seed_list("--seeds", list, 100)?,
                 None => report::ARTICLE_SEEDS.to_vec(),
             };
-            report::sweep_text_in(&sc, &seeds, args.lang).map_err(err)
+            report::multi_seed_text_in(&sc, &seeds, args.lang).map_err(err)
         }
         "breaker" => {
             let sc = classic_only(args, load(args, "breaker-groups")?, "breaker")?;

@@ -371,7 +371,7 @@ fn reports_are_the_engines_in_both_languages() {
     let kinds = [
         ("run", report::ArticleReport::Run),
         ("herd", report::ArticleReport::Herd),
-        ("sweep", report::ArticleReport::Sweep),
+        ("sweep", report::ArticleReport::MultiSeed),
         ("breaker", report::ArticleReport::Breaker),
     ];
     for (name, which) in kinds {
