@@ -174,6 +174,18 @@ pub fn read_classic(value: &Value) -> Result<classic::Scenario, ValidationError>
     }
 }
 
+// Reading lives here, not in `classic`, so the models never import the module that
+// dispatches between them.
+impl classic::Scenario {
+    /// Parses a classic scenario from JSON text (unknown fields are errors) and validates it.
+    pub fn from_json(text: &str) -> Result<classic::Scenario, ValidationError> {
+        let value = validate::parse_json(text)?;
+        let s = read_classic(&value)?;
+        s.validate()?;
+        Ok(s)
+    }
+}
+
 /// Reads a cluster scenario without checking ranges (see [`read_unchecked`]).
 pub fn read_cluster(value: &Value) -> Result<cluster::Scenario, ValidationError> {
     match read_unchecked(Some(Model::Cluster), value)? {
