@@ -255,6 +255,7 @@ export class ClassicApp {
     if (preset) this.$('preset-desc').textContent = preset.description;
     if (this.run) {
       renderTable(/** @type {HTMLTableElement} */ (this.$('results')), this.run.table(lang()));
+      this.$('verdict').textContent = this.run.verdict(lang());
       this.renderLegend();
       this.renderReport();
     }
@@ -365,6 +366,7 @@ export class ClassicApp {
     this.run?.free();
     this.run = run;
     renderTable(/** @type {HTMLTableElement} */ (this.$('results')), run.table(lang()));
+    this.$('verdict').textContent = run.verdict(lang());
     this.renderChartSwitch();
     const drawMs = this.chart.draw();
     this.$('timing').textContent = t('shell.timing', { run: ms.toFixed(1), draw: drawMs.toFixed(1) });
@@ -450,7 +452,7 @@ export class ClassicApp {
       // Many seeds: the ensemble's table, "median [p5–p95]" cells.
       const ensemble = this.seeds.bands();
       if (ensemble) ex.download('retry-storm-results-ensemble.md', ensemble.markdown(), 'text/markdown');
-      else if (this.run) ex.download('retry-storm-results.md', this.run.markdown(), 'text/markdown');
+      else if (this.run) ex.download('retry-storm-results.md', this.run.markdown(lang()), 'text/markdown');
     });
     this.$('export-csv').addEventListener('click', () => {
       if (this.run) ex.download('retry-storm-per-second.csv', this.run.csv(), 'text/csv');

@@ -266,6 +266,8 @@ export function buildClassicPage(root, { attributions }) {
       'section',
       { id: id('output-block'), 'aria-labelledby': id('output-h') },
       el('h2', { id: id('output-h'), class: 'editor-only', ...tx('classic.results') }),
+      // The engine's verdict on the run: the strategy that keeps overload lowest, and the trap.
+      el('p', { id: id('verdict'), class: 'verdict', 'aria-live': 'polite' }),
       tabs,
       statusLine(),
       // The seeds control (seeds/panel.js).

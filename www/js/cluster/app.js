@@ -284,6 +284,8 @@ export class ClusterApp {
             this.hooks.changed(false, true);
             this.chart.draw();
           }),
+          // The engine's headline for the run: recovered, or how long it stayed overloaded.
+          el('p', { id: id('verdict'), class: 'verdict', 'aria-live': 'polite' }),
           el(
             'div',
             { class: 'chart-block' },
@@ -375,10 +377,11 @@ export class ClusterApp {
     return this.cost && !!this.shown?.run.hasCost();
   }
 
-  /** The tables of the run shown, in the page's language. */
+  /** The verdict and the tables of the run shown, in the page's language. */
   renderTables() {
     if (!this.shown) return;
     const run = this.shown.run;
+    this.$('verdict').textContent = run.verdict(lang());
     renderTable(/** @type {HTMLTableElement} */ (this.$('summary')), run.table(lang()));
     renderTable(/** @type {HTMLTableElement} */ (this.$('tiers')), run.tierTable(lang()));
     renderTable(/** @type {HTMLTableElement} */ (this.$('routes')), run.routeTable(lang()));
@@ -390,7 +393,7 @@ export class ClusterApp {
       // Many seeds: the ensemble's tables, "median [p5–p95]" cells.
       const ensemble = this.seeds.bands();
       if (ensemble) ex.download('retry-storm-cluster-ensemble.md', ensemble.markdown(), 'text/markdown');
-      else if (this.shown) ex.download('retry-storm-cluster.md', this.shown.run.markdown(), 'text/markdown');
+      else if (this.shown) ex.download('retry-storm-cluster.md', this.shown.run.markdown(lang()), 'text/markdown');
     });
     this.$('export-csv').addEventListener('click', () => {
       if (this.shown) ex.download('retry-storm-cluster-buckets.csv', this.shown.run.csv(), 'text/csv');
