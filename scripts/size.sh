@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Prints what the built site weighs (a report, not a test; www/SIZE.md keeps the numbers):
+# Prints what the built site weighs (a report, not a test; docs/performance.md keeps the numbers):
 # every file of dist/ raw and gzipped on its own (gzip -9 from stdin: no file name in the
 # header, as a server would send it), each folder as one gzipped tar, and
-# the whole site measured as www/SIZE.md does, `tar cf - -C dist . | gzip -9 | wc -c`,
+# the whole site measured as docs/performance.md does, `tar cf - -C dist . | gzip -9 | wc -c`,
 # against the 400 KB target.
 #   trunk build --release --offline && scripts/size.sh      (or: scripts/size.sh other-dist/)
 # With --check (scripts/test.sh) it prints only the whole-site line and fails above the

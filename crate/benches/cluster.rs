@@ -1,6 +1,6 @@
 //! Events per second of the cluster engine on the seed-002 GC stampede (naive: the retry
 //! storm is where the events are) and on its fixed twin, plus the wall time of a
-//! 10-minute simulation of the same cluster (issue 4: "well under a second").
+//! 10-minute simulation of the same cluster (the target: "well under a second").
 
 // criterion's macros generate undocumented functions.
 #![allow(missing_docs)]
@@ -52,7 +52,7 @@ fn bench(c: &mut Criterion) {
     }
     g.finish();
 
-    // The issue's yardstick: 10 simulated minutes of the seed-002 cluster (best of 3,
+    // The yardstick of that target: 10 simulated minutes of the seed-002 cluster (best of 3,
     // printed only: criterion would need ten of them per sample).
     for (name, s) in &cases {
         let mut long = s.clone();

@@ -50,7 +50,7 @@ options:
   --seed-list A,B,...     for `ensemble`: these seeds
   --threads N             for `ensemble`: threads to use (default: every core)
   --csv                   `ensemble`: every per-seed value as CSV; `grid`: one row per point
-  --sweep FILE            for `grid`: a sweep definition (JSON; see README)
+  --sweep FILE            for `grid`: a sweep definition (JSON; see docs/cli.md)
   --sweep-preset ID       for `grid`: a bundled sweep (see `retrystorm scenarios`); it sweeps
                           its own scenario unless --scenario or --preset names another
   --param PATH=VALUES     for `grid` (up to 2): VALUES is A,B,C or FROM..TO:STEPS[:log]
@@ -321,7 +321,7 @@ fn execute(args: &Args) -> Result<String, String> {
                 Some(list) => seed_list("--seeds", list, 100)?,
                 None => report::ARTICLE_SEEDS.to_vec(),
             };
-            report::sweep_text_in(&sc, &seeds, args.lang).map_err(err)
+            report::multi_seed_text_in(&sc, &seeds, args.lang).map_err(err)
         }
         "breaker" => {
             let sc = classic_only(args, load(args, "breaker-groups")?, "breaker")?;
@@ -385,9 +385,13 @@ fn execute(args: &Args) -> Result<String, String> {
             let texts = args
                 .files
                 .iter()
-                .map(|f| std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}")))
-                .collect::<Result<Vec<_>, _>>()?;
-            let (plan, samples) = sweep::merge(&texts)?;
+                .map(|f| {
+                    let text =
+                        std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
+                    Ok((f.as_str(), text))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            let (plan, samples) = sweep::merge_named(&texts)?;
             Ok(grid_output(args, &plan, &plan.summarise(&samples)))
         }
         other => Err(format!("unknown command {other:?} (see --help)")),

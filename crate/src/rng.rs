@@ -207,7 +207,7 @@ mod tests {
 
     #[test]
     fn the_documented_vector() {
-        // new java.util.Random(42).nextDouble(), quoted in MODEL.md.
+        // new java.util.Random(42).nextDouble(), quoted in docs/model.md.
         assert_eq!(JavaRandom::new(42).next_double(), 0.7275636800328681);
     }
 

@@ -85,13 +85,23 @@ pub struct ShareState {
     /// Display-only options.
     #[serde(default)]
     pub view: View,
-    /// The classic model's ensemble or sweep definition (`{"seeds": 1000}`), if any
-    /// (version 3; absent: one seed, the single run).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub classic_sweep: Option<Value>,
-    /// The cluster model's ensemble or sweep definition, if any (version 3).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cluster_sweep: Option<Value>,
+    /// The classic model's plan of many runs, if any (version 3; absent: one seed, the
+    /// single run): an ensemble (`{"seeds": 1000}`) or a sweep (a definition with
+    /// `params`). Links write it `classic_sweep`, its name from before ensembles shared it.
+    #[serde(
+        default,
+        rename = "classic_sweep",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub classic_plan: Option<Value>,
+    /// The cluster model's plan of many runs, as [`ShareState::classic_plan`] (version 3;
+    /// links write it `cluster_sweep`).
+    #[serde(
+        default,
+        rename = "cluster_sweep",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cluster_plan: Option<Value>,
 }
 
 /// The version-1 document. Frozen: it stays as it is; [`From`] migrates it.
@@ -117,8 +127,8 @@ impl From<StateV1> for ShareState {
             cluster: v.cluster,
             cluster_a: None,
             view: v.view,
-            classic_sweep: None,
-            cluster_sweep: None,
+            classic_plan: None,
+            cluster_plan: None,
         }
     }
 }
@@ -139,7 +149,7 @@ struct StateV2 {
     view: View,
 }
 
-/// Version 2 → 3: no ensemble or sweep.
+/// Version 2 → 3: no plan of many runs.
 impl From<StateV2> for ShareState {
     fn from(v: StateV2) -> Self {
         ShareState {
@@ -148,8 +158,8 @@ impl From<StateV2> for ShareState {
             cluster: v.cluster,
             cluster_a: v.cluster_a,
             view: v.view,
-            classic_sweep: None,
-            cluster_sweep: None,
+            classic_plan: None,
+            cluster_plan: None,
         }
     }
 }
@@ -161,7 +171,7 @@ type StateV3 = ShareState;
 /// is 1 unless the state has an A/B pin (see the module documentation).
 pub fn encode(state: &ShareState) -> String {
     // Serializing a struct of plain values and `serde_json::Value`s cannot fail.
-    let (version, json) = if state.classic_sweep.is_some() || state.cluster_sweep.is_some() {
+    let (version, json) = if state.classic_plan.is_some() || state.cluster_plan.is_some() {
         (3, serde_json::to_vec(state))
     } else if state.cluster_a.is_some() {
         let v2 = StateV2 {
@@ -271,11 +281,11 @@ pub fn decode_checked(text: &str) -> Result<ShareState, ValidationError> {
             scenario::read(Some(model), v).map_err(|e| e.within(&format!("link.{name}")))?;
         }
     }
-    // A sweep's fields and its seed count are checked here; what needs the scenario
+    // A plan's fields and its seed count are checked here; what needs the scenario
     // (paths, metrics, bounds on the work) is checked when the page plans it.
     for (name, value) in [
-        ("classic_sweep", &state.classic_sweep),
-        ("cluster_sweep", &state.cluster_sweep),
+        ("classic_sweep", &state.classic_plan),
+        ("cluster_sweep", &state.cluster_plan),
     ] {
         if let Some(v) = value {
             let at = |e: ValidationError| e.within(&format!("link.{name}"));
@@ -298,8 +308,8 @@ fn check(state: ShareState) -> Result<ShareState, ValidationError> {
         ("classic", &state.classic, "a scenario object"),
         ("cluster", &state.cluster, "a scenario object"),
         ("cluster_a", &state.cluster_a, "a scenario object"),
-        ("classic_sweep", &state.classic_sweep, "a sweep object"),
-        ("cluster_sweep", &state.cluster_sweep, "a sweep object"),
+        ("classic_sweep", &state.classic_plan, "a sweep object"),
+        ("cluster_sweep", &state.cluster_plan, "a sweep object"),
     ] {
         if let Some(v) = scenario {
             if !v.is_object() {
@@ -545,7 +555,7 @@ mod tests {
     #[test]
     fn an_ensemble_needs_version_3_and_older_links_read_without_one() {
         let mut s = sample();
-        s.classic_sweep = Some(json!({"seeds": 1000}));
+        s.classic_plan = Some(json!({"seeds": 1000}));
         let text = encode(&s);
         assert!(text.starts_with("v3."), "{text}");
         assert_eq!(decode(&text).unwrap(), s);

@@ -494,7 +494,7 @@ fn matches(v: &Value, got: &str) -> bool {
 }
 
 /// A value for a message: its JSON, at most 40 characters.
-fn shown(v: Option<&Value>) -> String {
+pub(crate) fn shown(v: Option<&Value>) -> String {
     let text = v.map_or_else(|| "?".to_string(), Value::to_string);
     let cut: String = text.chars().take(40).collect();
     if cut.len() < text.len() {

@@ -1,4 +1,4 @@
-//! The recovery verdict at any rate and latency (issue 9): health is judged on arrival
+//! The recovery verdict at any rate and latency: health is judged on arrival
 //! cohorts with a noise-aware bound, so a stable system is healthy at 5 requests per
 //! second as at 50,000, and slow completions never look like sickness.
 
@@ -11,8 +11,8 @@ fn scenario(v: serde_json::Value) -> Scenario {
     s
 }
 
-/// The issue's scenario: one server, 1 s exponential service, Poisson load, a short
-/// 1.5× spike that causes no timeout, no retry and no failure.
+/// A healthy system that must never be judged sick: one server, 1 s exponential service,
+/// Poisson load, a short 1.5× spike that causes no timeout, no retry and no failure.
 fn low_rate_spike(rate: f64, bucket_ms: u64) -> Scenario {
     scenario(json!({
         "name": "low-rate spike",

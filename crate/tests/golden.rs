@@ -1,5 +1,6 @@
-//! Every number the article prints (`../shared/GOLDEN.md`), asserted from the engine's
-//! output and from the printed reports.
+//! Every number the article prints (its tables, copied into the constants below), asserted
+//! from the engine's output and from the printed reports. The rules that produce them:
+//! `docs/model.md`.
 
 use retrystorm::classic::{self, report, Scenario, StrategyResult};
 use retrystorm::scenario;
@@ -218,7 +219,7 @@ fn section_4_six_seeds() {
             "0.18",
         ),
     ];
-    let text = report::sweep_text(&Scenario::article(), &report::ARTICLE_SEEDS).unwrap();
+    let text = report::multi_seed_text(&Scenario::article(), &report::ARTICLE_SEEDS).unwrap();
     for (seed, cells, diff) in table {
         let rs = article(seed);
         for (i, cell) in cells.iter().enumerate() {
@@ -258,7 +259,7 @@ fn section_4_acceptance_checks_pass() {
     assert_eq!(verdicts[1].detail, "1.30x vs 2.34x / 2.48x");
     assert_eq!(verdicts[2].detail, "728 vs 2560 / 3067");
     assert_eq!(verdicts[3].detail, "amplification difference 0.000");
-    let text = report::sweep_text(&Scenario::article(), &report::ARTICLE_SEEDS).unwrap();
+    let text = report::multi_seed_text(&Scenario::article(), &report::ARTICLE_SEEDS).unwrap();
     assert_eq!(text.matches("[PASS]").count(), 4);
     // The article's (Chinese) report words the difference in Chinese, like its "差值 0.000".
     assert!(text.contains("：放大倍数差值 0.000\n"), "{text}");

@@ -1,4 +1,4 @@
-// A benchmark, not a test (README, Performance): the breaker-threshold preset (40 points ×
+// A benchmark, not a test (docs/performance.md): the breaker-threshold preset (40 points ×
 // 100 seeds of the article's scenario) in the page, in headless Chromium with 2 workers,
 // three times: the time to the first point drawn and to the whole sweep. Prints one line
 // per run. `node tests/e2e/bench-sweep.js` after `trunk build --release` (the env vars of

@@ -472,7 +472,7 @@ test('a value out of range is marked in the page’s language, the field path as
   const page = await open('?lang=zh');
   await page.locator('[data-field="strategies[1].max_retry"]').fill('999');
   await page.waitForSelector('#classic-root .field-msg');
-  // The range is README's (`strategies[1].max_retry = 99 is out of range: allowed 0..=30`).
+  // The range is the one docs/scenarios.md gives (`strategies[1].max_retry = 99 is out of range: allowed 0..=30`).
   assert.equal(
     await page.textContent('#classic-root .field-msg'),
     'strategies[1].max_retry = 999 超出范围：允许 0..=30',

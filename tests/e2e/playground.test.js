@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import * as e2e from './harness.js';
 import { serve } from './static-server.js';
 
-// GOLDEN.md section 1 (seed 4242), as the results table prints it.
+// The article's six-strategy table (seed 4242; crate/tests/golden.rs, SECTION_1), as the results table prints it.
 const GOLDEN = [
   ['S1 固定重试3次', '1.30x', '90.0%', '800', '6', '200', '200', '0/[]/0', '600'],
   ['S2 指数退避无抖动', '2.34x', '100.0%', '960', '34', '700', '7700', '0/[]/0', '2560'],
@@ -108,7 +108,7 @@ const pageCfg = (page) => page.evaluate(() => window.playground.classic.cfg);
  */
 const edit = (page, field, value) => e2e.commitField(page, { field, value, runs: 'runs', commit: 'Tab' });
 
-test('the default page shows the GOLDEN.md table, equal to the CLI', async () => {
+test('the default page shows the article table, equal to the CLI', async () => {
   const page = await open(h.url);
   assertGolden(await table(page));
   const scenario = await page.evaluate(() => window.wasmBindings.classicDefaults().scenario);
@@ -364,7 +364,7 @@ test('presets load the bundled scenarios', async () => {
   await page.click('button[data-preset="breaker-groups"]');
   await waitRuns(page, n + 1);
   const rows = await table(page);
-  // Group G: threshold 100, trips at 20 and 25, 801 harmful rejections (GOLDEN.md section 5).
+  // Group G: threshold 100, trips at 20 and 25, 801 harmful rejections (the article's section 5, crate/tests/golden.rs).
   assert.ok(
     rows.some((r) => r.includes('2/[20, 25]/801')),
     JSON.stringify(rows),

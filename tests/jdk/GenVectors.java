@@ -35,7 +35,7 @@ public class GenVectors {
             System.out.println(b);
         }
         // String.format vectors: ratios and percentages of the kind the reports print,
-        // plus the ties MODEL.md lists and values chosen at random.
+        // plus the ties docs/model.md lists and values chosen at random.
         Random g = new Random(20261130L);
         double[] fixed = {0.145, 1.005, 0.125, 90.85, 2.675, 0.5, 1.5, 2.5, 99.95, 99.94999, 0.0, 1e-9, 12345.675};
         for (double d : fixed) emit(d);

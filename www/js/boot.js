@@ -54,7 +54,7 @@ function waitForWasm() {
 
 /**
  * An embedded page tells its host how tall it is, whenever that changes, with the
- * message `{type: 'retrystorm:height', height}` (CSS pixels; README, "Embed"): the
+ * message `{type: 'retrystorm:height', height}` (CSS pixels; docs/playground.md, "Embed"): the
  * snippet of "copy embed code" listens for it and sizes the iframe, so nothing scrolls
  * inside it. A host without the listener keeps the iframe's fixed height.
  */

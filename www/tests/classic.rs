@@ -377,7 +377,7 @@ fn reports_are_the_engines_in_both_languages() {
     let kinds = [
         ("run", report::ArticleReport::Run),
         ("herd", report::ArticleReport::Herd),
-        ("sweep", report::ArticleReport::Sweep),
+        ("sweep", report::ArticleReport::MultiSeed),
         ("breaker", report::ArticleReport::Breaker),
     ];
     for (name, which) in kinds {
@@ -395,7 +395,7 @@ fn reports_are_the_engines_in_both_languages() {
 
 /// The delay preview's samples are the article's draws: each sampled request takes, for
 /// retry k (0-based), `floor(nextDouble() × (base_ms << k))` from one `java.util.Random`
-/// in order (MODEL.md, step 8); without jitter exactly `base_ms << k` and no draw.
+/// in order (docs/model.md, step 8); without jitter exactly `base_ms << k` and no draw.
 #[wasm_bindgen_test]
 fn delay_preview_is_the_articles_backoff() {
     use retrystorm::rng::JavaRandom;

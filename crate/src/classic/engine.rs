@@ -1,6 +1,6 @@
 //! The classic engine: one shared retry budget, one shared breaker, one-second buckets,
-//! business requests run one after another (see `../shared/MODEL.md`, restated here
-//! step by step because the order of the checks decides every printed number).
+//! business requests run one after another (the rules are in `docs/model.md`, restated
+//! here step by step because the order of the checks decides every printed number).
 
 use super::scenario::{Jitter, Scenario, Strategy, MAX_RETRY};
 use crate::cost::{Bill, CostResult};

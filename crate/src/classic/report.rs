@@ -12,7 +12,7 @@ use crate::validate::ValidationError;
 use core::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
-/// The seeds of the article's six-seed sweep.
+/// The seeds of the article's six-seed report (`retrystorm sweep`, section 6).
 pub const ARTICLE_SEEDS: [i64; 6] = [4242, 1, 7, 99, 2026, 313131];
 
 /// `1.30x`: amplification as the article prints it.
@@ -325,8 +325,8 @@ fn short_name(name: &str) -> &str {
     name.split_whitespace().next().unwrap_or(name)
 }
 
-/// `2.34x / 34s / 100.0%`: the sweep's cell.
-fn sweep_cell(r: &StrategyResult) -> String {
+/// `2.34x / 34s / 100.0%`: a cell of the multi-seed table.
+fn multi_seed_cell(r: &StrategyResult) -> String {
     format!(
         "{} / {}s / {}",
         amplification(r),
@@ -465,14 +465,19 @@ fn checks(out: &Output, lang: Lang, runs: &mut Runs) -> Result<Vec<Verdict>, Val
     ])
 }
 
-/// The article's `Sweep` report: S2–S4 over several seeds, the budget-forced-to-100
-/// check, and the four acceptance checks printed PASS/FAIL.
-pub fn sweep_text(sc: &Scenario, seeds: &[i64]) -> Result<String, ValidationError> {
-    sweep_text_in(sc, seeds, Lang::Zh)
+/// The article's multi-seed report (`retrystorm sweep`, named as the article's
+/// `Sweep`; not a parameter sweep, that is [`crate::sweep`]): S2–S4 over several seeds,
+/// the budget-forced-to-100 check, and the four acceptance checks printed PASS/FAIL.
+pub fn multi_seed_text(sc: &Scenario, seeds: &[i64]) -> Result<String, ValidationError> {
+    multi_seed_text_in(sc, seeds, Lang::Zh)
 }
 
-/// [`sweep_text`] with its headings in `lang`.
-pub fn sweep_text_in(sc: &Scenario, seeds: &[i64], lang: Lang) -> Result<String, ValidationError> {
+/// [`multi_seed_text`] with its headings in `lang`.
+pub fn multi_seed_text_in(
+    sc: &Scenario,
+    seeds: &[i64],
+    lang: Lang,
+) -> Result<String, ValidationError> {
     let mut s = String::new();
     let base = simulate(sc, sc.seed)?;
     if base.results.len() < 4 {
@@ -505,9 +510,9 @@ pub fn sweep_text_in(sc: &Scenario, seeds: &[i64], lang: Lang) -> Result<String,
             s,
             "{}{}{}{}{}",
             pad(&seed.to_string(), 22),
-            pad(&sweep_cell(&r[1]), 28),
-            pad(&sweep_cell(&r[2]), 28),
-            pad(&sweep_cell(&r[3]), 28),
+            pad(&multi_seed_cell(&r[1]), 28),
+            pad(&multi_seed_cell(&r[2]), 28),
+            pad(&multi_seed_cell(&r[3]), 28),
             fixed(r[2].amplification - r[1].amplification, 2)
         );
     }
@@ -638,13 +643,15 @@ pub enum ArticleReport {
     /// `retrystorm herd`: the per-second recovery window (section 3).
     Herd,
     /// `retrystorm sweep`: six seeds, the budget check and the acceptance checks (section 6).
-    Sweep,
+    /// Named `sweep` in links and in the page, as the CLI command is.
+    #[serde(rename = "sweep")]
+    MultiSeed,
     /// `retrystorm breaker`: the breaker groups (section 5).
     Breaker,
 }
 
 /// The text `retrystorm <report> --lang <lang>` prints for this run's scenario and seed
-/// (the sweep over the article's six seeds), byte for byte, so the page shows and exports
+/// (the multi-seed report over the article's six seeds), byte for byte, so the page shows and exports
 /// exactly what the CLI prints.
 pub fn article_report(
     out: &Output,
@@ -654,7 +661,7 @@ pub fn article_report(
     Ok(match which {
         ArticleReport::Run => run_report_in(out, None, lang),
         ArticleReport::Herd => herd_text_in(out, lang),
-        ArticleReport::Sweep => sweep_text_in(&out.scenario, &ARTICLE_SEEDS, lang)?,
+        ArticleReport::MultiSeed => multi_seed_text_in(&out.scenario, &ARTICLE_SEEDS, lang)?,
         ArticleReport::Breaker => breaker_text_in(out, lang),
     })
 }
@@ -768,7 +775,7 @@ mod tests {
         for which in [
             ArticleReport::Run,
             ArticleReport::Herd,
-            ArticleReport::Sweep,
+            ArticleReport::MultiSeed,
             ArticleReport::Breaker,
         ] {
             let zh = article_report(&out, which, Lang::Zh).unwrap();

@@ -1,4 +1,4 @@
-//! The event-driven cluster model (issue 4): open- and closed-loop load into a chain of
+//! The event-driven cluster model: open- and closed-loop load into a chain of
 //! tiers with bounded queues, timeouts, faults on a schedule, client retry policies with
 //! backoff and jitter, retry budgets, circuit breakers and bulkheads.
 //!

@@ -38,8 +38,12 @@ pub mod fields;
 pub mod path;
 pub mod presets;
 pub mod render;
+mod shards;
 
 pub use fields::{numeric_fields, NumericField};
+pub use shards::{
+    merge, merge_named, parse_shard, shard_jsonl, ShardHeader, ShardLine, MAX_SHARDS,
+};
 
 use crate::classic;
 use crate::ensemble::{self, Ensemble, Sample};
@@ -540,145 +544,6 @@ impl Plan {
             .collect();
         Ok(self.summarise(&samples))
     }
-}
-
-/// The first line of a shard file: what was run, so a merge needs nothing else.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ShardHeader {
-    /// The base scenario document.
-    pub scenario: Value,
-    /// The sweep definition.
-    pub sweep: Sweep,
-    /// This shard's number, 0-based.
-    pub shard: usize,
-    /// Shards in all.
-    pub of: usize,
-}
-
-/// A later line of a shard file: one item's sample.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ShardLine {
-    /// The item's index.
-    pub item: usize,
-    /// Its sample.
-    pub sample: Sample,
-}
-
-/// Runs shard `k` of `n` and writes it as JSON Lines (a header, then one line per item).
-pub fn shard_jsonl(
-    plan: &Plan,
-    k: usize,
-    n: usize,
-    threads: Option<usize>,
-) -> Result<String, ValidationError> {
-    if n == 0 || k >= n {
-        return Err(err(
-            "--shard".into(),
-            format!("{k}/{n}"),
-            "K/N with 0 ≤ K < N",
-        ));
-    }
-    let header = ShardHeader {
-        scenario: plan.base.to_value(),
-        sweep: plan.sweep.clone(),
-        shard: k,
-        of: n,
-    };
-    let mut out = serde_json::to_string(&header).unwrap_or_default();
-    out.push('\n');
-    for (item, sample) in plan.run_shard(k, n, threads)? {
-        out.push_str(&serde_json::to_string(&ShardLine { item, sample }).unwrap_or_default());
-        out.push('\n');
-    }
-    Ok(out)
-}
-
-/// Merges the texts of a complete set of shard files (any order) into the plan and the
-/// samples of the unsharded run. Errors name the file (by position) and what is wrong.
-pub fn merge(files: &[String]) -> Result<(Plan, Vec<Sample>), String> {
-    let mut plan: Option<(Plan, Value, usize)> = None;
-    let mut seen_shards = Vec::new();
-    let mut samples: Vec<Option<Sample>> = Vec::new();
-    for (f, text) in files.iter().enumerate() {
-        let mut lines = text.lines();
-        let head: ShardHeader = serde_json::from_str(lines.next().unwrap_or(""))
-            .map_err(|e| format!("file {}: not a shard header: {e}", f + 1))?;
-        match &plan {
-            None => {
-                let base = scenario::from_value(head.scenario.clone())
-                    .map_err(|e| format!("file {}: {e}", f + 1))?;
-                let p = head
-                    .sweep
-                    .plan(&base)
-                    .map_err(|e| format!("file {}: {e}", f + 1))?;
-                samples = vec![None; p.items()];
-                plan = Some((p, head.scenario.clone(), head.of));
-            }
-            Some((p, sc, of)) => {
-                if *sc != head.scenario || p.sweep != head.sweep || *of != head.of {
-                    return Err(format!(
-                        "file {}: a shard of another sweep (scenario, sweep or shard count differ)",
-                        f + 1
-                    ));
-                }
-            }
-        }
-        if seen_shards.contains(&head.shard) {
-            return Err(format!(
-                "file {}: shard {}/{} given twice",
-                f + 1,
-                head.shard,
-                head.of
-            ));
-        }
-        seen_shards.push(head.shard);
-        for (l, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-            let x: ShardLine = serde_json::from_str(line)
-                .map_err(|e| format!("file {} line {}: {e}", f + 1, l + 2))?;
-            let slot = samples.get_mut(x.item).ok_or_else(|| {
-                format!(
-                    "file {} line {}: item {} is not in this sweep",
-                    f + 1,
-                    l + 2,
-                    x.item
-                )
-            })?;
-            if x.item % head.of != head.shard {
-                return Err(format!(
-                    "file {} line {}: item {} does not belong to shard {}/{}",
-                    f + 1,
-                    l + 2,
-                    x.item,
-                    head.shard,
-                    head.of
-                ));
-            }
-            *slot = Some(x.sample);
-        }
-    }
-    let (plan, _, of) = plan.ok_or("no shard files given")?;
-    if seen_shards.len() != of {
-        let missing: Vec<String> = (0..of)
-            .filter(|k| !seen_shards.contains(k))
-            .map(|k| format!("{k}/{of}"))
-            .collect();
-        return Err(format!("missing shards: {}", missing.join(", ")));
-    }
-    let samples: Vec<Sample> = samples
-        .into_iter()
-        .enumerate()
-        .map(|(i, s)| s.ok_or_else(|| format!("item {i} is missing (a shard file was cut short)")))
-        .collect::<Result<_, _>>()?;
-    Ok((plan, samples))
-}
-
-/// `--shard K/N` text into (K, N).
-pub fn parse_shard(text: &str) -> Option<(usize, usize)> {
-    let (k, n) = text.split_once('/')?;
-    let (k, n) = (k.trim().parse().ok()?, n.trim().parse().ok()?);
-    (n > 0 && k < n && n <= 100_000).then_some((k, n))
 }
 
 /// A sweep from the CLI's short forms: `--param PATH=LIST|FROM..TO:STEPS[:log]`.

@@ -583,7 +583,7 @@ export class SweepPanel {
         before += plan.items();
       }
       this.status.textContent = t('sweep.done', { total, s: ((performance.now() - t0) / 1000).toFixed(2) });
-      // For the benchmark (README, Performance): the whole sweep's time.
+      // For the benchmark (docs/performance.md): the whole sweep's time.
       document.body.dataset[`${this.stateKey}Ms`] = String(Math.round(performance.now() - t0));
       document.body.dataset[this.stateKey] = 'done';
     } catch (e) {

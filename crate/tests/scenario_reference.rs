@@ -1,13 +1,14 @@
-//! The README's scenario tables state the bounds the engine enforces: every range in
-//! them is checked here against the named constant beside its field.
+//! The scenario reference's tables (`docs/scenarios.md`) state the bounds the engine
+//! enforces: every range in them is checked here against the named constant beside its
+//! field, so a bound changed in the code fails here until the reference says so too.
 
 use retrystorm::classic::scenario as classic;
 use retrystorm::cluster::scenario as cluster;
 use retrystorm::cost;
 
-const README: &str = include_str!("../../README.md");
+const REFERENCE: &str = include_str!("../../docs/scenarios.md");
 
-/// A number as the README writes it: thousands separated by commas (`1,000,000`).
+/// A number as the reference writes it: thousands separated by commas (`1,000,000`).
 fn n(v: f64) -> String {
     if v.fract() != 0.0 {
         return v.to_string();
@@ -23,21 +24,24 @@ fn n(v: f64) -> String {
     out
 }
 
-/// `lo..=hi` as the README writes it.
+/// `lo..=hi` as the reference writes it.
 fn range(lo: impl Into<f64>, hi: impl Into<f64>) -> String {
     format!("{}..={}", n(lo.into()), n(hi.into()))
 }
 
-/// The README's table row of `key` (its first cell starts with `` `key` ``).
+/// The reference's table row of `key` (its first cell starts with `` `key` ``).
 fn row(key: &str) -> &'static str {
     let start = format!("| `{key}`");
-    let mut rows = README
+    let mut rows = REFERENCE
         .lines()
         .filter(|l| l.starts_with(&start) && l[start.len()..].starts_with([' ', ',']));
     let found = rows
         .next()
-        .unwrap_or_else(|| panic!("README has no row for `{key}`"));
-    assert!(rows.next().is_none(), "README has two rows for `{key}`");
+        .unwrap_or_else(|| panic!("docs/scenarios.md has no row for `{key}`"));
+    assert!(
+        rows.next().is_none(),
+        "docs/scenarios.md has two rows for `{key}`"
+    );
     found
 }
 
@@ -45,7 +49,7 @@ fn row(key: &str) -> &'static str {
 fn assert_row(key: &str, want: &str) {
     assert!(
         row(key).contains(want),
-        "`{key}`: README says {:?}, the engine {want}",
+        "`{key}`: docs/scenarios.md says {:?}, the engine {want}",
         row(key)
     );
 }
