@@ -2,7 +2,7 @@
 //! model it is for (`"classic"` or `"cluster"`); a document without it is classic, so
 //! the article's files and old links stay valid.
 
-use crate::validate::{self, from_json_error, ErrorKind, ValidationError};
+use crate::validate::{self, ErrorKind, ValidationError};
 use crate::{classic, cluster};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -174,6 +174,18 @@ pub fn read_classic(value: &Value) -> Result<classic::Scenario, ValidationError>
     }
 }
 
+// Reading lives here, not in `classic`, so the models never import the module that
+// dispatches between them.
+impl classic::Scenario {
+    /// Parses a classic scenario from JSON text (unknown fields are errors) and validates it.
+    pub fn from_json(text: &str) -> Result<classic::Scenario, ValidationError> {
+        let value = validate::parse_json(text)?;
+        let s = read_classic(&value)?;
+        s.validate()?;
+        Ok(s)
+    }
+}
+
 /// Reads a cluster scenario without checking ranges (see [`read_unchecked`]).
 pub fn read_cluster(value: &Value) -> Result<cluster::Scenario, ValidationError> {
     match read_unchecked(Some(Model::Cluster), value)? {
@@ -208,7 +220,7 @@ pub fn parse_as(expect: Option<Model>, text: &str) -> Result<AnyScenario, Valida
             format!("at most {MAX_JSON_BYTES} bytes of JSON"),
         ));
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| from_json_error(&e))?;
+    let value = validate::parse_json(text)?;
     read(expect, &value)
 }
 

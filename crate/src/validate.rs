@@ -7,6 +7,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 mod de;
+#[cfg(not(target_arch = "wasm32"))]
+mod text_path;
 use de::Seg;
 
 /// What kind of problem a [`ValidationError`] reports; it picks the message's wording.
@@ -249,6 +251,94 @@ pub fn from_json_error(err: &serde_json::Error) -> ValidationError {
     ValidationError::document(err.to_string())
 }
 
+/// How deep serde_json's text reader nests lists and objects before it stops.
+pub const MAX_JSON_DEPTH: usize = 128;
+
+/// Parses JSON text into a value. An error of the text itself (too deep, a number beyond
+/// the float range, a bad escape, text cut short) names the field being read where it
+/// stopped, with serde's line and column as context: `capacity: nested more than 128
+/// levels deep at line 1 column 140`.
+pub fn parse_json(text: &str) -> Result<Value, ValidationError> {
+    serde_json::from_str(text).map_err(|e| json_text_error(text, &e))
+}
+
+/// The error of [`parse_json`] for serde_json's `e` on `text`: in the wasm, serde's own
+/// message. Why: the page reads no text through [`parse_json`] that can fail (its
+/// scenarios come as objects from JS and links through [`crate::share`], the texts it
+/// parses are the bundled files), and naming the path costs 1.3 KB of the site's budget.
+#[cfg(target_arch = "wasm32")]
+#[cold]
+fn json_text_error(_text: &str, e: &serde_json::Error) -> ValidationError {
+    from_json_error(e)
+}
+
+/// The error of [`parse_json`] for serde_json's `e` on `text`.
+#[cfg(not(target_arch = "wasm32"))]
+#[cold]
+fn json_text_error(text: &str, e: &serde_json::Error) -> ValidationError {
+    let mut path = text_path::path_at(text, text_path::offset_of(text, e.line(), e.column()));
+    let message = e.to_string();
+    let (what, place) = message
+        .rsplit_once(" at line ")
+        .map_or((message.as_str(), ""), |(w, _)| (w, &message[w.len()..]));
+    let what = match what {
+        "recursion limit exceeded" => {
+            // The field holding the nesting; the 128 steps inside it say nothing more.
+            let keep = path.iter().rposition(|s| matches!(s, Seg::Key(_)));
+            path.truncate(keep.map_or(path.len().min(1), |k| k + 1));
+            format!("nested more than {MAX_JSON_DEPTH} levels deep")
+        }
+        "number out of range" => "a number beyond the float range (±1.8e308)".to_string(),
+        w if w.contains("escape") || w.contains("surrogate") || w.contains("code point") => {
+            format!("not valid Unicode text ({w})")
+        }
+        w => w.to_string(),
+    };
+    let field = path_text(&path);
+    if field.is_empty() {
+        return ValidationError::document(format!("{what}{place}"));
+    }
+    ValidationError::new(field, "", format!("{what}{place}")).of_kind(ErrorKind::Type)
+}
+
+/// A path as messages write it: `tiers[1].client`, a key that is not a plain name
+/// quoted as JSON in brackets (`tiers[1]["a b"]`), so every key can be told apart.
+#[cfg(not(target_arch = "wasm32"))]
+fn path_text(path: &[Seg]) -> String {
+    path.iter().fold(String::new(), |field, seg| {
+        let name = match seg {
+            Seg::Index(index) => format!("[{index}]"),
+            Seg::Key(key) => key_text(key),
+        };
+        join(&field, &name)
+    })
+}
+
+/// A key as a path writes it: as it is when a plain name (`[A-Za-z0-9_]`, not empty),
+/// else quoted as JSON in brackets (`[""]`, `["a`b"]`).
+fn key_text(key: &str) -> String {
+    if !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        key.to_string()
+    } else {
+        format!("[{}]", Value::String(key.to_string()))
+    }
+}
+
+/// Reads the member `key` of an object whose reader holds it whole (`v`, its value), as
+/// [`read_value`] does; an error keeps its path below `key` for the enclosing reader.
+pub fn read_member<T: DeserializeOwned, E: serde::de::Error>(key: &str, v: &Value) -> Result<T, E> {
+    de::read(v).map_err(|(mut path, e)| {
+        path.insert(0, Seg::Key(key.to_string()));
+        de::below(path, &e)
+    })
+}
+
+/// The error `e` of the member `key` of an object whose reader holds it whole (an
+/// unknown field found after reading the rest), named by `key` in the enclosing reader.
+pub fn member_error<E: serde::de::Error>(key: &str, e: &serde_json::Error) -> E {
+    de::below(vec![Seg::Key(key.to_string())], e)
+}
+
 /// Reads a typed value from JSON, naming the full path of any field serde rejects
 /// (wrong type, negative or fractional number for an integer, null, unknown enum value,
 /// unknown or missing field), with the value found there and what serde expected.
@@ -379,8 +469,7 @@ macro_rules! kind_enum {
 
 /// Reads JSON text into a typed value, naming the field of any type error as [`from_value`].
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ValidationError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| from_json_error(&e))?;
-    from_value(&value)
+    from_value(&parse_json(text)?)
 }
 
 /// Builds the error for serde's `inner` message at `path` inside `doc`.
@@ -396,11 +485,11 @@ fn type_error(doc: &Value, path: &[Seg], inner: &serde_json::Error) -> Validatio
             }
             Seg::Key(key) => {
                 at = at.and_then(|v| v.get(key));
-                key.clone()
+                key_text(key)
             }
         };
         field = join(&field, &name);
-        last_key = Some(name);
+        last_key = Some(seg);
     }
     let message = inner.to_string();
     // `missing field `x``, `unknown field `x`, expected …`, `unknown variant `x`, expected …`
@@ -418,17 +507,28 @@ fn type_error(doc: &Value, path: &[Seg], inner: &serde_json::Error) -> Validatio
     if let Some((name, _)) = quoted("missing field ") {
         return make(
             ErrorKind::Missing,
-            join(&field, &name),
+            join(&field, &key_text(&name)),
             String::new(),
             EXPECT_VALUE,
         );
     }
-    if let Some((name, known)) = quoted("unknown field ") {
-        // Inside an internally tagged enum (`{"kind": …}`) the path stops at the object.
-        if last_key.as_deref() != Some(name.as_str()) {
-            field = join(&field, &name);
-        }
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        // The path ends at the unknown key (its reader marks it), which serde quotes as
+        // it is; any other reader's path stops at the object.
+        let known = match last_key {
+            Some(Seg::Key(key)) => rest.strip_prefix(key.as_str()),
+            _ => None,
+        };
+        let known = match known.and_then(|r| r.strip_prefix('`')) {
+            Some(known) => known,
+            None => {
+                let (name, known) = quoted("unknown field ").unwrap_or_default();
+                field = join(&field, &key_text(&name));
+                known
+            }
+        };
         // serde lists the known fields: "`ms`", "`a` or `b`", "one of `a`, `b`, …".
+        let known = known.trim_start_matches(", expected ").trim();
         return make(ErrorKind::Unknown, field, String::new(), known);
     }
     // Inside an internally tagged enum (see `kind_tagged`) the path stops at the object:

@@ -1,7 +1,9 @@
 //! The readers of a sweep definition's objective, constraints and Pareto axes keep the
 //! messages of serde's derived reader of their form (the metric's fields flattened into
-//! the object): compared with that reader, derived here as the oracle, and pinned word
-//! for word in a definition (the field path and the message).
+//! the object), except that they name the metric's own field where that reader names
+//! the object, and list the known fields of an unknown one: compared with that reader,
+//! derived here as the oracle, and pinned word for word in a definition (the field path
+//! and the message).
 
 use retrystorm::sweep::choose::{Constraint, Goal, MetricRef, Objective, Op};
 use retrystorm::sweep::Sweep;
@@ -64,8 +66,18 @@ fn outcome<T: Debug>(r: Result<T, retrystorm::ValidationError>) -> String {
     }
 }
 
-/// Reads every document of [`DOCS`] as `T` and as its derived twin `W`: the same error
-/// (field and message), or values that are `same`.
+/// What an error says is expected: its message after the first `expected `.
+fn expectation(e: &retrystorm::ValidationError) -> String {
+    let text = e.to_string();
+    let x = text
+        .split_once("expected ")
+        .or_else(|| text.split_once(": "));
+    x.map_or(text.clone(), |(_, x)| x.to_string())
+}
+
+/// Reads every document of [`DOCS`] as `T` and as its derived twin `W`: values that are
+/// `same`, or the same error, where ours may name a field inside the one the twin names
+/// (expecting the same), and may say more after the twin's message (the known fields).
 fn same_as_derived<T: DeserializeOwned + Debug, W: DeserializeOwned + Debug>(
     same: impl Fn(&T, &W) -> bool,
 ) {
@@ -73,6 +85,18 @@ fn same_as_derived<T: DeserializeOwned + Debug, W: DeserializeOwned + Debug>(
         let v: Value = serde_json::from_str(doc).unwrap();
         match (from_value::<T>(&v), from_value::<W>(&v)) {
             (Ok(got), Ok(want)) => assert!(same(&got, &want), "{doc}: {got:?} {want:?}"),
+            (Err(got), Err(want)) if got.field == want.field => assert!(
+                got.to_string().starts_with(&want.to_string()),
+                "{doc}: {got} / {want}"
+            ),
+            (Err(got), Err(want)) => {
+                let inside = match want.field.as_str() {
+                    "" => String::new(),
+                    f => format!("{f}."),
+                };
+                assert!(got.field.starts_with(&inside), "{doc}: {got} / {want}");
+                assert_eq!(expectation(&got), expectation(&want), "{doc}");
+            }
             (got, want) => assert_eq!(outcome(got), outcome(want), "{doc}"),
         }
     }
@@ -99,12 +123,12 @@ fn messages_in_a_definition_are_pinned() {
         ("{\"objective\": {}}", "objective.goal", "objective.goal is missing: expected a value (the field is required)"),
         ("{\"objective\": {\"metric\": \"run.x\"}}", "objective.goal", "objective.goal is missing: expected a value (the field is required)"),
         ("{\"objective\": {\"goal\": \"max\"}}", "objective.metric", "objective.metric is missing: expected a value (the field is required)"),
-        ("{\"objective\": {\"metric\": 5, \"goal\": \"max\"}}", "objective", "objective = {\"goal\":\"max\",\"metric\":5} is not allowed: expected a string"),
+        ("{\"objective\": {\"metric\": 5, \"goal\": \"max\"}}", "objective.metric", "objective.metric = 5 is not allowed: expected a string"),
         ("{\"objective\": {\"metric\": \"run.x\", \"goal\": \"up\"}}", "objective.goal", "objective.goal = \"up\" is not allowed: expected `max` or `min`"),
         ("{\"objective\": {\"metric\": \"run.x\", \"goal\": 7}}", "objective.goal", "objective.goal = 7 is not allowed: expected string or map"),
-        ("{\"objective\": {\"metric\": \"run.x\", \"stat\": \"p99\", \"goal\": \"max\"}}", "objective", "objective = {\"goal\":\"max\",\"metric\":\"run.x\",\"stat\":\"p… is not allowed: expected one of `min`, `p5`, `p25`, `median`, `p75`, `p95`, `max`, `mean`"),
-        ("{\"objective\": {\"metric\": \"run.x\", \"stat\": null, \"goal\": \"max\"}}", "objective", "objective = {\"goal\":\"max\",\"metric\":\"run.x\",\"stat\":nu… is not allowed: expected string or map"),
-        ("{\"objective\": {\"metric\": \"run.x\", \"goal\": \"max\", \"colour\": 1}}", "objective.colour", "unknown field `objective.colour`, expected "),
+        ("{\"objective\": {\"metric\": \"run.x\", \"stat\": \"p99\", \"goal\": \"max\"}}", "objective.stat", "objective.stat = \"p99\" is not allowed: expected one of `min`, `p5`, `p25`, `median`, `p75`, `p95`, `max`, `mean`"),
+        ("{\"objective\": {\"metric\": \"run.x\", \"stat\": null, \"goal\": \"max\"}}", "objective.stat", "objective.stat = null is not allowed: expected string or map"),
+        ("{\"objective\": {\"metric\": \"run.x\", \"goal\": \"max\", \"colour\": 1}}", "objective.colour", "unknown field `objective.colour`, expected one of `metric`, `stat`, `goal`"),
         ("{\"objective\": {\"metric\": 5, \"goal\": 7}}", "objective.goal", "objective.goal = 7 is not allowed: expected string or map"),
         ("{\"constraints\": [5]}", "constraints[0]", "constraints[0] = 5 is not allowed: expected an object"),
         ("{\"constraints\": [{}]}", "constraints[0].op", "constraints[0].op is missing: expected a value (the field is required)"),
@@ -113,11 +137,11 @@ fn messages_in_a_definition_are_pinned() {
         ("{\"constraints\": [{\"op\": \"<=\", \"value\": 2}]}", "constraints[0].metric", "constraints[0].metric is missing: expected a value (the field is required)"),
         ("{\"constraints\": [{\"metric\": \"run.x\", \"op\": \"<\", \"value\": 2}]}", "constraints[0].op", "constraints[0].op = \"<\" is not allowed: expected `<=` or `>=`"),
         ("{\"constraints\": [{\"metric\": \"run.x\", \"op\": \"<=\", \"value\": \"2\"}]}", "constraints[0].value", "constraints[0].value = \"2\" is not allowed: expected a number"),
-        ("{\"constraints\": [{\"metric\": \"run.x\", \"stat\": \"p1\", \"op\": \"<=\", \"value\": 2}]}", "constraints[0]", "constraints[0] = {\"metric\":\"run.x\",\"op\":\"<=\",\"stat\":\"p1\",… is not allowed: expected one of `min`, `p5`, `p25`, `median`, `p75`, `p95`, `max`, `mean`"),
-        ("{\"constraints\": [{\"metric\": \"run.x\", \"op\": \"<=\", \"value\": 2, \"x\": 1}]}", "constraints[0].x", "unknown field `constraints[0].x`, expected "),
-        ("{\"constraints\": [{\"metric\": [\"a\"], \"op\": \">=\", \"value\": 2}]}", "constraints[0]", "constraints[0] = {\"metric\":[\"a\"],\"op\":\">=\",\"value\":2} is not allowed: expected a string"),
+        ("{\"constraints\": [{\"metric\": \"run.x\", \"stat\": \"p1\", \"op\": \"<=\", \"value\": 2}]}", "constraints[0].stat", "constraints[0].stat = \"p1\" is not allowed: expected one of `min`, `p5`, `p25`, `median`, `p75`, `p95`, `max`, `mean`"),
+        ("{\"constraints\": [{\"metric\": \"run.x\", \"op\": \"<=\", \"value\": 2, \"x\": 1}]}", "constraints[0].x", "unknown field `constraints[0].x`, expected one of `metric`, `stat`, `op`, `value`"),
+        ("{\"constraints\": [{\"metric\": [\"a\"], \"op\": \">=\", \"value\": 2}]}", "constraints[0].metric", "constraints[0].metric = [\"a\"] is not allowed: expected a string"),
         ("{\"pareto\": [{\"metric\": \"run.x\", \"goal\": \"max\"}, {\"metric\": \"run.y\"}]}", "pareto[1].goal", "pareto[1].goal is missing: expected a value (the field is required)"),
-        ("{\"pareto\": [{\"metric\": \"run.x\", \"goal\": \"max\"}, {\"metric\": \"run.y\", \"goal\": \"max\", \"z\": 0}]}", "pareto[1].z", "unknown field `pareto[1].z`, expected "),
+        ("{\"pareto\": [{\"metric\": \"run.x\", \"goal\": \"max\"}, {\"metric\": \"run.y\", \"goal\": \"max\", \"z\": 0}]}", "pareto[1].z", "unknown field `pareto[1].z`, expected one of `metric`, `stat`, `goal`"),
     ];
     for (doc, field, message) in pinned {
         let e = Sweep::from_json(doc).expect_err(doc);

@@ -6,7 +6,7 @@
 //! and strokes are scaled by the same ratio, so a chart is sharp on high-DPI screens;
 //! [`ChartHandle::readout`] maps a CSS-pixel mouse position back to the data.
 
-use crate::{js_error, json_from_js, to_js};
+use crate::js::{js_error, json_from_js, to_js};
 use plotters::chart::{MeshStyle, SeriesAnno};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::CoordTranslate;
@@ -156,7 +156,7 @@ impl ChartOptions {
 
     /// The language asked for: Chinese for `"zh"`, else English.
     pub fn lang(&self) -> Lang {
-        crate::page_lang(self.lang.as_deref())
+        crate::js::page_lang(self.lang.as_deref())
     }
 
     /// The theme asked for: dark for `"dark"`, else light.

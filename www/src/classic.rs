@@ -2,9 +2,8 @@
 //! and [`ClassicRun`], a run held on the Rust side with its renderings.
 
 use crate::chart::{ChartHandle, ChartOptions};
-use crate::{
-    js_error, json_from_js, page_lang, problems_js, run_class, scenario_and_seed, to_js, HeldRun,
-};
+use crate::js::{js_error, json_from_js, page_lang, to_js};
+use crate::{problems_js, run_class, scenario_and_seed, HeldRun};
 use retrystorm::classic::{self, report, Attribution, Output, Scenario, StrategyResult};
 use retrystorm::cost::{Billed, Cost};
 use retrystorm::ValidationError;

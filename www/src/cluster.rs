@@ -8,10 +8,8 @@
 //! key is accepted and dropped.
 
 use crate::chart::{ChartHandle, ChartOptions};
-use crate::{
-    js_error, json_from_js, page_lang, plain_error, problems_js, run_class, scenario_and_seed,
-    to_js, HeldRun,
-};
+use crate::js::{js_error, json_from_js, page_lang, plain_error, to_js};
+use crate::{problems_js, run_class, scenario_and_seed, HeldRun};
 use retrystorm::cluster::{self, present, report, RunResult, Scenario, Simulation};
 use retrystorm::ValidationError;
 use serde::{Deserialize, Serialize};
@@ -22,7 +20,7 @@ use web_sys::HtmlCanvasElement;
 
 /// Reads a cluster scenario without validating it.
 pub fn scenario_unchecked(cfg: &JsValue) -> Result<Scenario, ValidationError> {
-    present::parse_unchecked(json_from_js(cfg)?)
+    retrystorm::scenario::read_cluster(&json_from_js(cfg)?)
 }
 
 /// Reads and validates a cluster scenario.
@@ -95,6 +93,15 @@ impl Run {
     }
 }
 
+impl crate::cluster_chart::Shown for Run {
+    fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+    fn result(&self) -> &RunResult {
+        &self.result
+    }
+}
+
 impl HeldRun for Run {
     fn run(cfg: &JsValue, seed: &JsValue) -> Result<Run, JsValue> {
         let (mut scenario, seed) = scenario_and_seed(cfg, seed, scenario_checked, |s| s.seed)?;
@@ -106,7 +113,8 @@ impl HeldRun for Run {
     fn from_doc(doc: Value) -> Result<Run, JsValue> {
         let doc: DocIn = retrystorm::validate::read_value(&doc)
             .map_err(|e| plain_error(format!("not a run of this model: {e}")))?;
-        let scenario = present::parse_unchecked(doc.scenario).map_err(|e| js_error(&e))?;
+        let scenario =
+            retrystorm::scenario::read_cluster(&doc.scenario).map_err(|e| js_error(&e))?;
         if scenario.tiers.len() != doc.result.tiers.len() {
             return Err(plain_error("the result is not a run of its scenario"));
         }

@@ -18,7 +18,6 @@ use crate::chart::{
     Readout, ReadoutRow, TimeChart,
 };
 use crate::chart_text::Text;
-use crate::cluster::Run;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -28,6 +27,15 @@ use retrystorm::javafmt::fixed;
 use retrystorm::lang::Lang;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
+
+/// What the chart draws: a scenario and the result of running it. The glue's run object
+/// implements it, so the chart never depends on the glue.
+pub trait Shown {
+    /// The scenario as run, with the seed used.
+    fn scenario(&self) -> &Scenario;
+    /// What the run measured.
+    fn result(&self) -> &RunResult;
+}
 
 /// Height of a tier's attempts panel, CSS pixels.
 const TIER_H: f64 = 170.0;
@@ -144,19 +152,19 @@ fn bucket_at(r: &RunResult, t_ms: f64) -> Option<usize> {
 /// The readout at `f` (0..=1 of the time axis) of `run`, with the pinned run `a`, in
 /// `lang`; with `cost`, every costed route's cost in the bucket too; with `bands`, each
 /// tier's attempts are its median and p5–p95 range over the seeds.
-fn readout(
-    run: &Run,
-    a: Option<&Run>,
+fn readout<R: Shown>(
+    run: &R,
+    a: Option<&R>,
     bands: Option<&Ensemble>,
     cost: bool,
     lang: Lang,
     f: f64,
 ) -> Option<Readout> {
-    let (sc, r) = (&run.scenario, &run.result);
+    let (sc, r) = (run.scenario(), run.result());
     let t_ms = f * r.duration_ms as f64;
     let b = bucket_at(r, t_ms).or_else(|| r.buckets.len().checked_sub(1))?;
     // A's values are read at the same time, in A's own bucket.
-    let a_b = a.and_then(|a| bucket_at(&a.result, t_ms).map(|ab| (&a.result, ab)));
+    let a_b = a.and_then(|a| bucket_at(a.result(), t_ms).map(|ab| (a.result(), ab)));
     let bucket = &r.buckets[b];
     let per_s = 1000.0 / r.bucket_ms as f64;
     let start = bucket.start_ms as f64 / 1000.0;
@@ -295,21 +303,21 @@ fn band_value(band: &Band, b: usize, cap: Option<f64>, lang: Lang) -> String {
 /// comparison) as a line over B's bars; with `bands` (an ensemble of the same
 /// scenario), each tier's attempts are its median line over its p5–p95 band instead of
 /// the run's bars. Returns the handle for the hover readout.
-pub fn draw(
+pub fn draw<R: Shown + 'static>(
     canvas: &HtmlCanvasElement,
-    run: &Rc<Run>,
-    a: Option<Rc<Run>>,
+    run: &Rc<R>,
+    a: Option<Rc<R>>,
     opts: &ChartOptions,
     bands: Option<Rc<Ensemble>>,
 ) -> Result<ChartHandle, String> {
     let dpr = opts.ratio();
     let css = (
         f64::from(canvas.client_width().max(300)),
-        height(&run.scenario),
+        height(run.scenario()),
     );
     let root = area(canvas, css, dpr, opts.theme())?;
-    let (sc, r) = (&run.scenario, &run.result);
-    let a_result = a.as_ref().map(|a| &a.result);
+    let (sc, r) = (run.scenario(), run.result());
+    let a_result = a.as_ref().map(|a| a.result());
     let lang = opts.lang();
     // Cost per second only where there is a cost to draw.
     let cost = opts.cost && has_cost(r);
@@ -353,7 +361,7 @@ pub fn draw(
         })
         .collect();
     let run = Rc::clone(run);
-    let at = move |f: f64| readout(&run, a.as_deref(), bands.as_deref(), cost, lang, f);
+    let at = move |f: f64| readout(&*run, a.as_deref(), bands.as_deref(), cost, lang, f);
     // Every panel shares the time axis: the readout answers at any height.
     Ok(ChartHandle::new(
         dpr,

@@ -4,7 +4,7 @@
 //! scenario goes in as the page holds it (a JS object that may not validate yet) and
 //! comes back edited.
 
-use crate::{js_error, json_from_js, to_js};
+use crate::js::{js_error, json_from_js, to_js};
 use retrystorm::cluster::edit::{self, NewParts};
 use retrystorm::cluster::Load;
 use retrystorm::ValidationError;

@@ -23,11 +23,13 @@ pub mod classic_chart;
 pub mod cluster;
 pub mod cluster_chart;
 pub mod edit;
+pub mod js;
 pub mod plan;
 pub mod preview;
 pub mod strip_chart;
 pub mod sweep_chart;
 
+use js::{js_error, json_from_js, page_lang, plain_error, to_js};
 use retrystorm::lang::Lang;
 use retrystorm::share::{self, ShareState};
 use retrystorm::ValidationError;
@@ -55,52 +57,6 @@ export interface RetryDelays { retry: number; min: number; p25: number; median: 
 /** A bundled scenario. */
 export interface Preset { id: string; title: string; description: string; model: "classic" | "cluster"; scenario: any; seeds?: number }
 "#;
-
-/// The JS `Error` thrown by every export: the message, plus the fields of a validation error.
-pub fn js_error(err: &ValidationError) -> JsValue {
-    let e = js_sys::Error::new(&err.to_string());
-    // Setting properties on a fresh Error object cannot fail.
-    for (key, value) in [
-        ("field", &err.field),
-        ("value", &err.value),
-        ("allowed", &err.allowed),
-    ] {
-        let _ = js_sys::Reflect::set(&e, &JsValue::from_str(key), &JsValue::from_str(value));
-    }
-    e.into()
-}
-
-/// A JS `Error` for a failure that is not about a field (boundary conversion, canvas).
-pub fn plain_error(message: impl core::fmt::Display) -> JsValue {
-    js_sys::Error::new(&message.to_string()).into()
-}
-
-/// Converts any serializable value to a plain JS value (objects, arrays, numbers, strings).
-///
-/// Through serde_json's text and JS's `JSON.parse`: serde_json's writer is the one
-/// serializer every type already has in the wasm (run documents, share links, samples),
-/// so no second one is compiled per type; it keeps struct fields in declaration order,
-/// writes `None` as `null`, and numbers as shortest round-trip decimals that parse back
-/// exactly. Integers beyond 2^53 would lose precision: outputs give seeds as strings.
-pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(plain_error)?;
-    js_sys::JSON::parse(&text).map_err(|_| plain_error("an output is not valid JSON"))
-}
-
-/// A JS value as a JSON value, through JS's own `JSON.stringify` (a string is taken as
-/// JSON text), to be read by the engine's own reader (`retrystorm::validate`): a typo in
-/// a field name is rejected by name, exactly as in a scenario file, and no second
-/// deserializer of the engine's types is compiled for the boundary.
-pub fn json_from_js(v: &JsValue) -> Result<serde_json::Value, ValidationError> {
-    let text = match v.as_string() {
-        Some(text) => text,
-        None => js_sys::JSON::stringify(v)
-            .ok()
-            .and_then(|t| t.as_string())
-            .ok_or_else(|| ValidationError::document("the scenario is not a JSON object"))?,
-    };
-    serde_json::from_str(&text).map_err(|e| retrystorm::validate::from_json_error(&e))
-}
 
 /// Reads a seed given as a JS number (an exact integer), a decimal string or a BigInt,
 /// for either model; `undefined`/`null` mean `default` (the scenario's own seed).
@@ -212,7 +168,7 @@ macro_rules! run_class {
             #[wasm_bindgen(js_name = fromJSON)]
             pub fn from_json(text: &str) -> Result<$class, JsValue> {
                 let doc = serde_json::from_str(text)
-                    .map_err(|e| $crate::plain_error(format!("not a run of this model: {e}")))?;
+                    .map_err(|e| $crate::js::plain_error(format!("not a run of this model: {e}")))?;
                 Ok($class::hold(<$inner as $crate::HeldRun>::from_doc(doc)?))
             }
 
@@ -224,7 +180,7 @@ macro_rules! run_class {
                 // decimals, so the text reads back exactly.
                 js_sys::JSON::stringify(&self.to_json()?)
                     .map(String::from)
-                    .map_err(|_| $crate::plain_error("the run cannot be written as JSON"))
+                    .map_err(|_| $crate::js::plain_error("the run cannot be written as JSON"))
             }
 
             /// The run as a plain object: the CLI's `run --json`.
@@ -243,7 +199,7 @@ macro_rules! run_class {
             ) -> Result<$crate::chart::ChartHandle, JsValue> {
                 let opts = $crate::chart::ChartOptions::from_js(options)?;
                 <$inner as $crate::HeldRun>::draw(&self.inner, &canvas, &opts, None)
-                    .map_err($crate::plain_error)
+                    .map_err($crate::js::plain_error)
             }
 
             /// Draws the model's chart with the series of `ensemble` (an ensemble of
@@ -260,7 +216,7 @@ macro_rules! run_class {
                 let opts = $crate::chart::ChartOptions::from_js(options)?;
                 let bands = Some(ensemble.shared());
                 <$inner as $crate::HeldRun>::draw(&self.inner, &canvas, &opts, bands)
-                    .map_err($crate::plain_error)
+                    .map_err($crate::js::plain_error)
             }
         }
     };
@@ -328,11 +284,6 @@ impl ProblemJs {
             allowed: e.allowed,
         }
     }
-}
-
-/// The page's language for the engine's texts: `"zh"` or `"en"` (the default).
-pub(crate) fn page_lang(lang: Option<&str>) -> Lang {
-    lang.and_then(Lang::parse).unwrap_or(Lang::En)
 }
 
 /// `[{field, value, allowed, message}]` of a model's scenario: every problem of a document

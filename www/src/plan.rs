@@ -8,7 +8,7 @@
 //! results stream in as seeds finish and are the same whatever order, and however many
 //! workers, the items were computed in: the engine summarises them in item order.
 
-use crate::{js_error, json_from_js, plain_error, to_js};
+use crate::js::{js_error, json_from_js, plain_error, to_js};
 use retrystorm::ensemble::{self, render, Ensemble, Sample};
 use retrystorm::lang::Lang;
 use retrystorm::scenario;
@@ -390,7 +390,7 @@ struct SweepPresetJs {
     unchecked_return_type = "{id: string, model: 'classic' | 'cluster', scenario: string, compare?: string, title: string, description: string, sweep: any}[]"
 )]
 pub fn sweep_presets(lang: Option<String>) -> Result<JsValue, JsValue> {
-    let lang: Lang = crate::page_lang(lang.as_deref());
+    let lang: Lang = crate::js::page_lang(lang.as_deref());
     let list = sweep::presets::presets()
         .into_iter()
         .map(|p| {

@@ -3,7 +3,7 @@
 //! `backoff_ms`, the cluster model's `backoff::sleep`), so a reader sees what "full
 //! jitter" does before running anything.
 
-use crate::{js_error, json_from_js, plain_error, to_js};
+use crate::js::{js_error, json_from_js, plain_error, to_js};
 use retrystorm::classic::engine::backoff_ms;
 use retrystorm::classic::Jitter as ClassicJitter;
 use retrystorm::cluster::backoff::sleep;

@@ -11,7 +11,7 @@
 use crate::chart::{
     self, area, color, css_color, draw_error, font, BandPoint, Readout, ReadoutRow, Theme,
 };
-use crate::to_js;
+use crate::js::to_js;
 use plotters::prelude::*;
 use retrystorm::ensemble::render::num;
 use retrystorm::ensemble::Spread;

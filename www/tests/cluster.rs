@@ -426,7 +426,7 @@ fn the_editing_rules_are_the_engines() {
     let added = retrystorm_web::edit::cluster_add_tier(js(json)).unwrap();
     let mut want: serde_json::Value = serde_json::from_str(json).unwrap();
     cluster::edit::add_tier(&mut want, &cluster::edit::NewParts::defaults()).unwrap();
-    let typed = |v: serde_json::Value| present::parse_unchecked(v).unwrap();
+    let typed = |v: serde_json::Value| retrystorm::scenario::read_cluster(&v).unwrap();
     let added = typed(decode(&added));
     assert_eq!(added, typed(want));
     assert_eq!(added.tiers.len(), 3);

@@ -302,15 +302,6 @@ impl Scenario {
         }
     }
 
-    /// Parses a classic scenario from JSON text (unknown fields are errors) and validates it.
-    pub fn from_json(text: &str) -> Result<Scenario, ValidationError> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| crate::validate::from_json_error(&e))?;
-        let s = crate::scenario::read_classic(&value)?;
-        s.validate()?;
-        Ok(s)
-    }
-
     /// The same scenario with every strategy's budget forced to `pct` (the article's `--budget`).
     pub fn with_budget(&self, pct: u32) -> Scenario {
         let mut s = self.clone();

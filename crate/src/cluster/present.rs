@@ -11,10 +11,8 @@ use super::texts::Text;
 use crate::lang::{Lang, Texts};
 use crate::report::fmt_change;
 pub use crate::report::{fmt, fmt_delta, Table, Unit};
-use crate::scenario::read_cluster;
 use crate::validate::ValidationError;
 use serde::Serialize;
-use serde_json::Value;
 
 /// One row of the summary: a label, its number (if it has one) and its text.
 #[derive(Debug, Clone, PartialEq)]
@@ -433,12 +431,6 @@ pub fn defaults() -> Defaults {
 /// by its full path (`tiers[1].client.budget.percent`); empty when valid.
 pub fn problems(s: &Scenario) -> Vec<ValidationError> {
     s.problems()
-}
-
-/// Parses a cluster scenario from JSON (with or without `"model": "cluster"`), without
-/// validating it; an error names the field by its full path, as the scenario parser does.
-pub fn parse_unchecked(v: Value) -> Result<Scenario, ValidationError> {
-    read_cluster(&v)
 }
 
 #[cfg(test)]

@@ -123,9 +123,11 @@ mod flat {
     //! (`Content`: 17.5 KB of code before wasm-opt, with the delay preview's reader);
     //! these read them as it did, with its messages: each own field as it comes (an error
     //! names the field), then a missing own field, then the metric's fields from the
-    //! object (an error names the object), then the first unknown field.
+    //! object (an error names the field too, where that reader named the object), then
+    //! the first unknown field (named with the object's known fields).
 
     use super::{Constraint, MetricRef, Objective, Stat};
+    use crate::validate;
     use core::fmt;
     use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
     use serde_json::Value;
@@ -135,6 +137,8 @@ mod flat {
     struct Rest {
         metric: Vec<(String, Value)>,
         unknown: Option<String>,
+        /// Every field of the object, for the message of an unknown one.
+        fields: &'static [&'static str],
     }
 
     impl Rest {
@@ -142,11 +146,13 @@ mod flat {
         /// fields (false: the key is not one); the metric's are kept for [`Rest::metric`].
         fn read<'de, A: MapAccess<'de>>(
             map: &mut A,
+            fields: &'static [&'static str],
             mut own: impl FnMut(&str, &mut A) -> Result<bool, A::Error>,
         ) -> Result<Rest, A::Error> {
             let mut rest = Rest {
                 metric: Vec::new(),
                 unknown: None,
+                fields,
             };
             while let Some(key) = map.next_key::<String>()? {
                 if key == "metric" || key == "stat" {
@@ -162,16 +168,18 @@ mod flat {
         /// The metric, then the check for unknown fields.
         fn metric<E: de::Error>(self) -> Result<MetricRef, E> {
             let (mut metric, mut stat) = (None, None);
+            // Read from the buffered object, their errors still name the field.
             for (key, v) in &self.metric {
                 if key == "metric" {
-                    metric = Some(crate::validate::read_value::<String>(v).map_err(E::custom)?);
+                    metric = Some(validate::read_member::<String, E>(key, v)?);
                 } else {
-                    stat = Some(crate::validate::read_value::<Stat>(v).map_err(E::custom)?);
+                    stat = Some(validate::read_member::<Stat, E>(key, v)?);
                 }
             }
             let metric = metric.ok_or_else(|| E::missing_field("metric"))?;
             if let Some(key) = self.unknown {
-                return Err(E::custom(format_args!("unknown field `{key}`")));
+                let e = de::Error::unknown_field(&key, self.fields);
+                return Err(validate::member_error(&key, &e));
             }
             Ok(MetricRef {
                 metric,
@@ -224,10 +232,14 @@ mod flat {
 
     object_visitor!(Objective, "struct Objective", |map| {
         let mut goal = None;
-        let rest = Rest::read(&mut map, |key, map| match key {
-            "goal" => own(&mut goal, "goal", map).map(|()| true),
-            _ => Ok(false),
-        })?;
+        let rest = Rest::read(
+            &mut map,
+            &["metric", "stat", "goal"],
+            |key, map| match key {
+                "goal" => own(&mut goal, "goal", map).map(|()| true),
+                _ => Ok(false),
+            },
+        )?;
         let goal = required(goal, "goal")?;
         Ok(Objective {
             of: rest.metric()?,
@@ -237,11 +249,15 @@ mod flat {
 
     object_visitor!(Constraint, "struct Constraint", |map| {
         let (mut op, mut value) = (None, None);
-        let rest = Rest::read(&mut map, |key, map| match key {
-            "op" => own(&mut op, "op", map).map(|()| true),
-            "value" => own(&mut value, "value", map).map(|()| true),
-            _ => Ok(false),
-        })?;
+        let rest = Rest::read(
+            &mut map,
+            &["metric", "stat", "op", "value"],
+            |key, map| match key {
+                "op" => own(&mut op, "op", map).map(|()| true),
+                "value" => own(&mut value, "value", map).map(|()| true),
+                _ => Ok(false),
+            },
+        )?;
         let (op, value) = (required(op, "op")?, required(value, "value")?);
         Ok(Constraint {
             of: rest.metric()?,

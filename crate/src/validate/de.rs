@@ -53,20 +53,49 @@ struct Track(RefCell<Option<Vec<Seg>>>);
 impl Track {
     /// Marks `at` as the error's place when `r` failed and no nested reader marked one.
     fn on<T>(&self, at: &Chain, r: Result<T, Error>) -> Result<T, Error> {
-        if r.is_err() {
-            self.mark(at);
+        if let Err(e) = &r {
+            self.mark(at, e);
         }
         r
     }
 
+    /// Marks `at`, and below it the path [`below`] kept for `e`, if any.
     #[cold]
-    fn mark(&self, at: &Chain) {
+    fn mark(&self, at: &Chain, e: &Error) {
         let mut path = self.0.borrow_mut();
         if path.is_none() {
             let mut out = Vec::new();
             at.push_to(&mut out);
+            out.extend(take_below(e));
             *path = Some(out);
         }
+    }
+}
+
+std::thread_local! {
+    /// The error a value's own reader last found below that value, after reading it
+    /// whole into a `Value` (an internally tagged kind's fields, a sweep metric's), and
+    /// the path below the value where it arose. Why: that reader reads the buffered
+    /// value with a reader of its own, whose path the enclosing reader cannot see; the
+    /// error's text ties the path to the one error it belongs to.
+    static BELOW: RefCell<Option<(String, Vec<Seg>)>> = const { RefCell::new(None) };
+}
+
+/// `e`, found at `path` below a value its reader has read whole, as that reader's error;
+/// the reader of the enclosing document names `path` below the value's own.
+#[cold]
+pub fn below<E: de::Error>(path: Vec<Seg>, e: &Error) -> E {
+    let text = e.to_string();
+    let out = E::custom(&text);
+    BELOW.with(|b| *b.borrow_mut() = Some((text, path)));
+    out
+}
+
+/// The path [`below`] kept for `e` (empty for any other error); it is kept no longer.
+fn take_below(e: &Error) -> Vec<Seg> {
+    match BELOW.with(|b| b.borrow_mut().take()) {
+        Some((text, path)) if text == e.to_string() => path,
+        _ => Vec::new(),
     }
 }
 
@@ -101,6 +130,7 @@ pub fn read_variant<'de, R: de::Deserialize<'de>>(
         rest,
         track: &track,
     })
+    .map_err(|e| below(track.0.into_inner().unwrap_or_default(), &e))
 }
 
 /// The deserializer of [`read_variant`]: an enum only.
@@ -124,7 +154,7 @@ impl<'de> de::Deserializer<'de> for Tagged<'de, '_> {
             value: Some(self.rest),
             at: &Chain::Root,
             track: self.track,
-            unit_ignores_fields: true,
+            tagged: true,
         })
     }
 
@@ -246,7 +276,7 @@ impl<'de> de::Deserializer<'de> for De<'de, '_> {
             value,
             at: self.at,
             track: self.track,
-            unit_ignores_fields: false,
+            tagged: false,
         };
         let r = match self.v {
             Value::String(name) => visitor.visit_enum(variant(name, None)),
@@ -464,9 +494,10 @@ struct Variant<'de, 'c> {
     value: Option<&'de Value>,
     at: &'c Chain<'c>,
     track: &'c Track,
-    /// A unit variant of an internally tagged enum ignores the other fields (as serde's
-    /// derived reader of that form does).
-    unit_ignores_fields: bool,
+    /// An internally tagged enum's variant ([`read_variant`]): its fields are the
+    /// object's own (their paths have no variant name), and a unit variant ignores them
+    /// (as serde's derived reader of that form does).
+    tagged: bool,
 }
 
 impl<'de, 'c> de::EnumAccess<'de> for Variant<'de, 'c> {
@@ -487,16 +518,17 @@ impl<'de> Variant<'de, '_> {
         what: &'static str,
         f: impl FnOnce(De<'de, '_>) -> Result<R, Error>,
     ) -> Result<R, Error> {
-        let at = Chain::Key(self.at, self.name);
+        let key = Chain::Key(self.at, self.name);
+        let at = if self.tagged { self.at } else { &key };
         let r = match self.value {
             None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &what)),
             Some(v) => f(De {
                 v,
-                at: &at,
+                at,
                 track: self.track,
             }),
         };
-        self.track.on(&at, r)
+        self.track.on(at, r)
     }
 }
 
@@ -506,7 +538,7 @@ impl<'de> de::VariantAccess<'de> for Variant<'de, '_> {
     fn unit_variant(self) -> Result<(), Error> {
         match self.value {
             None => Ok(()),
-            Some(_) if self.unit_ignores_fields => Ok(()),
+            Some(_) if self.tagged => Ok(()),
             Some(_) => self.with("unit variant", |d| de::Deserialize::deserialize(d)),
         }
     }
@@ -581,10 +613,10 @@ mod tests {
         let mut bad = tier.clone();
         bad.as_object_mut().unwrap().remove("concurrency");
         assert_eq!(same::<Tier>(bad), []);
-        // Inside an internally tagged kind the path reaches the kind's object.
+        // Inside an internally tagged kind the path reaches the kind's own field.
         let mut bad = tier.clone();
         bad["service"]["ms"] = json!("5");
-        assert_eq!(same::<Tier>(bad), [k("service")]);
+        assert_eq!(same::<Tier>(bad), [k("service"), k("ms")]);
         let client = json!({"timeout_ms": 100, "retry_on": ["timeout", "overload"]});
         assert!(same::<Client>(client.clone()).is_empty());
         let mut bad = client;

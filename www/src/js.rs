@@ -1,0 +1,59 @@
+//! Values and errors across the wasm boundary: results go to JS as plain objects (through
+//! JSON text), JS values come in as JSON for the engine's own reader, and every failure
+//! becomes a real JS `Error` carrying the message (and a validation error's fields).
+
+use retrystorm::lang::Lang;
+use retrystorm::ValidationError;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// The JS `Error` thrown by every export: the message, plus the fields of a validation error.
+pub fn js_error(err: &ValidationError) -> JsValue {
+    let e = js_sys::Error::new(&err.to_string());
+    // Setting properties on a fresh Error object cannot fail.
+    for (key, value) in [
+        ("field", &err.field),
+        ("value", &err.value),
+        ("allowed", &err.allowed),
+    ] {
+        let _ = js_sys::Reflect::set(&e, &JsValue::from_str(key), &JsValue::from_str(value));
+    }
+    e.into()
+}
+
+/// A JS `Error` for a failure that is not about a field (boundary conversion, canvas).
+pub fn plain_error(message: impl core::fmt::Display) -> JsValue {
+    js_sys::Error::new(&message.to_string()).into()
+}
+
+/// Converts any serializable value to a plain JS value (objects, arrays, numbers, strings).
+///
+/// Through serde_json's text and JS's `JSON.parse`: serde_json's writer is the one
+/// serializer every type already has in the wasm (run documents, share links, samples),
+/// so no second one is compiled per type; it keeps struct fields in declaration order,
+/// writes `None` as `null`, and numbers as shortest round-trip decimals that parse back
+/// exactly. Integers beyond 2^53 would lose precision: outputs give seeds as strings.
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(value).map_err(plain_error)?;
+    js_sys::JSON::parse(&text).map_err(|_| plain_error("an output is not valid JSON"))
+}
+
+/// A JS value as a JSON value, through JS's own `JSON.stringify` (a string is taken as
+/// JSON text), to be read by the engine's own reader (`retrystorm::validate`): a typo in
+/// a field name is rejected by name, exactly as in a scenario file, and no second
+/// deserializer of the engine's types is compiled for the boundary.
+pub fn json_from_js(v: &JsValue) -> Result<serde_json::Value, ValidationError> {
+    let text = match v.as_string() {
+        Some(text) => text,
+        None => js_sys::JSON::stringify(v)
+            .ok()
+            .and_then(|t| t.as_string())
+            .ok_or_else(|| ValidationError::document("the scenario is not a JSON object"))?,
+    };
+    serde_json::from_str(&text).map_err(|e| retrystorm::validate::from_json_error(&e))
+}
+
+/// The page's language for the engine's texts: `"zh"` or `"en"` (the default).
+pub(crate) fn page_lang(lang: Option<&str>) -> Lang {
+    lang.and_then(Lang::parse).unwrap_or(Lang::En)
+}
