@@ -530,6 +530,8 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(message) => {
+            // One line whatever it echoes (file names, arguments, what a file holds).
+            let message = retrystorm::validate::one_line(&message);
             let _ = writeln!(std::io::stderr(), "retrystorm: error: {message}");
             ExitCode::from(2)
         }

@@ -84,14 +84,58 @@ fn join(parent: &str, field: &str) -> String {
     }
 }
 
+/// Most characters of a field's path or a value that a message echoes ([`echo`]); a
+/// longer one is cut there and ends with `…`.
+pub const ECHO_MAX_CHARS: usize = 80;
+
+/// True for a character a message never carries raw: a control character (C0, DEL,
+/// C1), the line and paragraph separators (U+2028/2029, line breaks in JS and many
+/// viewers) and the bidi controls (U+202A–U+202E, U+2066–U+2069, which reorder text).
+fn unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` on one printable line: every control character (C0, DEL, C1), line or
+/// paragraph separator (U+2028/2029) and bidi control written as its JSON escape
+/// (`\n`, `\u001b`), the rest as it is. Why: messages echo what a file or a link holds,
+/// and go to a terminal (where ESC sequences act) and into the page.
+pub fn one_line(text: &str) -> String {
+    if !text.chars().any(unsafe_char) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if unsafe_char(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A path or a value as a message echoes it: [`one_line`], cut after
+/// [`ECHO_MAX_CHARS`] characters with `…`.
+pub fn echo(text: &str) -> String {
+    let line = one_line(text);
+    match line.char_indices().nth(ECHO_MAX_CHARS) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line,
+    }
+}
+
 impl ValidationError {
     /// The message in `lang`: the sentence around the field's path, the value found and
     /// what is allowed, which stay as they are (a path is what the reader types; the
-    /// allowed part is a range or the engine's own description). English is the CLI's
-    /// (and `Display`'s) wording.
+    /// allowed part is a range or the engine's own description), each on one safe line
+    /// ([`one_line`]), the path and the value at most [`ECHO_MAX_CHARS`] characters
+    /// ([`echo`]). English is the CLI's (and `Display`'s) wording.
     pub fn message(&self, lang: Lang) -> String {
-        let (field, value) = (&self.field, &self.value);
-        let allowed = &allowed_in(&self.allowed, lang);
+        let (field, value) = (&echo(&self.field), &echo(&self.value));
+        let allowed = &one_line(&allowed_in(&self.allowed, lang));
         let zh = lang == Lang::Zh;
         if field.is_empty() {
             return if zh {
