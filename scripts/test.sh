@@ -49,6 +49,8 @@ step "js format and lint" biome ci --colors=off www/js www/types tests/e2e tests
 # The page's catalogues: both languages have every key, and no page text is outside them.
 step "js unit tests" node --test "$ROOT/tests/unit/runner.test.js" "$ROOT/tests/unit/catalogue.test.js"
 step "engine tests" cargo test
+# The charts' data choices and what they draw, natively (SVG backend): no browser needed.
+step "chart tests (native)" cargo test -p retrystorm-web
 step "wasm-bindgen tests" cargo test -p retrystorm-web --target wasm32-unknown-unknown
 step "CLI build" cargo build --release
 step "trunk build" trunk build --release --offline

@@ -122,3 +122,20 @@ fn an_unknown_field_is_named_whatever_its_name() {
         "{e}"
     );
 }
+
+#[test]
+fn a_sweep_point_outside_a_bound_names_the_field_and_the_point() {
+    let base = scenario::parse(&bundled("article.json").to_string()).unwrap();
+    let long = format!("strategies[0].{}", "x".repeat(3_000));
+    let e = Sweep::from_json(r#"{"params": [{"path": "capacity", "values": [1e12]}]}"#)
+        .unwrap()
+        .plan(&base)
+        .unwrap_err();
+    names(&e, "capacity");
+    assert!(e.to_string().contains("at the point capacity ="), "{e}");
+    // A long swept path is cut in the point's label too.
+    let text = format!(r#"{{"params": [{{"path": "{long}", "values": [1]}}]}}"#);
+    if let Err(e) = Sweep::from_json(&text).unwrap().plan(&base) {
+        assert!(e.to_string().chars().count() < 1_000, "{e}");
+    }
+}

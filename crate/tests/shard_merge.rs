@@ -205,3 +205,21 @@ fn a_complete_set_in_any_order_still_merges_to_the_unsharded_run() {
     ]);
     assert_eq!(merged, whole);
 }
+
+#[test]
+fn a_differing_header_value_is_echoed_on_one_safe_line() {
+    // Through the library: the CLI makes every message safe again when it prints it.
+    let d = dir("echo");
+    let (s0, s1) = (shard(&d, 0, 2), shard(&d, 1, 2));
+    let nasty = with_header(&s1, &d.join("nasty.jsonl"), |h| {
+        h["scenario"]["strategies"][0]["name"] = json!("a\u{85}b\u{2028}c\u{1b}[2J")
+    });
+    let texts: Vec<String> = [s0, nasty]
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    let err = retrystorm::sweep::merge(&texts).unwrap_err();
+    assert!(err.contains("header.scenario.strategies[0].name"), "{err}");
+    assert!(!err.chars().any(char::is_control), "{err:?}");
+    assert!(!err.contains('\u{2028}'), "{err:?}");
+}

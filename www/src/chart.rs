@@ -174,18 +174,37 @@ impl ChartOptions {
 /// everything drawn until the next call).
 pub fn area(
     canvas: &HtmlCanvasElement,
-    (css_w, css_h): (f64, f64),
+    css: (f64, f64),
     dpr: f64,
     theme: Theme,
 ) -> Result<DrawingArea<CanvasBackend, plotters::coord::Shift>, String> {
-    CURRENT.with(|c| c.set(theme));
+    let root = canvas_root(canvas, css, dpr)?;
+    paint(&root, theme)?;
+    Ok(root)
+}
+
+/// Sizes the canvas's backing store in device pixels for a CSS box of `css_w × css_h`
+/// and returns the drawing area over it, unpainted (for a drawer that paints itself).
+pub fn canvas_root(
+    canvas: &HtmlCanvasElement,
+    (css_w, css_h): (f64, f64),
+    dpr: f64,
+) -> Result<DrawingArea<CanvasBackend, plotters::coord::Shift>, String> {
     canvas.set_width((css_w * dpr).round() as u32);
     canvas.set_height((css_h * dpr).round() as u32);
     let backend =
         CanvasBackend::with_canvas_object(canvas.clone()).ok_or("the canvas has no 2d context")?;
-    let root = backend.into_drawing_area();
-    root.fill(&theme.paper).map_err(draw_error)?;
-    Ok(root)
+    Ok(backend.into_drawing_area())
+}
+
+/// Fills `root` with `theme`'s paper and makes `theme` the one of everything drawn until
+/// the next call, on any backend (the canvas in the page, SVG in the native tests).
+pub fn paint<DB: DrawingBackend>(
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    theme: Theme,
+) -> Result<(), String> {
+    CURRENT.with(|c| c.set(theme));
+    root.fill(&theme.paper).map_err(draw_error)
 }
 
 /// The message of a failed drawing call.
@@ -219,8 +238,8 @@ pub fn box_key(
 }
 
 /// Draws the series legend in the upper right, in the shared look.
-pub fn legend<CT: CoordTranslate>(
-    chart: &mut ChartContext<'_, CanvasBackend, CT>,
+pub fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
     font_px: f64,
     margin_px: f64,
     dpr: f64,
@@ -235,8 +254,8 @@ pub fn legend<CT: CoordTranslate>(
 }
 
 /// [`legend`] at `position` (of the plotting area), for a chart that chose its corner.
-pub fn legend_at<CT: CoordTranslate>(
-    chart: &mut ChartContext<'_, CanvasBackend, CT>,
+pub fn legend_at<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
     position: SeriesLabelPosition,
     font_px: f64,
     margin_px: f64,
@@ -256,10 +275,10 @@ pub fn legend_at<CT: CoordTranslate>(
 /// The grid and axes of every time chart, in the shared look: light and bold grid lines,
 /// grey axes, `x_labels` ticks on the time axis and `y_labels` on the value axis, whole
 /// numbers on the value axis.
-pub fn time_mesh<'a, 'b>(
-    chart: &'b mut TimeChart<'a>,
+pub fn time_mesh<'a, 'b, DB: DrawingBackend + 'a>(
+    chart: &'b mut TimeChart<'a, DB>,
     (x_labels, y_labels): (usize, usize),
-) -> MeshStyle<'a, 'b, RangedCoordf64, RangedCoordf64, CanvasBackend> {
+) -> MeshStyle<'a, 'b, RangedCoordf64, RangedCoordf64, DB> {
     let mut mesh = chart.configure_mesh();
     let th = theme();
     mesh.light_line_style(th.grid.0)
@@ -271,14 +290,15 @@ pub fn time_mesh<'a, 'b>(
     mesh
 }
 
-/// A chart over seconds (x) and a value (y).
-pub type TimeChart<'a> =
-    ChartContext<'a, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+/// A chart over seconds (x) and a value (y), on the page's canvas unless `DB` says
+/// otherwise.
+pub type TimeChart<'a, DB = CanvasBackend> =
+    ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 /// Draws a capacity line at `y` across the chart's `0..duration` seconds, with a legend
 /// entry `label` (a key `key_w` CSS pixels long).
-pub fn capacity_line(
-    chart: &mut TimeChart<'_>,
+pub fn capacity_line<'a, DB: DrawingBackend + 'a>(
+    chart: &mut TimeChart<'a, DB>,
     (duration, y): (f64, f64),
     label: String,
     key_w: f64,
@@ -412,13 +432,13 @@ const BAND_ALPHA: (f64, f64) = (0.22, 0.4);
 /// their `mid` over it, `width` CSS pixels wide; returns the line's series for its
 /// legend entry. Generic over the points (a step line's doubled x's, a sweep's
 /// parameter values), so every banded chart draws its bands alike.
-pub fn band<'a, 'b>(
-    chart: &'b mut TimeChart<'a>,
+pub fn band<'a, 'b, DB: DrawingBackend + 'a>(
+    chart: &'b mut TimeChart<'a, DB>,
     points: &[BandPoint],
     colour: RGBColor,
     width: f64,
     dpr: f64,
-) -> Result<&'b mut SeriesAnno<'a, CanvasBackend>, String> {
+) -> Result<&'b mut SeriesAnno<'a, DB>, String> {
     // The range as one polygon: along the top forwards, back along the bottom.
     let outline: Vec<(f64, f64)> = points
         .iter()

@@ -7,10 +7,11 @@
 //! covers.
 
 use crate::chart::{
-    self, area, box_key, color, css_color, draw_error, font, line_key, ChartHandle, ChartOptions,
-    Readout, ReadoutRow,
+    self, box_key, color, css_color, draw_error, font, line_key, BandPoint, ChartHandle,
+    ChartOptions, Readout, ReadoutRow, Theme,
 };
 use crate::chart_text::Text;
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use retrystorm::classic::{Output, StrategyResult};
 use retrystorm::ensemble::{render::median_range, Ensemble};
@@ -28,137 +29,26 @@ pub fn draw(
     opts: &ChartOptions,
     bands: Option<Rc<Ensemble>>,
 ) -> Result<ChartHandle, String> {
-    let dpr = opts.ratio();
+    let look = Look {
+        dpr: opts.ratio(),
+        theme: opts.theme(),
+        lang: opts.lang(),
+        cost: opts.cost,
+        hidden: opts.hidden.clone(),
+    };
     let css = (
         f64::from(canvas.client_width().max(200)),
         f64::from(canvas.client_height().max(150)),
     );
-    let root = area(canvas, css, dpr, opts.theme())?;
-    let hidden = &opts.hidden;
-    let shown = |i: usize| !hidden.contains(&(i as u32));
-    let s = |v: f64| (v * dpr).round() as u32;
-    let sc = &out.scenario;
-    let duration = f64::from(sc.duration_s.max(1));
-    let cost = opts.cost;
-    let lang = opts.lang();
-    // Attempts are judged against capacity; cost has no capacity line.
-    let capacity = if cost { 0.0 } else { f64::from(sc.capacity) };
-    let bands = bands.filter(|e| !cost && e.bands.len() == out.results.len());
-    let band_peak = bands.as_ref().map_or(0.0, |e| {
-        e.bands
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| shown(*i))
-            .flat_map(|(_, b)| b.p95.iter().copied())
-            .fold(0.0, f64::max)
-    });
-    let peak = out
-        .results
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| shown(*i))
-        .filter_map(|(_, r)| series(r, cost))
-        .flat_map(|v| v.into_iter())
-        .fold(band_peak, f64::max);
-    let y_max = (peak.max(capacity) * 1.12).max(if cost { 1e-6 } else { 1.0 });
-
-    let mut chart = ChartBuilder::on(&root)
-        .margin(s(10.0))
-        .x_label_area_size(s(34.0))
-        .y_label_area_size(s(56.0))
-        .build_cartesian_2d(0.0..duration, 0.0..y_max)
-        .map_err(draw_error)?;
-    chart::time_mesh(&mut chart, (12, 8))
-        // One light line between labelled ones: a denser grid costs a canvas stroke per
-        // line on every redraw and adds nothing a reader uses.
-        .max_light_lines(1)
-        .x_desc(Text::Second.get(lang))
-        .y_desc(if cost {
-            Text::CostPerSecond.get(lang)
-        } else {
-            Text::AttemptsPerSecond.get(lang)
-        })
-        .x_label_formatter(&|v| format!("{}", v.round() as i64))
-        .label_style(font(12.0, dpr))
-        .axis_desc_style(font(12.0, dpr))
-        .draw()
-        .map_err(draw_error)?;
-
-    // Overload zone above capacity, then the outage window: background first.
-    if !cost && y_max > capacity {
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [(0.0, capacity), (duration, y_max)],
-                RGBColor(255, 140, 0).mix(0.06).filled(),
-            )))
-            .map_err(draw_error)?;
-    }
-    let (from, to) = (
-        f64::from(sc.outage.from_s),
-        f64::from(sc.outage.to_s).min(duration),
-    );
-    if to > from {
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [(from, 0.0), (to, y_max)],
-                RGBColor(220, 50, 47).mix(0.14).filled(),
-            )))
-            .map_err(draw_error)?
-            .label(Text::Outage.fill(lang, &[&sc.outage.from_s, &sc.outage.to_s]))
-            .legend(box_key(RGBColor(220, 50, 47).mix(0.3).filled(), 16.0, dpr));
-    }
-    if !cost {
-        chart::capacity_line(
-            &mut chart,
-            (duration, capacity),
-            Text::Capacity.fill(lang, &[&sc.capacity]),
-            16.0,
-            dpr,
-        )?;
-    }
-
-    for (i, r) in out.results.iter().enumerate().filter(|(i, _)| shown(*i)) {
-        let Some(values) = series(r, cost) else {
-            continue;
-        };
-        let style = ShapeStyle::from(&color(i)).stroke_width(s(2.0));
-        if let Some(b) = bands.as_ref().map(|e| &e.bands[i]) {
-            let spans = (0..b.median.len()).map(|sec| (sec as f64, sec as f64 + 1.0));
-            let values = (0..b.median.len()).map(|x| (b.p5[x], b.median[x], b.p95[x]));
-            chart::band(
-                &mut chart,
-                &chart::step_band(spans, values),
-                color(i),
-                2.0,
-                dpr,
-            )?
-            .label(r.name.clone())
-            .legend(line_key(style, 16.0, dpr));
-            continue;
-        }
-        let steps = values.into_iter().enumerate().flat_map(|(sec, y)| {
-            let x = sec as f64;
-            [(x, y), (x + 1.0, y)]
-        });
-        chart
-            .draw_series(LineSeries::new(steps, style))
-            .map_err(draw_error)?
-            .label(r.name.clone())
-            .legend(line_key(style, 16.0, dpr));
-    }
-    chart::legend(&mut chart, 12.0, 8.0, dpr)?;
+    let root = chart::canvas_root(canvas, css, look.dpr)?;
+    let bands = bands.filter(|e| banded(out, e, look.cost));
+    let (xr, yr) = draw_on(&root, out, &look, bands.as_deref())?;
     root.present().map_err(draw_error)?;
-    let (xr, yr) = chart.plotting_area().get_pixel_range();
     let out = Rc::clone(out);
-    let hidden = hidden.clone();
     // The middle of every second drawn, for the keyboard's positions.
-    let duration = f64::from(out.scenario.duration_s.max(1));
-    let seconds = out.results.first().map_or(0, |r| r.per_sec.len());
-    let centres = (0..seconds).map(|s| (s as f64 + 0.5) / duration).collect();
-    let at = move |f: f64| match &bands {
-        Some(e) => band_readout(&out, e, &hidden, lang, f),
-        None => readout(&out, &hidden, cost, lang, f),
-    };
+    let centres = centres(&out);
+    let dpr = look.dpr;
+    let at = move |f: f64| readout_of(&out, bands.as_deref(), &look, f);
     Ok(ChartHandle::new(
         dpr,
         (xr.start, xr.end),
@@ -166,6 +56,257 @@ pub fn draw(
         centres,
         Box::new(at),
     ))
+}
+
+/// How the page asked for the chart: everything of [`ChartOptions`] the drawing uses,
+/// resolved (the ratio and the language), so the drawer needs no browser.
+#[derive(Clone)]
+pub struct Look {
+    /// Device pixels per CSS pixel: fonts and strokes are scaled by it.
+    pub dpr: f64,
+    /// The paper and ink.
+    pub theme: Theme,
+    /// The language of every text drawn and of the readout.
+    pub lang: Lang,
+    /// Cost per second instead of attempts per second.
+    pub cost: bool,
+    /// The strategies (by index) not drawn.
+    pub hidden: Vec<u32>,
+}
+
+impl Look {
+    /// Whether strategy `i` is drawn.
+    fn shows(&self, i: usize) -> bool {
+        !self.hidden.contains(&(i as u32))
+    }
+}
+
+/// Whether `bands` can stand for `out`'s attempts: an ensemble of the same strategies,
+/// and the chart shows attempts (cost stays the single run's).
+pub fn banded(out: &Output, bands: &Ensemble, cost: bool) -> bool {
+    !cost && bands.bands.len() == out.results.len()
+}
+
+/// One strategy's line as the chart draws it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// A step line: every second's value held flat over `[s, s+1)`.
+    Steps(Vec<(f64, f64)>),
+    /// An ensemble's median step line over its p5–p95 band.
+    Band(Vec<BandPoint>),
+}
+
+/// One strategy's series: its index (its colour), its name (its legend entry) and shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// The strategy's index in the scenario (and in the palette).
+    pub index: usize,
+    /// The legend's text: the strategy's name.
+    pub name: String,
+    /// What is drawn.
+    pub shape: Shape,
+}
+
+/// What the classic chart shows, decided from the scenario, the result and the look,
+/// before anything is drawn: the axes, the zones behind the lines and the lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The time axis's end, seconds (at least 1).
+    pub duration: f64,
+    /// The value axis's end: 12% over the highest point drawn or the capacity.
+    pub y_max: f64,
+    /// The capacity line (attempts only; cost has none).
+    pub capacity: Option<f64>,
+    /// The outage window `[from, to)`, seconds, clipped to the run; `None` when empty.
+    pub outage: Option<(f64, f64)>,
+    /// The time axis's caption.
+    pub x_desc: String,
+    /// The value axis's caption.
+    pub y_desc: String,
+    /// The outage's legend entry.
+    pub outage_label: String,
+    /// The capacity line's legend entry.
+    pub capacity_label: String,
+    /// Every shown strategy with a line, in the scenario's order.
+    pub series: Vec<Series>,
+}
+
+impl Plan {
+    /// Whether the over-capacity zone (capacity to the top of the axis) is shaded.
+    pub fn overload_zone(&self) -> Option<f64> {
+        self.capacity.filter(|&c| self.y_max > c)
+    }
+}
+
+/// Decides what the chart of `out` shows in `look`, with `bands` (already checked by
+/// [`banded`]) standing for the attempts when given.
+pub fn plan(out: &Output, look: &Look, bands: Option<&Ensemble>) -> Plan {
+    let sc = &out.scenario;
+    let duration = f64::from(sc.duration_s.max(1));
+    let cost = look.cost;
+    let lang = look.lang;
+    // Attempts are judged against capacity; cost has no capacity line.
+    let capacity = if cost { 0.0 } else { f64::from(sc.capacity) };
+    let band_peak = bands.map_or(0.0, |e| {
+        e.bands
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| look.shows(*i))
+            .flat_map(|(_, b)| b.p95.iter().copied())
+            .fold(0.0, f64::max)
+    });
+    let peak = out
+        .results
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| look.shows(*i))
+        .filter_map(|(_, r)| series(r, cost))
+        .flat_map(|v| v.into_iter())
+        .fold(band_peak, f64::max);
+    let y_max = (peak.max(capacity) * 1.12).max(if cost { 1e-6 } else { 1.0 });
+    let (from, to) = (
+        f64::from(sc.outage.from_s),
+        f64::from(sc.outage.to_s).min(duration),
+    );
+    let series = out
+        .results
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| look.shows(*i))
+        .filter_map(|(i, r)| {
+            let values = series(r, cost)?;
+            let shape = match bands.map(|e| &e.bands[i]) {
+                Some(b) => {
+                    let spans = (0..b.median.len()).map(|sec| (sec as f64, sec as f64 + 1.0));
+                    let values = (0..b.median.len()).map(|x| (b.p5[x], b.median[x], b.p95[x]));
+                    Shape::Band(chart::step_band(spans, values))
+                }
+                None => Shape::Steps(
+                    values
+                        .into_iter()
+                        .enumerate()
+                        .flat_map(|(sec, y)| {
+                            let x = sec as f64;
+                            [(x, y), (x + 1.0, y)]
+                        })
+                        .collect(),
+                ),
+            };
+            Some(Series {
+                index: i,
+                name: r.name.clone(),
+                shape,
+            })
+        })
+        .collect();
+    Plan {
+        duration,
+        y_max,
+        capacity: (!cost).then_some(capacity),
+        outage: (to > from).then_some((from, to)),
+        x_desc: Text::Second.get(lang).to_string(),
+        y_desc: if cost {
+            Text::CostPerSecond.get(lang)
+        } else {
+            Text::AttemptsPerSecond.get(lang)
+        }
+        .to_string(),
+        outage_label: Text::Outage.fill(lang, &[&sc.outage.from_s, &sc.outage.to_s]),
+        capacity_label: Text::Capacity.fill(lang, &[&sc.capacity]),
+        series,
+    }
+}
+
+/// Draws the chart of `out` on `root` (any plotters backend: the page's canvas, SVG in
+/// the tests), painting it first; returns the plotting area's device-pixel ranges
+/// (x, y), which the readout maps the mouse through.
+pub fn draw_on<'a, DB: DrawingBackend + 'a>(
+    root: &'a DrawingArea<DB, Shift>,
+    out: &Output,
+    look: &Look,
+    bands: Option<&Ensemble>,
+) -> Result<(std::ops::Range<i32>, std::ops::Range<i32>), String> {
+    chart::paint(root, look.theme)?;
+    let p = plan(out, look, bands);
+    let dpr = look.dpr;
+    let s = |v: f64| (v * dpr).round() as u32;
+    let mut chart = ChartBuilder::on(root)
+        .margin(s(10.0))
+        .x_label_area_size(s(34.0))
+        .y_label_area_size(s(56.0))
+        .build_cartesian_2d(0.0..p.duration, 0.0..p.y_max)
+        .map_err(draw_error)?;
+    chart::time_mesh(&mut chart, (12, 8))
+        // One light line between labelled ones: a denser grid costs a canvas stroke per
+        // line on every redraw and adds nothing a reader uses.
+        .max_light_lines(1)
+        .x_desc(p.x_desc.as_str())
+        .y_desc(p.y_desc.as_str())
+        .x_label_formatter(&|v| format!("{}", v.round() as i64))
+        .label_style(font(12.0, dpr))
+        .axis_desc_style(font(12.0, dpr))
+        .draw()
+        .map_err(draw_error)?;
+
+    // Overload zone above capacity, then the outage window: background first.
+    if let Some(capacity) = p.overload_zone() {
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(0.0, capacity), (p.duration, p.y_max)],
+                RGBColor(255, 140, 0).mix(0.06).filled(),
+            )))
+            .map_err(draw_error)?;
+    }
+    if let Some((from, to)) = p.outage {
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(from, 0.0), (to, p.y_max)],
+                RGBColor(220, 50, 47).mix(0.14).filled(),
+            )))
+            .map_err(draw_error)?
+            .label(p.outage_label.clone())
+            .legend(box_key(RGBColor(220, 50, 47).mix(0.3).filled(), 16.0, dpr));
+    }
+    if let Some(capacity) = p.capacity {
+        chart::capacity_line(
+            &mut chart,
+            (p.duration, capacity),
+            p.capacity_label.clone(),
+            16.0,
+            dpr,
+        )?;
+    }
+
+    for line in &p.series {
+        let i = line.index;
+        let style = ShapeStyle::from(&color(i)).stroke_width(s(2.0));
+        match &line.shape {
+            Shape::Band(points) => chart::band(&mut chart, points, color(i), 2.0, dpr)?,
+            Shape::Steps(steps) => chart
+                .draw_series(LineSeries::new(steps.iter().copied(), style))
+                .map_err(draw_error)?,
+        }
+        .label(line.name.clone())
+        .legend(line_key(style, 16.0, dpr));
+    }
+    chart::legend(&mut chart, 12.0, 8.0, dpr)?;
+    Ok(chart.plotting_area().get_pixel_range())
+}
+
+/// The middle of every second of `out`, 0..=1 of the time axis: the keyboard's positions.
+pub fn centres(out: &Output) -> Vec<f64> {
+    let duration = f64::from(out.scenario.duration_s.max(1));
+    let seconds = out.results.first().map_or(0, |r| r.per_sec.len());
+    (0..seconds).map(|s| (s as f64 + 0.5) / duration).collect()
+}
+
+/// The readout at `f` (0..=1 of the time axis) of the chart [`draw_on`] drew with the
+/// same arguments.
+pub fn readout_of(out: &Output, bands: Option<&Ensemble>, look: &Look, f: f64) -> Option<Readout> {
+    match bands {
+        Some(e) => band_readout(out, e, &look.hidden, look.lang, f),
+        None => readout(out, &look.hidden, look.cost, look.lang, f),
+    }
 }
 
 /// A strategy's line: attempts per second, or its cost per second (`None` without a

@@ -323,9 +323,17 @@ impl Sweep {
                     .params
                     .iter()
                     .zip(&at)
-                    .map(|(p, x)| format!("{} = {x}", p.path))
+                    .map(|(p, x)| format!("{} = {x}", crate::validate::echo(&p.path)))
                     .collect();
-                ValidationError::document(format!("at the point {}: {e}", label.join(", ")))
+                // The field that is wrong stays named; the point is context.
+                let point = format!("at the point {}", label.join(", "));
+                match e.field.as_str() {
+                    "" => ValidationError::document(format!("{point}: {e}")),
+                    _ => ValidationError {
+                        allowed: format!("{} ({point})", e.allowed),
+                        ..e
+                    },
+                }
             })?;
             points.push((at, sc));
         }

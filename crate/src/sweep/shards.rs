@@ -91,6 +91,14 @@ struct First<'a> {
 pub fn merge_named<N: AsRef<str>, T: AsRef<str>>(
     files: &[(N, T)],
 ) -> Result<(Plan, Vec<Sample>), String> {
+    // On one safe line whatever the files' names and contents echo.
+    merge_unsafe(files).map_err(|e| validate::one_line(&e))
+}
+
+/// [`merge_named`], its message as found.
+fn merge_unsafe<N: AsRef<str>, T: AsRef<str>>(
+    files: &[(N, T)],
+) -> Result<(Plan, Vec<Sample>), String> {
     let mut first: Option<First> = None;
     // Per shard index, the file that gave it.
     let mut given: Vec<(usize, &str)> = Vec::new();
@@ -193,10 +201,16 @@ fn same_sweep(f: &ShardHeader, h: &ShardHeader) -> Option<(String, String)> {
         validate::json_value(&h.sweep),
     );
     if let Some((path, value)) = first_difference(&f.scenario, &h.scenario) {
-        return Some((format!("header.scenario{path}"), validate::shown(value)));
+        return Some((
+            format!("header.scenario{path}"),
+            validate::echo(&validate::shown(value)),
+        ));
     }
     let (path, value) = first_difference(&fs, &hs)?;
-    Some((format!("header.sweep{path}"), validate::shown(value)))
+    Some((
+        format!("header.sweep{path}"),
+        validate::echo(&validate::shown(value)),
+    ))
 }
 
 /// The path (`.clients`, `.params[0].values[1]`) of the first place where `b` differs

@@ -1,0 +1,263 @@
+//! The classic chart drawn natively, under plain `cargo test`: the drawer is generic over
+//! plotters' backends, so it draws to SVG text here, and the tests read what was drawn
+//! (lines, shaded zones, legend and axis texts) as well as the plan behind it.
+#![cfg(not(target_arch = "wasm32"))]
+
+use plotters::prelude::*;
+use retrystorm::classic::{self, Output, Scenario};
+use retrystorm::ensemble::{self, Ensemble};
+use retrystorm::lang::Lang;
+use retrystorm::scenario::AnyScenario;
+use retrystorm_web::chart::{css_color, LIGHT, PALETTE};
+use retrystorm_web::classic_chart::{self, Look, Shape};
+
+fn look() -> Look {
+    Look {
+        dpr: 1.0,
+        theme: LIGHT,
+        lang: Lang::En,
+        cost: false,
+        hidden: Vec::new(),
+    }
+}
+
+fn article() -> Output {
+    let sc = Scenario::article();
+    classic::simulate(&sc, sc.seed).unwrap()
+}
+
+/// The chart as SVG text, 900 × 420 CSS pixels.
+fn svg(out: &Output, look: &Look, bands: Option<&Ensemble>) -> String {
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, (900, 420)).into_drawing_area();
+        classic_chart::draw_on(&root, out, look, bands).unwrap();
+        root.present().unwrap();
+    }
+    text
+}
+
+/// The palette colour of series `i` as the SVG backend writes it.
+fn hex(i: usize) -> String {
+    let (r, g, b) = PALETTE[i];
+    format!("#{r:02X}{g:02X}{b:02X}")
+}
+
+/// The elements named `tag` whose attributes include `attr`.
+fn elements<'a>(svg: &'a str, tag: &str, attr: &str) -> Vec<&'a str> {
+    svg.split('<')
+        .filter(|e| e.starts_with(&format!("{tag} ")) && e.contains(attr))
+        .collect()
+}
+
+/// Every text drawn.
+fn texts(svg: &str) -> Vec<String> {
+    svg.split("<text ")
+        .skip(1)
+        .filter_map(|e| {
+            Some(
+                e.split_once('>')?
+                    .1
+                    .split_once("</text")?
+                    .0
+                    .trim()
+                    .to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The strategies' lines in the SVG: polylines stroked in a palette colour, 2 px wide
+/// (the legend keys are paths, the capacity line another colour).
+fn lines(svg: &str, n: usize) -> Vec<usize> {
+    (0..n)
+        .filter(|&i| !elements(svg, "polyline", &format!("stroke=\"{}\"", hex(i))).is_empty())
+        .collect()
+}
+
+#[test]
+fn the_article_chart_draws_every_strategy_with_its_legend_and_axes() {
+    let out = article();
+    let n = out.results.len();
+    assert_eq!(n, 6, "the article's six strategies");
+    let svg = svg(&out, &look(), None);
+    assert_eq!(lines(&svg, n), (0..n).collect::<Vec<_>>());
+    let texts = texts(&svg);
+    for r in &out.results {
+        assert!(
+            texts.contains(&r.name),
+            "legend entry {:?} in {texts:?}",
+            r.name
+        );
+    }
+    let sc = &out.scenario;
+    for label in [
+        format!("outage [{}, {})", sc.outage.from_s, sc.outage.to_s),
+        format!("capacity {}", sc.capacity),
+        "second".to_string(),
+        "attempts per second".to_string(),
+    ] {
+        assert!(texts.contains(&label), "{label:?} in {texts:?}");
+    }
+    // The over-capacity zone (orange) and the outage window (red) are shaded.
+    assert_eq!(elements(&svg, "rect", "fill=\"#FF8C00\"").len(), 1);
+    assert_eq!(
+        elements(&svg, "rect", "fill=\"#DC322F\"").len(),
+        2,
+        "zone + key"
+    );
+}
+
+#[test]
+fn a_hidden_strategy_is_neither_drawn_nor_in_the_legend() {
+    let out = article();
+    let look = Look {
+        hidden: vec![1, 4],
+        ..look()
+    };
+    let svg = svg(&out, &look, None);
+    assert_eq!(lines(&svg, 6), vec![0, 2, 3, 5]);
+    let texts = texts(&svg);
+    assert!(!texts.contains(&out.results[1].name));
+    assert!(!texts.contains(&out.results[4].name));
+    assert!(texts.contains(&out.results[0].name));
+}
+
+#[test]
+fn the_plan_scales_to_the_highest_shown_point_and_shades_above_capacity() {
+    let out = article();
+    let p = classic_chart::plan(&out, &look(), None);
+    let peak = out
+        .results
+        .iter()
+        .flat_map(|r| r.per_sec.iter().copied())
+        .max()
+        .unwrap();
+    assert_eq!(p.y_max, f64::from(peak.max(out.scenario.capacity)) * 1.12);
+    assert_eq!(p.capacity, Some(f64::from(out.scenario.capacity)));
+    assert_eq!(p.overload_zone(), p.capacity);
+    assert_eq!(p.series.len(), 6);
+    // Every second is a step: two points, held flat over [s, s+1).
+    let Shape::Steps(steps) = &p.series[0].shape else {
+        panic!("a single run draws step lines");
+    };
+    assert_eq!(steps.len(), 2 * out.results[0].per_sec.len());
+    assert_eq!(steps[2], (1.0, f64::from(out.results[0].per_sec[1])));
+    assert_eq!(steps[3], (2.0, f64::from(out.results[0].per_sec[1])));
+
+    // Hiding the tallest line lowers the axis to the highest line still shown.
+    let tallest = (0..6)
+        .max_by_key(|&i| out.results[i].per_sec.iter().max())
+        .unwrap();
+    let rest = Look {
+        hidden: vec![tallest as u32],
+        ..look()
+    };
+    let lower = (0..6)
+        .filter(|&i| i != tallest)
+        .flat_map(|i| out.results[i].per_sec.iter().copied())
+        .max()
+        .unwrap();
+    assert_eq!(
+        classic_chart::plan(&out, &rest, None).y_max,
+        f64::from(lower.max(out.scenario.capacity)) * 1.12
+    );
+}
+
+#[test]
+fn the_cost_chart_has_no_capacity_and_only_strategies_with_a_cost_model() {
+    // The bundled scenario that prices its strategies.
+    let text = include_str!("../../scenarios/model-gateway-cost.json");
+    let mut sc = Scenario::from_json(text).unwrap();
+    // One strategy unpriced: it has no cost line.
+    sc.strategies[1].cost = None;
+    let out = classic::simulate(&sc, sc.seed).unwrap();
+    let look = Look {
+        cost: true,
+        ..look()
+    };
+    let p = classic_chart::plan(&out, &look, None);
+    assert_eq!(p.capacity, None);
+    assert_eq!(p.overload_zone(), None);
+    let with_cost: Vec<usize> = (0..out.results.len())
+        .filter(|&i| out.results[i].cost.is_some())
+        .collect();
+    assert!(!with_cost.is_empty() && with_cost.len() < out.results.len());
+    assert_eq!(
+        p.series.iter().map(|s| s.index).collect::<Vec<_>>(),
+        with_cost
+    );
+    let svg = svg(&out, &look, None);
+    let texts = texts(&svg);
+    assert!(texts.contains(&"cost per second".to_string()));
+    assert!(!texts.iter().any(|t| t.starts_with("capacity")));
+    assert!(elements(&svg, "rect", "fill=\"#FF8C00\"").is_empty());
+}
+
+#[test]
+fn the_chart_speaks_the_pages_language() {
+    let out = article();
+    let look = Look {
+        lang: Lang::Zh,
+        ..look()
+    };
+    let texts = texts(&svg(&out, &look, None));
+    assert!(texts.contains(&"秒".to_string()), "{texts:?}");
+    assert!(texts.contains(&"每秒尝试次数".to_string()), "{texts:?}");
+}
+
+#[test]
+fn an_ensemble_draws_bands_and_its_readout_gives_the_median_and_range() {
+    let out = article();
+    let e = ensemble::run(
+        &AnyScenario::Classic(out.scenario.clone()),
+        &[1, 2, 3],
+        Some(1),
+    )
+    .unwrap();
+    assert!(classic_chart::banded(&out, &e, false));
+    assert!(
+        !classic_chart::banded(&out, &e, true),
+        "cost stays the single run's"
+    );
+    let p = classic_chart::plan(&out, &look(), Some(&e));
+    assert!(p.series.iter().all(|s| matches!(s.shape, Shape::Band(_))));
+    // Each band is one shaded polygon under its line.
+    let svg = svg(&out, &look(), Some(&e));
+    for i in 0..6 {
+        assert_eq!(
+            elements(&svg, "polygon", &format!("fill=\"{}\"", hex(i))).len(),
+            1,
+            "band {i}"
+        );
+    }
+    let r = classic_chart::readout_of(&out, Some(&e), &look(), 0.5).unwrap();
+    assert_eq!(r.rows.len(), 6);
+    assert!(r.title.contains("3"), "{}", r.title);
+}
+
+#[test]
+fn the_readout_at_a_position_is_the_second_under_it() {
+    let out = article();
+    let look = Look {
+        hidden: vec![2],
+        ..look()
+    };
+    let centres = classic_chart::centres(&out);
+    assert_eq!(centres.len(), out.results[0].per_sec.len());
+    let second = out.scenario.outage.from_s as usize + 2;
+    let r = classic_chart::readout_of(&out, None, &look, centres[second]).unwrap();
+    assert_eq!(r.bucket, second);
+    assert_eq!(r.rows.len(), 5, "the hidden strategy has no row");
+    let capacity = out.scenario.capacity;
+    for (row, i) in r.rows.iter().zip([0, 1, 3, 4, 5]) {
+        let v = out.results[i].per_sec[second];
+        assert_eq!(row.label, out.results[i].name);
+        assert_eq!(row.value, v.to_string());
+        assert_eq!(row.color, css_color(i));
+        assert_eq!(row.alarm, v > capacity);
+    }
+    // Past the end, the last second.
+    let last = classic_chart::readout_of(&out, None, &look, 1.0).unwrap();
+    assert_eq!(last.bucket, centres.len() - 1);
+}
