@@ -289,12 +289,8 @@ fn execute(args: &Args) -> Result<String, String> {
                     json(&out)
                 } else {
                     // The article's report stays byte for byte what the article prints;
-                    // the endings follow it as a table of their own.
-                    Ok(format!(
-                        "{}\n{}",
-                        report::run_text_in(&out, args.budget_override, args.lang),
-                        report::endings_text(&out)
-                    ))
+                    // the endings and the verdict follow it.
+                    Ok(report::run_report_in(&out, args.budget_override, args.lang))
                 }
             }
             AnyScenario::Cluster(sc) => {

@@ -40,6 +40,30 @@ fn run_prints_the_article_table() {
 }
 
 #[test]
+fn run_ends_with_the_verdict_in_its_language() {
+    let zh = stdout(&["run"]);
+    assert!(
+        zh.ends_with("陷阱：S2 指数退避无抖动 交付率最高（100.0%），过载却长达 34 秒。\n"),
+        "{zh}"
+    );
+    let en = stdout(&["run", "--lang", "en"]);
+    let last = en.lines().last().unwrap();
+    assert!(
+        last.starts_with("Lowest overload: S6 预算+熔断 (0 s overloaded)"),
+        "{last}"
+    );
+    let cluster = stdout(&["run", "--preset", "cluster-metastable"]);
+    assert!(
+        cluster
+            .lines()
+            .nth(3)
+            .unwrap()
+            .starts_with("Never recovered: "),
+        "{cluster}"
+    );
+}
+
+#[test]
 fn run_prints_the_endings_after_the_article_report() {
     let text = stdout(&["run"]);
     let out =

@@ -203,9 +203,16 @@ impl ClassicRun {
             .map_err(|e| js_error(&e))
     }
 
-    /// The results as a Markdown table, ready to paste into a post.
-    pub fn markdown(&self) -> String {
-        report::markdown_table(&self.inner)
+    /// The results as a Markdown table, ready to paste into a post, with the verdict in
+    /// `lang` under it.
+    pub fn markdown(&self, lang: Option<String>) -> String {
+        report::markdown_in(&self.inner, page_lang(lang.as_deref()))
+    }
+
+    /// The run's verdict in one line, in `lang`: the strategy that keeps overload lowest
+    /// and the trap, as the last line of `retrystorm run --lang <lang>`.
+    pub fn verdict(&self, lang: Option<String>) -> String {
+        retrystorm::classic::verdict::line(&self.inner, page_lang(lang.as_deref()))
     }
 
     /// Attempts per second for every strategy, as CSV.

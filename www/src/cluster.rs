@@ -248,9 +248,16 @@ impl ClusterRun {
         crate::cluster_chart::has_cost(&self.inner.result)
     }
 
-    /// The summary as a Markdown table, ready to paste into a post.
-    pub fn markdown(&self) -> String {
-        report::markdown_summary(&self.inner.result)
+    /// The verdict above the summary, then the summary as a Markdown table, ready to paste
+    /// into a post; the verdict in `lang`.
+    pub fn markdown(&self, lang: Option<String>) -> String {
+        report::markdown_in(&self.inner.result, page_lang(lang.as_deref()))
+    }
+
+    /// The run's verdict in one line, in `lang`: "Recovered after 4.0 s" or "Never
+    /// recovered: 66 s overloaded", as the CLI's text report prints it.
+    pub fn verdict(&self, lang: Option<String>) -> String {
+        retrystorm::cluster::verdict::line(&self.inner.result.summary, page_lang(lang.as_deref()))
     }
 
     /// One CSV row per bucket and tier.

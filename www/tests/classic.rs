@@ -270,7 +270,13 @@ fn share_state_round_trips_through_js() {
 fn text_exports_match_the_engine() {
     let out = classic::simulate(&Scenario::article(), 4242).unwrap();
     let r = ClassicRun::from_json(&serde_json::to_string(&out).unwrap()).unwrap();
-    assert_eq!(r.markdown(), report::markdown_table(&out));
+    let en = retrystorm::lang::Lang::En;
+    assert_eq!(r.markdown(None), report::markdown_in(&out, en));
+    assert!(r.markdown(None).starts_with(&report::markdown_table(&out)));
+    assert_eq!(
+        r.verdict(Some("zh".into())),
+        classic::verdict::line(&out, retrystorm::lang::Lang::Zh)
+    );
     assert_eq!(r.csv(), report::csv_per_sec(&out));
     let verdicts =
         web::classic::classic_verdicts(js_of(&Scenario::article()), JsValue::UNDEFINED, None)

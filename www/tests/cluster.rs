@@ -65,7 +65,15 @@ fn every_bundled_cluster_scenario_equals_the_native_engine() {
         let tiers: Table = decode(&got.tier_table(None).unwrap());
         assert_eq!(tiers, present::tier_table(&want), "{id}");
         assert_eq!(got.csv(), cluster::report::csv_buckets(&want));
-        assert_eq!(got.markdown(), cluster::report::markdown_summary(&want));
+        let lang = retrystorm::lang::Lang::Zh;
+        assert_eq!(
+            got.markdown(Some("zh".into())),
+            cluster::report::markdown_in(&want, lang)
+        );
+        assert_eq!(
+            got.verdict(Some("zh".into())),
+            cluster::verdict::line(&want.summary, lang)
+        );
     }
 }
 

@@ -5,6 +5,7 @@ pub mod engine;
 pub mod report;
 pub mod scenario;
 mod texts;
+pub mod verdict;
 
 pub use engine::{
     run, run_strategy, run_with, simulate, simulate_with, Output, Runs, StrategyResult,

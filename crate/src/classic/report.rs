@@ -240,6 +240,17 @@ pub fn run_text_in(out: &Output, budget_override: Option<u32>, lang: Lang) -> St
     s
 }
 
+/// What `retrystorm run` prints for a classic scenario: the article's report byte for
+/// byte, the endings table after it, and the run's verdict in words as the last line.
+pub fn run_report_in(out: &Output, budget_override: Option<u32>, lang: Lang) -> String {
+    format!(
+        "{}\n{}\n{}\n",
+        run_text_in(out, budget_override, lang),
+        endings_text(out),
+        super::verdict::line(out, lang)
+    )
+}
+
 /// The seconds the recovery-window report shows: one before the outage to three after it.
 pub fn herd_seconds(sc: &Scenario) -> core::ops::Range<u32> {
     let from = sc.outage.from_s.saturating_sub(1);
@@ -648,7 +659,7 @@ pub fn article_report(
     lang: Lang,
 ) -> Result<String, ValidationError> {
     Ok(match which {
-        ArticleReport::Run => format!("{}\n{}", run_text_in(out, None, lang), endings_text(out)),
+        ArticleReport::Run => run_report_in(out, None, lang),
         ArticleReport::Herd => herd_text_in(out, lang),
         ArticleReport::MultiSeed => multi_seed_text_in(&out.scenario, &ARTICLE_SEEDS, lang)?,
         ArticleReport::Breaker => breaker_text_in(out, lang),
@@ -663,6 +674,15 @@ pub fn markdown_table(out: &Output) -> String {
         sc.clients, sc.duration_s, sc.capacity, sc.outage.from_s, sc.outage.to_s, sc.seed
     );
     caption + &crate::report::markdown(&table(out))
+}
+
+/// [`markdown_table`] with the run's verdict in `lang` under it: the page's Markdown export.
+pub fn markdown_in(out: &Output, lang: Lang) -> String {
+    format!(
+        "{}\n{}\n",
+        markdown_table(out),
+        super::verdict::line(out, lang)
+    )
 }
 
 /// Attempts per second for every strategy as CSV: `second,<strategy>…,capacity,outage`,

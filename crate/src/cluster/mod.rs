@@ -30,6 +30,7 @@ pub mod present;
 pub mod report;
 pub mod scenario;
 mod texts;
+pub mod verdict;
 
 #[cfg(test)]
 mod policy_tests;

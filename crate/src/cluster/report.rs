@@ -7,10 +7,11 @@
 use super::metrics::RunResult;
 use super::present;
 use super::scenario::Scenario;
+use crate::lang::Lang;
 use crate::report::{self as layer, csv_field};
 use std::fmt::Write;
 
-/// The CLI's text report: scenario, whole-run figures, per-tier table, timeline.
+/// The CLI's text report: scenario, verdict, whole-run figures, per-tier table, timeline.
 pub fn text(scenario: &Scenario, r: &RunResult) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "{} (cluster model, seed {})", scenario.name, r.seed);
@@ -19,6 +20,8 @@ pub fn text(scenario: &Scenario, r: &RunResult) -> String {
         "{} ms simulated in {} ms buckets, {} events",
         r.duration_ms, r.bucket_ms, r.events
     );
+    let _ = writeln!(o);
+    let _ = writeln!(o, "{}", super::verdict::line(&r.summary, Lang::En));
     let _ = writeln!(o);
     o.push_str(&layer::text(&present::summary_table(r)));
     let _ = writeln!(o);
@@ -65,6 +68,15 @@ pub fn text(scenario: &Scenario, r: &RunResult) -> String {
 /// The whole-run figures as a Markdown table, ready to paste into a post (names stay text).
 pub fn markdown_summary(r: &RunResult) -> String {
     layer::markdown(&present::summary_table(r))
+}
+
+/// The run's verdict in `lang`, then [`markdown_summary`]: the page's Markdown export.
+pub fn markdown_in(r: &RunResult, lang: Lang) -> String {
+    format!(
+        "{}\n\n{}",
+        super::verdict::line(&r.summary, lang),
+        markdown_summary(r)
+    )
 }
 
 /// One CSV row per bucket and tier, with a header; with a cost model on some route, a

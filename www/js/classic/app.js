@@ -12,6 +12,7 @@ import { Exports } from '../lib/exports.js';
 import { lang, t } from '../lib/i18n.js';
 import { Runner } from '../lib/runner.js';
 import { renderTable } from '../lib/table.js';
+import { TYPING_PAUSE_MS } from '../lib/typing.js';
 import { SeedsPanel } from '../seeds/panel.js';
 import { SweepPanel } from '../sweep/panel.js';
 import { ClassicEditor } from './editor.js';
@@ -25,6 +26,15 @@ import { buildClassicPage } from './page.js';
 /** @typedef {import('../../retrystorm-web.js').Table} Table */
 
 /** @typedef {import('../shell.js').ModelApp} ModelApp */
+
+/**
+ * JSON with every object's keys sorted, to compare two scenarios whatever their key order.
+ * @param {unknown} v
+ */
+const sortedJson = (v) =>
+  JSON.stringify(v, (_, x) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x,
+  );
 
 /** @implements {ModelApp} */
 export class ClassicApp {
@@ -44,6 +54,8 @@ export class ClassicApp {
     this.view = { hidden: [] };
     /** @type {string | null} the preset whose description is shown */
     this.presetId = null;
+    /** The pending run after a pause in typing (changed). */
+    this.typing = 0;
     /** @type {ClassicRun | null} the run on screen */
     this.run = null;
     /** @type {string | null} */
@@ -250,11 +262,10 @@ export class ClassicApp {
     this.renderDelays();
     this.editor.render();
     this.renderPresets();
-    // The preset's description, from the engine in the new language.
-    const preset = this.hooks.presets.find((p) => p.id === this.presetId);
-    if (preset) this.$('preset-desc').textContent = preset.description;
+    this.renderPresetDesc();
     if (this.run) {
       renderTable(/** @type {HTMLTableElement} */ (this.$('results')), this.run.table(lang()));
+      this.$('verdict').textContent = this.run.verdict(lang());
       this.renderLegend();
       this.renderReport();
     }
@@ -280,6 +291,11 @@ export class ClassicApp {
     const isSweep = this.sweep.restore(state?.classic_sweep);
     this.seeds.restore(isSweep ? null : state?.classic_sweep);
     this.lastKey = null; // a link or history entry may differ in its seeds only: run again
+    // A link to a bundled scenario (the default one included) shows its description.
+    const key = sortedJson(this.cfg);
+    const bundled = this.hooks.presets.find((p) => p.model === 'classic' && sortedJson(p.scenario) === key);
+    if (bundled) this.presetId = bundled.id;
+    this.renderPresetDesc();
     this.editor.render();
     this.update();
   }
@@ -292,9 +308,15 @@ export class ClassicApp {
     this.seeds.restore(p.seeds ? { seeds: p.seeds } : null);
     this.lastKey = null; // the same scenario with other seeds runs again
     this.presetId = p.id;
-    this.$('preset-desc').textContent = p.description;
+    this.renderPresetDesc();
     this.editor.render();
     this.update();
+  }
+
+  /** The description of the scenario last loaded, from the engine in the page's language. */
+  renderPresetDesc() {
+    const preset = this.hooks.presets.find((p) => p.id === this.presetId);
+    this.$('preset-desc').textContent = preset ? preset.description : '';
   }
 
   /** @param {boolean} active */
@@ -312,7 +334,10 @@ export class ClassicApp {
    * @param {{commit: boolean}} options
    */
   changed({ commit }) {
-    this.update();
+    // While typing, wait for a pause: a half-typed number never runs.
+    clearTimeout(this.typing);
+    if (commit) this.update();
+    else this.typing = setTimeout(() => this.update(), TYPING_PAUSE_MS);
     this.hooks.changed(commit);
   }
 
@@ -365,6 +390,7 @@ export class ClassicApp {
     this.run?.free();
     this.run = run;
     renderTable(/** @type {HTMLTableElement} */ (this.$('results')), run.table(lang()));
+    this.$('verdict').textContent = run.verdict(lang());
     this.renderChartSwitch();
     const drawMs = this.chart.draw();
     this.$('timing').textContent = t('shell.timing', { run: ms.toFixed(1), draw: drawMs.toFixed(1) });
@@ -450,7 +476,7 @@ export class ClassicApp {
       // Many seeds: the ensemble's table, "median [p5–p95]" cells.
       const ensemble = this.seeds.bands();
       if (ensemble) ex.download('retry-storm-results-ensemble.md', ensemble.markdown(), 'text/markdown');
-      else if (this.run) ex.download('retry-storm-results.md', this.run.markdown(), 'text/markdown');
+      else if (this.run) ex.download('retry-storm-results.md', this.run.markdown(lang()), 'text/markdown');
     });
     this.$('export-csv').addEventListener('click', () => {
       if (this.run) ex.download('retry-storm-per-second.csv', this.run.csv(), 'text/csv');

@@ -4,7 +4,7 @@
 // (app.js) and the editor (editor.js) fill and wire it; the panels (seeds, sweep) build
 // inside the places left for them here.
 
-import { builder } from '../lib/build.js';
+import { builder, foldBelowWide } from '../lib/build.js';
 import { el } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 
@@ -62,15 +62,14 @@ function section(s, level, key, attrs, ...children) {
   );
 }
 
-/** The presets and the description of the scenario shown. */
+/** The presets, one compact row of segments (the description shown is above the chart). */
 function presetsBlock() {
   return section(
     'presets-block',
     'h2',
     'classic.presets',
     { class: 'editor-only' },
-    el('div', { id: id('presets'), class: 'presets' }),
-    el('p', { id: id('preset-desc'), class: 'hint' }),
+    el('div', { id: id('presets'), class: 'presets', role: 'group', ...aria('classic.presets') }),
   );
 }
 
@@ -258,25 +257,48 @@ export function buildClassicPage(root, { attributions }) {
     { id: id('report-tabs'), class: 'report-tabs editor-only', role: 'group', ...aria('report.views') },
     ...REPORT_TABS.map((view) => el('button', { type: 'button', 'data-view': view, ...tx(`report.tab.${view}`) })),
   );
-  root.replaceChildren(
+  // The editor folds away on a phone (opened by the app on wide screens, where its
+  // summary is hidden); the results come first in the document, so a phone shows the
+  // chart first and the keyboard reaches it in a few Tabs.
+  const editor = el(
+    'details',
+    { id: id('editor'), class: 'editor-fold editor-only' },
+    el('summary', tx('classic.editScenario')),
     presetsBlock(),
     scenarioBlock(attributions),
     strategiesBlock(),
+  );
+  foldBelowWide(/** @type {HTMLDetailsElement} */ (editor));
+  root.replaceChildren(
     el(
-      'section',
-      { id: id('output-block'), 'aria-labelledby': id('output-h') },
-      el('h2', { id: id('output-h'), class: 'editor-only', ...tx('classic.results') }),
-      tabs,
-      statusLine(),
-      // The seeds control (seeds/panel.js).
-      el('div', { id: id('seeds-controls'), class: 'editor-only' }),
-      chartBlock(),
-      reportBlock(),
+      'div',
+      { class: 'workbench' },
       el(
-        'div',
-        { id: id('table-block'), class: 'table-block' },
-        scrollBox(el('table', { id: id('results'), class: 'results' }), 'classic.resultsLabel'),
+        'section',
+        { id: id('output-block'), class: 'output-pane', 'aria-labelledby': id('output-h') },
+        el('h2', { id: id('output-h'), class: 'editor-only', ...tx('classic.results') }),
+        // What the scenario shown is about, the default one included.
+        el('p', { id: id('preset-desc'), class: 'hint' }),
+        // The engine's verdict on the run: the strategy that keeps overload lowest, and the trap.
+        el('p', { id: id('verdict'), class: 'verdict', 'aria-live': 'polite' }),
+        tabs,
+        statusLine(),
+        // The seeds control (seeds/panel.js).
+        el('div', { id: id('seeds-controls'), class: 'editor-only' }),
+        chartBlock(),
+        reportBlock(),
+        el(
+          'div',
+          { id: id('table-block'), class: 'table-block' },
+          scrollBox(el('table', { id: id('results'), class: 'results' }), 'classic.resultsLabel'),
+        ),
       ),
+      editor,
+    ),
+    // Below the workbench: the sweep, the article's checks, the exports.
+    el(
+      'div',
+      { id: id('more-block') },
       // The sweep panel (sweep/panel.js).
       el('div', { id: id('sweep') }),
       attributionBlock(),

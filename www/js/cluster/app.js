@@ -4,7 +4,7 @@
 // and the copy-link buttons; this owns the cluster scenario (`cfg`) and the run pinned
 // as A, and tells the shell when they changed.
 
-import { builder } from '../lib/build.js';
+import { builder, foldBelowWide } from '../lib/build.js';
 import { ChartView } from '../lib/chartview.js';
 import { costSwitch, setCostSwitch } from '../lib/costswitch.js';
 import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
@@ -14,6 +14,7 @@ import { getPath } from '../lib/fields.js';
 import { lang, t } from '../lib/i18n.js';
 import { Runner } from '../lib/runner.js';
 import { renderTable } from '../lib/table.js';
+import { TYPING_PAUSE_MS } from '../lib/typing.js';
 import { SeedsPanel } from '../seeds/panel.js';
 import { SweepPanel } from '../sweep/panel.js';
 import { ClusterEditor } from './editor.js';
@@ -27,7 +28,6 @@ import { Timeline } from './timeline.js';
 /** @typedef {{cfg: any, run: ClusterRun}} Pinned */
 
 // Typing and dragging run after this pause; committed edits run at once.
-const DEBOUNCE_MS = 150;
 
 /** The selected fault's form: the same widgets and paths as the editor. */
 class FaultForm extends ClusterEditor {
@@ -219,31 +219,43 @@ export class ClusterApp {
   /** @param {HTMLElement} root */
   build(root) {
     const { id, tx, btn, scrollBox } = builder('cluster');
-    root.replaceChildren(
-      el(
-        'section',
-        { class: 'editor-only', 'aria-labelledby': id('presets-h') },
-        el('h2', { id: id('presets-h'), ...tx('cluster.presets') }),
-        el('div', { id: id('presets'), class: 'presets' }),
-        el('p', { id: id('preset-desc'), class: 'hint' }),
+    // The presets and the editor fold away on a phone (foldBelowWide); the results come
+    // first in the document, so a phone shows the charts first.
+    const editor = foldBelowWide(
+      /** @type {HTMLDetailsElement} */ (
+        el(
+          'details',
+          { class: 'editor-fold editor-only' },
+          el('summary', tx('classic.editScenario')),
+          el(
+            'section',
+            { 'aria-labelledby': id('presets-h') },
+            el('h2', { id: id('presets-h'), ...tx('cluster.presets') }),
+            el('div', { id: id('presets'), class: 'presets', role: 'group', 'aria-labelledby': id('presets-h') }),
+          ),
+          el(
+            'section',
+            {
+              class: 'cluster-editor',
+              'aria-label': t('cluster.editorLabel'),
+              'data-i18n-aria-label': 'cluster.editorLabel',
+            },
+            el('div', { id: id('editor') }),
+            el('ul', { id: id('problems'), class: 'problems' }),
+          ),
+        )
       ),
+    );
+    root.replaceChildren(
       el(
         'div',
         { class: 'cluster-layout' },
         el(
           'section',
-          {
-            class: 'cluster-editor editor-only',
-            'aria-label': t('cluster.editorLabel'),
-            'data-i18n-aria-label': 'cluster.editorLabel',
-          },
-          el('div', { id: id('editor') }),
-          el('ul', { id: id('problems'), class: 'problems' }),
-        ),
-        el(
-          'section',
           { class: 'cluster-output', 'aria-labelledby': id('out-h') },
           el('h2', { id: id('out-h'), class: 'editor-only', ...tx('cluster.output') }),
+          // What the scenario shown is about.
+          el('p', { id: id('preset-desc'), class: 'hint' }),
           el(
             'div',
             { class: 'editor-only timeline-block' },
@@ -284,6 +296,8 @@ export class ClusterApp {
             this.hooks.changed(false, true);
             this.chart.draw();
           }),
+          // The engine's headline for the run: recovered, or how long it stayed overloaded.
+          el('p', { id: id('verdict'), class: 'verdict', 'aria-live': 'polite' }),
           el(
             'div',
             { class: 'chart-block' },
@@ -347,6 +361,7 @@ export class ClusterApp {
             }),
           ),
         ),
+        editor,
       ),
     );
     this.$('cancel').addEventListener('click', () => this.runner.cancel({ cancelled: true }));
@@ -375,10 +390,11 @@ export class ClusterApp {
     return this.cost && !!this.shown?.run.hasCost();
   }
 
-  /** The tables of the run shown, in the page's language. */
+  /** The verdict and the tables of the run shown, in the page's language. */
   renderTables() {
     if (!this.shown) return;
     const run = this.shown.run;
+    this.$('verdict').textContent = run.verdict(lang());
     renderTable(/** @type {HTMLTableElement} */ (this.$('summary')), run.table(lang()));
     renderTable(/** @type {HTMLTableElement} */ (this.$('tiers')), run.tierTable(lang()));
     renderTable(/** @type {HTMLTableElement} */ (this.$('routes')), run.routeTable(lang()));
@@ -390,7 +406,7 @@ export class ClusterApp {
       // Many seeds: the ensemble's tables, "median [p5–p95]" cells.
       const ensemble = this.seeds.bands();
       if (ensemble) ex.download('retry-storm-cluster-ensemble.md', ensemble.markdown(), 'text/markdown');
-      else if (this.shown) ex.download('retry-storm-cluster.md', this.shown.run.markdown(), 'text/markdown');
+      else if (this.shown) ex.download('retry-storm-cluster.md', this.shown.run.markdown(lang()), 'text/markdown');
     });
     this.$('export-csv').addEventListener('click', () => {
       if (this.shown) ex.download('retry-storm-cluster-buckets.csv', this.shown.run.csv(), 'text/csv');
@@ -635,7 +651,7 @@ export class ClusterApp {
     // second run (which also keeps a click on Cancel, blurring a field first, effective).
     if (JSON.stringify(this.cfg) === this.requested) return;
     if (immediate) this.run();
-    else this.timer = setTimeout(() => this.run(), DEBOUNCE_MS);
+    else this.timer = setTimeout(() => this.run(), TYPING_PAUSE_MS);
   }
 
   async run() {

@@ -44,6 +44,8 @@ export default {
   'cost.model': 'cost model (token billing)',
 
   // The shell, the classic page, the report views, exports.
+  'shell.lede':
+    "How client retries turn a short outage into a long overload, after the article on GitHub's outage of 17 August 2026 (in Chinese).",
   'app.title': 'Retry Storm Playground',
   'shell.model': 'Model',
   'shell.classic': 'classic',
@@ -111,6 +113,7 @@ export default {
   'classic.copyName': '{name} copy',
   'classic.addStrategy': '+ Add strategy',
   'classic.resetStrategies': "Reset to the article's six",
+  'classic.editScenario': 'Edit the scenario and the strategies',
   'classic.results': 'Results',
   'classic.resultsLabel': 'Results table',
   'classic.chartLabel': 'Attempts per second for every strategy, with capacity and the outage window',

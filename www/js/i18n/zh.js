@@ -43,6 +43,7 @@ export default {
   'cost.model': '成本模型（按 token 计费）',
 
   // 页面外壳、经典模型页、报告视图、导出。
+  'shell.lede': '客户端重试怎样把一次短暂故障拖成长时间过载：出自讨论 GitHub 2026 年 8 月 17 日故障的那篇文章。',
   'app.title': '重试风暴模拟器',
   'shell.model': '模型',
   'shell.classic': '经典',
@@ -110,6 +111,7 @@ export default {
   'classic.copyName': '{name} 副本',
   'classic.addStrategy': '+ 添加策略',
   'classic.resetStrategies': '恢复文章的六种策略',
+  'classic.editScenario': '编辑场景与策略',
   'classic.results': '结果',
   'classic.resultsLabel': '结果表',
   'classic.chartLabel': '各策略每秒到达上游的请求数，含容量线与故障窗口',

@@ -46,3 +46,18 @@ export function builder(prefix) {
   const scrollBox = (table, key) => el('div', { class: 'scroll', tabindex: '0', role: 'region', ...aria(key) }, table);
   return { id, tx, aria, btn, scrollBox };
 }
+
+/**
+ * Holds an editor's `<details>` open on a wide screen (the CSS hides its summary there)
+ * and folded below 1000 px, where the results come first.
+ * @param {HTMLDetailsElement} details
+ */
+export function foldBelowWide(details) {
+  const wide = matchMedia('(min-width: 1000px)');
+  const fold = () => {
+    details.open = wide.matches;
+  };
+  wide.addEventListener('change', fold);
+  fold();
+  return details;
+}

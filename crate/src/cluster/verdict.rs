@@ -1,0 +1,66 @@
+//! The cluster run's verdict in one headline: "Recovered after 4.0 s" or "Never
+//! recovered: 66 s overloaded", the answer a reader looks for first. The CLI's text
+//! report, the page above its charts, its embeds and its Markdown export print this line.
+
+use super::metrics::Summary;
+use crate::lang::{Lang, Texts};
+use crate::report::{fmt, Unit};
+
+crate::catalogue! {
+    /// The words of the cluster verdict.
+    pub(crate) enum Words {
+        /// It recovered: `{0}` the time from the end of the last trigger ("4.0 s").
+        Recovered => ("{0} 后恢复", "Recovered after {0}"),
+        /// It never recovered: `{0}` the whole seconds it was overloaded.
+        NeverRecovered => ("始终未恢复：过载 {0} 秒", "Never recovered: {0} s overloaded"),
+        /// No fault or spike to recover from: `{0}` the whole seconds it was overloaded.
+        NoTrigger => ("没有故障或突增：过载 {0} 秒", "No fault or spike to recover from: {0} s overloaded"),
+    }
+}
+
+/// The verdict of a run's summary in `lang`.
+pub fn line(s: &Summary, lang: Lang) -> String {
+    // Whole seconds: the overload is a sum of whole buckets, so a decimal adds nothing.
+    let overloaded = (s.overload_duration_ms as f64 / 1000.0).round();
+    match (s.recovery_time_ms, s.metastable) {
+        (Some(ms), _) => Words::Recovered.fill(lang, &[&fmt(Unit::Seconds, ms as f64)]),
+        (None, true) => Words::NeverRecovered.fill(lang, &[&overloaded]),
+        (None, false) => Words::NoTrigger.fill(lang, &[&overloaded]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::{run, Scenario};
+    use crate::scenario::{parse, AnyScenario};
+
+    fn bundled(text: &str) -> Scenario {
+        match parse(text) {
+            Ok(AnyScenario::Cluster(s)) => s,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_catalogue_is_sound() {
+        assert!(crate::lang::problems::<Words>().is_empty());
+    }
+
+    #[test]
+    fn each_outcome_has_its_headline() {
+        let sc = bundled(include_str!("../../../scenarios/cluster-metastable.json"));
+        let mut s = run(&sc, sc.seed).unwrap().summary;
+        assert!(s.metastable, "{s:?}");
+        let never = line(&s, Lang::En);
+        assert!(never.starts_with("Never recovered: "), "{never}");
+        assert!(never.ends_with(" s overloaded"), "{never}");
+        s.recovery_time_ms = Some(4_000);
+        s.metastable = false;
+        assert_eq!(line(&s, Lang::En), "Recovered after 4.0 s");
+        assert_eq!(line(&s, Lang::Zh), "4.0 s 后恢复");
+        s.recovery_time_ms = None;
+        s.overload_duration_ms = 2_000;
+        assert_eq!(line(&s, Lang::Zh), "没有故障或突增：过载 2 秒");
+    }
+}

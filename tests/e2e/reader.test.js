@@ -1,0 +1,166 @@
+// End-to-end tests of the page as a reader arriving from a post meets it: what the first
+// screen holds at 1280 × 900 and at 360 px, and the engine's verdict in words, equal to
+// the CLI's line. Screenshots go to ARTIFACTS (reader-*.png) to be looked at.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import * as e2e from './harness.js';
+
+const h = new e2e.Harness({ width: 1280, height: 900 });
+
+before(() => h.start());
+after(() => h.stop());
+
+/**
+ * Opens the page (classic, or cluster by its model switch) and waits for its first run.
+ * @param {{model?: 'classic' | 'cluster', query?: string, width?: number, height?: number}} options
+ */
+async function open({ model = 'classic', query = '', width = 1280, height = 900 } = {}) {
+  const page = await h.page(`${h.url}${query}`);
+  await page.setViewportSize({ width, height });
+  await e2e.waitRunCount(page, 'runs', 1);
+  if (model === 'cluster') {
+    await page.click('input[name="model"][value="cluster"]');
+    await e2e.waitRunCount(page, 'clusterRuns', 1);
+  }
+  // The layout settles after the first draw (the chart's size, the folded editor).
+  await page.waitForTimeout(300);
+  return page;
+}
+
+/**
+ * True when some part of the element, at least `min` px high, lies in the first screen
+ * (the page unscrolled).
+ * @param {import('playwright-core').Page} page
+ * @param {string} selector
+ */
+async function inFirstScreen(page, selector, min = 120) {
+  const box = await page.evaluate((sel) => {
+    scrollTo(0, 0);
+    const r = /** @type {Element} */ (document.querySelector(sel)).getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, width: r.width, height: innerHeight, vw: innerWidth };
+  }, selector);
+  const seen = Math.min(box.bottom, box.height) - Math.max(box.top, 0);
+  return box.width > 0 && seen >= Math.min(min, box.bottom - box.top);
+}
+
+/**
+ * The CLI's text report for a scenario object, in `lang`.
+ * @param {object} scenario
+ * @param {string} lang
+ */
+function cliText(scenario, lang) {
+  const file = h.scratch(`reader-${process.hrtime.bigint()}.json`);
+  fs.writeFileSync(file, JSON.stringify(scenario));
+  return execFileSync(e2e.CLI, ['run', '--scenario', file, '--lang', lang], { encoding: 'utf8' });
+}
+
+test('at 1280 × 900 the strategy editor and the chart share the first screen (both models)', async () => {
+  const page = await open();
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'reader-classic-1280.png') });
+  assert.ok(await inFirstScreen(page, '#classic-strategies'), 'the strategies editor is in the first screen');
+  assert.ok(await inFirstScreen(page, '#classic-chart', 300), 'the chart is in the first screen');
+  assert.ok(await inFirstScreen(page, '#classic-verdict', 10), 'the verdict is in the first screen');
+  // The scenario's description is shown for the default scenario too.
+  assert.ok(String(await page.textContent('#classic-preset-desc')).length > 20);
+  assert.ok(await page.isVisible('#lede'));
+  await page.close();
+  const cluster = await open({ model: 'cluster' });
+  await cluster.screenshot({ path: path.join(e2e.ARTIFACTS, 'reader-cluster-1280.png') });
+  assert.ok(await inFirstScreen(cluster, '#cluster-editor'), 'the cluster editor is in the first screen');
+  assert.ok(await inFirstScreen(cluster, '#cluster-chart', 300), 'the cluster chart is in the first screen');
+  assert.ok(String(await cluster.textContent('#cluster-preset-desc')).length > 20);
+  await cluster.close();
+});
+
+test('at 360 px the chart comes first, and the presets and the editor are folded (both models)', async () => {
+  const page = await open({ width: 360, height: 740 });
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'reader-classic-360.png') });
+  assert.ok(await inFirstScreen(page, '#classic-chart', 200), 'the chart is in the first screen');
+  assert.equal(await page.isVisible('#classic-presets'), false, 'the presets are folded');
+  assert.equal(await page.isVisible('#classic-strategies'), false, 'the editor is folded');
+  // Unfolding it shows the editor.
+  await page.click('#classic-editor > summary');
+  assert.ok(await page.isVisible('#classic-strategies'));
+  await page.close();
+  const cluster = await open({ model: 'cluster', width: 360, height: 740 });
+  await cluster.screenshot({ path: path.join(e2e.ARTIFACTS, 'reader-cluster-360.png') });
+  assert.ok(await inFirstScreen(cluster, '#cluster-chart', 200), 'the cluster chart is in the first screen');
+  assert.equal(await cluster.isVisible('#cluster-presets'), false, 'the cluster presets are folded');
+  await cluster.close();
+});
+
+test('the verdict above the chart is the last line of the CLI report, for the same link', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await open({ query: `?lang=${lang}` });
+    const cfg = await page.evaluate(() => window.playground.classic.cfg);
+    const line = cliText(cfg, lang).trimEnd().split('\n').at(-1);
+    assert.equal(await page.textContent('#classic-verdict'), line);
+    await page.close();
+  }
+  // An edit changes the verdict on the page and in the CLI alike: S1 with 4 s base delay
+  // and S2's 100% delivery on fewer retries.
+  const page = await open({ query: '?lang=en' });
+  const before = await page.textContent('#classic-verdict');
+  await e2e.commitField(page, { field: 'strategies[1].max_retry', value: '1', runs: 'runs', commit: 'change' });
+  const cfg = await page.evaluate(() => window.playground.classic.cfg);
+  const line = cliText(cfg, 'en').trimEnd().split('\n').at(-1);
+  assert.equal(await page.textContent('#classic-verdict'), line);
+  assert.notEqual(line, before);
+  await page.close();
+});
+
+test('the cluster verdict above the charts is the CLI report’s headline', async () => {
+  const page = await open({ model: 'cluster', query: '?lang=en' });
+  await page.click('[data-cluster-preset="cluster-metastable"]');
+  await e2e.waitRunCount(page, 'clusterRuns', 2);
+  const text = execFileSync(e2e.CLI, ['run', '--preset', 'cluster-metastable'], { encoding: 'utf8' });
+  const want = text.split('\n')[3];
+  assert.match(want, /^Never recovered: \d+ s overloaded$/);
+  assert.equal(await page.textContent('#cluster-verdict'), want);
+  // In the Markdown export too.
+  const md = (await e2e.downloaded(page, '#cluster-export-md')).toString('utf8');
+  assert.ok(md.startsWith(`${want}\n`), md);
+  await page.close();
+});
+
+/**
+ * Records the max retry of S1 in every run the classic page asks its worker for.
+ * @param {import('playwright-core').Page} page
+ */
+async function recordRuns(page) {
+  await page.evaluate(() => {
+    const runner = window.playground.classic.runner;
+    const run = runner.run.bind(runner);
+    /** @type {number[]} */
+    const seen = [];
+    Object.assign(window, { __maxRetries: seen });
+    runner.run = (/** @type {any} */ req) => {
+      if (req.kind === 'run') seen.push(req.cfg.strategies[0].max_retry);
+      return run(req);
+    };
+  });
+  return () => page.evaluate(() => /** @type {any} */ (window).__maxRetries);
+}
+
+test('typing runs after a pause: "12" runs 12 once, "999" never runs 9 or 99', async () => {
+  const page = await open({ query: '?lang=en' });
+  const seen = await recordRuns(page);
+  const input = page.locator('[data-field="strategies[0].max_retry"]');
+  const runs = await e2e.runCount(page, 'runs');
+  await input.fill('');
+  // An ordinary typing pace: 120 ms between keys.
+  await input.pressSequentially('12', { delay: 120 });
+  await e2e.waitRunCount(page, 'runs', runs + 1);
+  assert.deepEqual(await seen(), [12]);
+  await input.fill('');
+  await input.pressSequentially('999', { delay: 120 });
+  // The error appears once the typing pauses; nothing ran meanwhile.
+  await page.waitForSelector('[data-field="strategies[0].max_retry"].invalid');
+  await input.press('Tab');
+  assert.deepEqual(await seen(), [12]);
+  await page.close();
+});
