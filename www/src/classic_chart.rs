@@ -156,6 +156,8 @@ pub struct Plan {
     pub outage_label: String,
     /// The capacity line's legend entry.
     pub capacity_label: String,
+    /// The over-capacity zone's legend entry.
+    pub overload_label: String,
     /// Every shown strategy with a line, in the scenario's order.
     pub series: Vec<Series>,
 }
@@ -255,6 +257,7 @@ pub fn plan(out: &Output, look: &Look, bands: Option<&Ensemble>) -> Plan {
         .to_string(),
         outage_label: Text::Outage.fill(lang, &[&sc.outage.from_s, &sc.outage.to_s]),
         capacity_label: Text::Capacity.fill(lang, &[&sc.capacity]),
+        overload_label: Text::OverCapacity.get(lang).to_string(),
         series,
     }
 }
@@ -297,7 +300,10 @@ pub fn draw_on<'a, DB: DrawingBackend + 'a>(
                 [(0.0, capacity), (p.duration, p.y_max)],
                 RGBColor(255, 140, 0).mix(0.06).filled(),
             )))
-            .map_err(draw_error)?;
+            .map_err(draw_error)?
+            .label(p.overload_label.clone())
+            // The key a little stronger than the zone, so a small box still shows it.
+            .legend(box_key(RGBColor(255, 140, 0).mix(0.25).filled(), 16.0, dpr));
     }
     if let Some((from, to)) = p.outage {
         chart

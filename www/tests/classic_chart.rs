@@ -99,8 +99,14 @@ fn the_article_chart_draws_every_strategy_with_its_legend_and_axes() {
     ] {
         assert!(texts.contains(&label), "{label:?} in {texts:?}");
     }
-    // The over-capacity zone (orange) and the outage window (red) are shaded.
-    assert_eq!(elements(&svg, "rect", "fill=\"#FF8C00\"").len(), 1);
+    // The over-capacity zone (orange) and the outage window (red) are shaded, each
+    // with its legend entry and key.
+    assert!(texts.contains(&"over capacity".to_string()), "{texts:?}");
+    assert_eq!(
+        elements(&svg, "rect", "fill=\"#FF8C00\"").len(),
+        2,
+        "zone + key"
+    );
     assert_eq!(
         elements(&svg, "rect", "fill=\"#DC322F\"").len(),
         2,
