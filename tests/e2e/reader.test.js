@@ -164,3 +164,22 @@ test('typing runs after a pause: "12" runs 12 once, "999" never runs 9 or 99', a
   assert.deepEqual(await seen(), [12]);
   await page.close();
 });
+
+test('a shared link has a description; a skip link leads to the chart in at most 15 Tabs', async () => {
+  const page = await open({ query: '?lang=en' });
+  const description = await page.getAttribute('meta[name="description"]', 'content');
+  assert.ok(String(description).length > 40, String(description));
+  assert.ok(await page.getAttribute('meta[property="og:description"]', 'content'));
+  // The first Tab stop is the skip link; Enter on it moves the focus to the results.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.className), 'skip-link');
+  assert.equal(await page.textContent('.skip-link'), 'Jump to the results');
+  await page.keyboard.press('Enter');
+  let tabs = 1;
+  while (tabs < 15 && (await page.evaluate(() => document.activeElement?.id)) !== 'classic-chart') {
+    await page.keyboard.press('Tab');
+    tabs += 1;
+  }
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'classic-chart', `${tabs} Tabs`);
+  await page.close();
+});

@@ -51,6 +51,11 @@ export class Shell {
   constructor(wasm, embed, makeApps) {
     this.wasm = wasm;
     this.embed = embed;
+    // The skip link moves the focus itself: under <base> its "#app" would load another page.
+    document.querySelector('.skip-link')?.addEventListener('click', (e) => {
+      e.preventDefault();
+      document.getElementById('app')?.focus();
+    });
     /** @type {Model} */
     this.model = 'classic';
     /** @type {string | null} */

@@ -20,6 +20,8 @@ pub enum Text {
     Outage,
     /// The capacity line's legend entry (classic): `{0}` attempts per second.
     Capacity,
+    /// The over-capacity zone's legend entry (classic).
+    OverCapacity,
     /// The classic readout's title: `{0}` the second.
     SecondCost,
     /// The classic readout's title: `{0}` the second, `{1}` the capacity.
@@ -94,12 +96,13 @@ pub enum Text {
 
 impl Text {
     /// Every text, for the tests.
-    pub const ALL: [Text; 40] = [
+    pub const ALL: [Text; 41] = [
         Text::Second,
         Text::AttemptsPerSecond,
         Text::CostPerSecond,
         Text::Outage,
         Text::Capacity,
+        Text::OverCapacity,
         Text::SecondCost,
         Text::SecondCapacity,
         Text::RouteInto,
@@ -145,6 +148,7 @@ impl Text {
             Text::CostPerSecond => ("每秒成本", "cost per second"),
             Text::Outage => ("故障 [{0}, {1})", "outage [{0}, {1})"),
             Text::Capacity => ("容量 {0}", "capacity {0}"),
+            Text::OverCapacity => ("超出容量", "over capacity"),
             Text::SecondCost => ("第 {0} 秒 · 成本", "second {0} · cost"),
             Text::SecondCapacity => ("第 {0} 秒 · 容量 {1}", "second {0} · capacity {1}"),
             Text::RouteInto => (

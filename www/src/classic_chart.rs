@@ -105,6 +105,35 @@ pub struct Series {
     pub name: String,
     /// What is drawn.
     pub shape: Shape,
+    /// Its dash and gap, CSS pixels, when it is drawn dashed: the line runs on an
+    /// earlier one for most of the run, and solid it would hide it (the article's S4,
+    /// S5 and S6 on S1 outside the outage, S5 on S4 throughout).
+    pub dash: Option<(f64, f64)>,
+}
+
+/// The dashes of lines drawn on earlier ones, in turn: each differs from the others in
+/// length, so a dashed line over a dashed line still lets it show.
+const DASHES: [(f64, f64); 3] = [(9.0, 4.0), (3.0, 4.0), (14.0, 6.0)];
+
+/// How much of the run a line must share with an earlier one to be dashed.
+const OVERLAP_SHARE: f64 = 0.8;
+
+/// How close two values are to count as one line on the chart: a share of the value
+/// axis, about a line's width on a chart a few hundred pixels tall.
+const OVERLAP_CLOSE: f64 = 0.01;
+
+/// Whether `line` runs within `close` of one of `earlier` over more than
+/// [`OVERLAP_SHARE`] of its seconds.
+fn runs_on(line: &[f64], earlier: &[Vec<f64>], close: f64) -> bool {
+    !line.is_empty()
+        && earlier.iter().any(|e| {
+            let same = line
+                .iter()
+                .zip(e)
+                .filter(|(a, b)| (*a - *b).abs() <= close)
+                .count();
+            same as f64 > OVERLAP_SHARE * line.len() as f64
+        })
 }
 
 /// What the classic chart shows, decided from the scenario, the result and the look,
@@ -127,6 +156,8 @@ pub struct Plan {
     pub outage_label: String,
     /// The capacity line's legend entry.
     pub capacity_label: String,
+    /// The over-capacity zone's legend entry.
+    pub overload_label: String,
     /// Every shown strategy with a line, in the scenario's order.
     pub series: Vec<Series>,
 }
@@ -168,6 +199,9 @@ pub fn plan(out: &Output, look: &Look, bands: Option<&Ensemble>) -> Plan {
         f64::from(sc.outage.from_s),
         f64::from(sc.outage.to_s).min(duration),
     );
+    // The lines as drawn (the medians when banded), to find the ones drawn on others.
+    let mut drawn: Vec<Vec<f64>> = Vec::new();
+    let mut dashed = 0;
     let series = out
         .results
         .iter()
@@ -175,6 +209,15 @@ pub fn plan(out: &Output, look: &Look, bands: Option<&Ensemble>) -> Plan {
         .filter(|(i, _)| look.shows(*i))
         .filter_map(|(i, r)| {
             let values = series(r, cost)?;
+            let line = match bands.map(|e| &e.bands[i]) {
+                Some(b) => b.median.clone(),
+                None => values.clone(),
+            };
+            let dash = runs_on(&line, &drawn, OVERLAP_CLOSE * y_max).then(|| {
+                dashed += 1;
+                DASHES[(dashed - 1) % DASHES.len()]
+            });
+            drawn.push(line);
             let shape = match bands.map(|e| &e.bands[i]) {
                 Some(b) => {
                     let spans = (0..b.median.len()).map(|sec| (sec as f64, sec as f64 + 1.0));
@@ -196,6 +239,7 @@ pub fn plan(out: &Output, look: &Look, bands: Option<&Ensemble>) -> Plan {
                 index: i,
                 name: r.name.clone(),
                 shape,
+                dash,
             })
         })
         .collect();
@@ -213,6 +257,7 @@ pub fn plan(out: &Output, look: &Look, bands: Option<&Ensemble>) -> Plan {
         .to_string(),
         outage_label: Text::Outage.fill(lang, &[&sc.outage.from_s, &sc.outage.to_s]),
         capacity_label: Text::Capacity.fill(lang, &[&sc.capacity]),
+        overload_label: Text::OverCapacity.get(lang).to_string(),
         series,
     }
 }
@@ -255,7 +300,10 @@ pub fn draw_on<'a, DB: DrawingBackend + 'a>(
                 [(0.0, capacity), (p.duration, p.y_max)],
                 RGBColor(255, 140, 0).mix(0.06).filled(),
             )))
-            .map_err(draw_error)?;
+            .map_err(draw_error)?
+            .label(p.overload_label.clone())
+            // The key a little stronger than the zone, so a small box still shows it.
+            .legend(box_key(RGBColor(255, 140, 0).mix(0.25).filled(), 16.0, dpr));
     }
     if let Some((from, to)) = p.outage {
         chart
@@ -282,9 +330,19 @@ pub fn draw_on<'a, DB: DrawingBackend + 'a>(
         let style = ShapeStyle::from(&color(i)).stroke_width(s(2.0));
         match &line.shape {
             Shape::Band(points) => chart::band(&mut chart, points, color(i), 2.0, dpr)?,
-            Shape::Steps(steps) => chart
-                .draw_series(LineSeries::new(steps.iter().copied(), style))
-                .map_err(draw_error)?,
+            Shape::Steps(steps) => match line.dash {
+                Some((dash, gap)) => chart
+                    .draw_series(DashedLineSeries::new(
+                        steps.iter().copied(),
+                        s(dash),
+                        s(gap),
+                        style,
+                    ))
+                    .map_err(draw_error)?,
+                None => chart
+                    .draw_series(LineSeries::new(steps.iter().copied(), style))
+                    .map_err(draw_error)?,
+            },
         }
         .label(line.name.clone())
         .legend(line_key(style, 16.0, dpr));

@@ -14,13 +14,12 @@
 //! bucket at the same time) and gives every panel's values there, formatted here.
 
 use crate::chart::{
-    self, area, box_key, color, css_color, draw_error, font, line_key, ChartHandle, ChartOptions,
+    self, box_key, color, css_color, draw_error, font, line_key, ChartHandle, ChartOptions,
     Readout, ReadoutRow, TimeChart,
 };
 use crate::chart_text::Text;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use retrystorm::cluster::{present, Breaker, RunResult, Scenario};
 use retrystorm::ensemble::{render::median_range, Band, Ensemble};
 use retrystorm::javafmt::fixed;
@@ -152,7 +151,7 @@ fn bucket_at(r: &RunResult, t_ms: f64) -> Option<usize> {
 /// The readout at `f` (0..=1 of the time axis) of `run`, with the pinned run `a`, in
 /// `lang`; with `cost`, every costed route's cost in the bucket too; with `bands`, each
 /// tier's attempts are its median and p5–p95 range over the seeds.
-fn readout<R: Shown>(
+pub fn readout<R: Shown>(
     run: &R,
     a: Option<&R>,
     bands: Option<&Ensemble>,
@@ -315,21 +314,54 @@ pub fn draw<R: Shown + 'static>(
         f64::from(canvas.client_width().max(300)),
         height(run.scenario()),
     );
-    let root = area(canvas, css, dpr, opts.theme())?;
-    let (sc, r) = (run.scenario(), run.result());
-    let a_result = a.as_ref().map(|a| a.result());
+    let root = chart::canvas_root(canvas, css, dpr)?;
     let lang = opts.lang();
     // Cost per second only where there is a cost to draw.
-    let cost = opts.cost && has_cost(r);
+    let cost = opts.cost && has_cost(run.result());
     let look = Look { lang, cost, dpr };
+    let x_px = draw_on(
+        root,
+        &**run,
+        a.as_deref(),
+        opts.theme(),
+        look,
+        bands.as_deref(),
+    )?;
+    let centres = centres(run.result());
+    let run = Rc::clone(run);
+    let at = move |f: f64| readout(&*run, a.as_deref(), bands.as_deref(), cost, lang, f);
+    // Every panel shares the time axis: the readout answers at any height.
+    Ok(ChartHandle::new(
+        dpr,
+        x_px,
+        (0, i32::MAX),
+        centres,
+        Box::new(at),
+    ))
+}
+
+/// Draws the panels of `run` (with the pinned run `a` and the ensemble `bands`, as
+/// [`draw`] does) on `root`, on any plotters backend (the page's canvas, SVG in the
+/// tests), painted in `theme` first and presented at the end; returns the time axis's
+/// device-pixel span, which the readout maps the mouse through.
+pub fn draw_on<DB: DrawingBackend, R: Shown>(
+    root: DrawingArea<DB, Shift>,
+    run: &R,
+    a: Option<&R>,
+    theme: chart::Theme,
+    look: Look,
+    bands: Option<&Ensemble>,
+) -> Result<(i32, i32), String> {
+    chart::paint(&root, theme)?;
+    let (sc, r) = (run.scenario(), run.result());
+    let a_result = a.map(|a| a.result());
+    let dpr = look.dpr;
     let px = |v: f64| (v * dpr).round() as i32;
     let mut rest = root;
     let mut x_px = (0, 0);
     for k in 0..sc.tiers.len() {
         let (top, below) = rest.split_vertically(px(TIER_H));
-        let band = bands
-            .as_ref()
-            .and_then(|e| Some((e.bands.get(k)?, e.seeds.len())));
+        let band = bands.and_then(|e| Some((e.bands.get(k)?, e.seeds.len())));
         x_px = tier_panel(&top, sc, r, a_result, band, k, look)?;
         rest = below;
         if has_breaker(sc, k) {
@@ -351,36 +383,34 @@ pub fn draw<R: Shown + 'static>(
     let (lat, _) = below.split_vertically(px(OTHER_H));
     latency_panel(&lat, r, a_result, look)?;
     rest.present().map_err(draw_error)?;
-    // The middle of every bucket (the last one may end early, with the run), for the
-    // keyboard's positions.
+    Ok(x_px)
+}
+
+/// The middle of every bucket of `r` (the last one may end early, with the run), 0..=1
+/// of the time axis: the keyboard's positions.
+pub fn centres(r: &RunResult) -> Vec<f64> {
     let duration = r.duration_ms.max(1) as f64;
-    let centres = (0..r.buckets.len())
+    (0..r.buckets.len())
         .map(|b| {
             let (s, e) = span(r, b);
             (s + e) / 2.0 * 1000.0 / duration
         })
-        .collect();
-    let run = Rc::clone(run);
-    let at = move |f: f64| readout(&*run, a.as_deref(), bands.as_deref(), cost, lang, f);
-    // Every panel shares the time axis: the readout answers at any height.
-    Ok(ChartHandle::new(
-        dpr,
-        x_px,
-        (0, i32::MAX),
-        centres,
-        Box::new(at),
-    ))
+        .collect()
 }
 
-type Area = DrawingArea<CanvasBackend, Shift>;
+/// A panel's drawing area, on any backend.
+type Area<DB> = DrawingArea<DB, Shift>;
 
 /// How every panel is drawn: the page's language, cost per second instead of attempts,
 /// the device pixel ratio.
 #[derive(Clone, Copy)]
-struct Look {
-    lang: Lang,
-    cost: bool,
-    dpr: f64,
+pub struct Look {
+    /// The language of every text drawn.
+    pub lang: Lang,
+    /// Cost per second instead of attempts (only where the result has a cost).
+    pub cost: bool,
+    /// Device pixels per CSS pixel: fonts and strokes are scaled by it.
+    pub dpr: f64,
 }
 
 /// Bucket width, start and end in seconds of bucket `b`.
@@ -405,8 +435,8 @@ fn step_line(r: &RunResult, f: impl Fn(usize) -> f64) -> Vec<(f64, f64)> {
         .collect()
 }
 
-fn tier_panel(
-    area: &Area,
+fn tier_panel<DB: DrawingBackend>(
+    area: &Area<DB>,
     sc: &Scenario,
     r: &RunResult,
     a: Option<&RunResult>,
@@ -518,8 +548,8 @@ fn tier_panel(
 
 /// A tier's attempts per second over the seeds: its median line over its p5–p95 band,
 /// each bucket over the run's span of that bucket.
-fn band_series(
-    chart: &mut TimeChart<'_>,
+fn band_series<'a, DB: DrawingBackend + 'a>(
+    chart: &mut TimeChart<'a, DB>,
     r: &RunResult,
     b: &Band,
     seeds: usize,
@@ -537,8 +567,8 @@ fn band_series(
     Ok(())
 }
 
-fn breaker_band(
-    area: &Area,
+fn breaker_band<DB: DrawingBackend>(
+    area: &Area<DB>,
     sc: &Scenario,
     r: &RunResult,
     k: usize,
@@ -554,8 +584,8 @@ fn breaker_band(
 /// A strip of breaker gauges over the run's time axis, `caption` above it (and its value
 /// axis labelled) if any: per bucket, `gauge(b)`'s `[open, half-open]` instances of
 /// `instances`, stacked in red and amber.
-fn breaker_strip(
-    area: &Area,
+fn breaker_strip<DB: DrawingBackend>(
+    area: &Area<DB>,
     caption: Option<String>,
     r: &RunResult,
     instances: u32,
@@ -603,24 +633,24 @@ fn breaker_strip(
 }
 
 /// A panel over the run's time axis with the shared look: caption, grid, seconds on x.
-fn time_panel<'a>(
-    area: &'a Area,
+fn time_panel<'a, DB: DrawingBackend + 'a>(
+    area: &'a Area<DB>,
     caption: &str,
     range: (f64, f64),
     y_labels: usize,
     dpr: f64,
-) -> Result<TimeChart<'a>, String> {
+) -> Result<TimeChart<'a, DB>, String> {
     time_panel_in(area, caption, range, (y_labels, 0), dpr)
 }
 
 /// [`time_panel`] with `decimals` on the value axis (costs are small numbers).
-fn time_panel_in<'a>(
-    area: &'a Area,
+fn time_panel_in<'a, DB: DrawingBackend + 'a>(
+    area: &'a Area<DB>,
     caption: &str,
     (duration, y_max): (f64, f64),
     (y_labels, decimals): (usize, usize),
     dpr: f64,
-) -> Result<TimeChart<'a>, String> {
+) -> Result<TimeChart<'a, DB>, String> {
     let s = |v: f64| (v * dpr).round() as u32;
     let mut chart = ChartBuilder::on(area)
         .margin_left(s(10.0))
@@ -643,7 +673,11 @@ fn time_panel_in<'a>(
     Ok(chart)
 }
 
-fn queue_panel(area: &Area, r: &RunResult, look: Look) -> Result<(), String> {
+fn queue_panel<DB: DrawingBackend>(
+    area: &Area<DB>,
+    r: &RunResult,
+    look: Look,
+) -> Result<(), String> {
     let dpr = look.dpr;
     let s = |v: f64| (v * dpr).round() as u32;
     let duration = r.duration_ms as f64 / 1000.0;
@@ -684,8 +718,8 @@ fn queue_panel(area: &Area, r: &RunResult, look: Look) -> Result<(), String> {
     Ok(())
 }
 
-fn latency_panel(
-    area: &Area,
+fn latency_panel<DB: DrawingBackend>(
+    area: &Area<DB>,
     r: &RunResult,
     a: Option<&RunResult>,
     look: Look,
@@ -743,8 +777,8 @@ fn latency_panel(
 
 /// Tier `k`'s panel in cost mode: the cost per second of the route calling it (each
 /// bucket's cost over its width), the pinned run A's as a line when it has one.
-fn cost_panel(
-    area: &Area,
+fn cost_panel<DB: DrawingBackend>(
+    area: &Area<DB>,
     sc: &Scenario,
     r: &RunResult,
     a: Option<&RunResult>,
@@ -790,8 +824,8 @@ fn cost_panel(
 /// Tier `k`'s breaker band when its routes have breakers of their own: under one
 /// caption, a strip per route (named by the pool it calls) with the instances whose
 /// breaker on that route is open (red) and half-open (amber).
-fn route_breaker_band(
-    area: &Area,
+fn route_breaker_band<DB: DrawingBackend>(
+    area: &Area<DB>,
     sc: &Scenario,
     r: &RunResult,
     k: usize,
@@ -842,8 +876,8 @@ fn route_breaker_band(
 }
 
 /// Draws the pinned run A's `points` as the reference line, with its legend `label`.
-fn pinned_line(
-    chart: &mut TimeChart<'_>,
+fn pinned_line<'a, DB: DrawingBackend + 'a>(
+    chart: &mut TimeChart<'a, DB>,
     points: Vec<(f64, f64)>,
     label: &str,
     dpr: f64,

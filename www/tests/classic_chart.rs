@@ -68,7 +68,7 @@ fn texts(svg: &str) -> Vec<String> {
 }
 
 /// The strategies' lines in the SVG: polylines stroked in a palette colour, 2 px wide
-/// (the legend keys are paths, the capacity line another colour).
+/// (the capacity line is another colour).
 fn lines(svg: &str, n: usize) -> Vec<usize> {
     (0..n)
         .filter(|&i| !elements(svg, "polyline", &format!("stroke=\"{}\"", hex(i))).is_empty())
@@ -99,8 +99,14 @@ fn the_article_chart_draws_every_strategy_with_its_legend_and_axes() {
     ] {
         assert!(texts.contains(&label), "{label:?} in {texts:?}");
     }
-    // The over-capacity zone (orange) and the outage window (red) are shaded.
-    assert_eq!(elements(&svg, "rect", "fill=\"#FF8C00\"").len(), 1);
+    // The over-capacity zone (orange) and the outage window (red) are shaded, each
+    // with its legend entry and key.
+    assert!(texts.contains(&"over capacity".to_string()), "{texts:?}");
+    assert_eq!(
+        elements(&svg, "rect", "fill=\"#FF8C00\"").len(),
+        2,
+        "zone + key"
+    );
     assert_eq!(
         elements(&svg, "rect", "fill=\"#DC322F\"").len(),
         2,
@@ -260,4 +266,32 @@ fn the_readout_at_a_position_is_the_second_under_it() {
     // Past the end, the last second.
     let last = classic_chart::readout_of(&out, None, &look, 1.0).unwrap();
     assert_eq!(last.bucket, centres.len() - 1);
+}
+
+#[test]
+fn a_line_that_runs_on_an_earlier_one_is_dashed_so_both_show() {
+    // S4, S5 and S6 run on S1 (and S5 on S4) over most of the article's run: drawn
+    // solid, each later line hides the earlier one. Each gets its own dash, so two
+    // dashed lines on each other still both show.
+    let out = article();
+    let p = classic_chart::plan(&out, &look(), None);
+    let dashes: Vec<_> = p.series.iter().map(|s| s.dash).collect();
+    assert_eq!(dashes[..3], [None, None, None]);
+    assert!(dashes[3..].iter().all(Option::is_some), "{dashes:?}");
+    assert!(dashes[3] != dashes[4] && dashes[4] != dashes[5] && dashes[3] != dashes[5]);
+    // Alone, S5 hides nothing and is solid.
+    let alone = Look {
+        hidden: vec![0, 1, 2, 3, 5],
+        ..look()
+    };
+    let p = classic_chart::plan(&out, &alone, None);
+    assert_eq!(p.series[0].dash, None);
+    // Dashed, a line is drawn as many short strokes rather than one polyline.
+    let svg = svg(&out, &look(), None);
+    assert!(elements(&svg, "polyline", &format!("stroke=\"{}\"", hex(4))).len() > 10);
+    assert_eq!(
+        elements(&svg, "polyline", &format!("stroke=\"{}\"", hex(0))).len(),
+        2,
+        "S1: its line and its legend key"
+    );
 }

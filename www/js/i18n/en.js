@@ -46,6 +46,7 @@ export default {
   // The shell, the classic page, the report views, exports.
   'shell.lede':
     "How client retries turn a short outage into a long overload, after the article on GitHub's outage of 17 August 2026 (in Chinese).",
+  'shell.skip': 'Jump to the results',
   'app.title': 'Retry Storm Playground',
   'shell.model': 'Model',
   'shell.classic': 'classic',

@@ -44,6 +44,7 @@ export default {
 
   // 页面外壳、经典模型页、报告视图、导出。
   'shell.lede': '客户端重试怎样把一次短暂故障拖成长时间过载：出自讨论 GitHub 2026 年 8 月 17 日故障的那篇文章。',
+  'shell.skip': '跳到结果',
   'app.title': '重试风暴模拟器',
   'shell.model': '模型',
   'shell.classic': '经典',
