@@ -248,9 +248,24 @@ pub fn decode(text: &str) -> Result<ShareState, ValidationError> {
 
 /// Reads one version's document; a field of the wrong type, unknown or missing is
 /// named by its full path under `link` (`link.view.hidden[0]`).
+/// A payload that is not JSON text names the field where its text went wrong
+/// (`link.classic.capacity`, through [`validate::parse_json`]); text that is not UTF-8,
+/// or wrong before any field, is the payload's problem.
 fn read<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ValidationError> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
-        ValidationError::new("link.payload", "", format!("a JSON state document ({e})"))
+    let payload = |what: &dyn core::fmt::Display| {
+        ValidationError::new(
+            "link.payload",
+            "",
+            format!("a JSON state document ({what})"),
+        )
+    };
+    let text = core::str::from_utf8(bytes).map_err(|e| payload(&e))?;
+    let value: Value = validate::parse_json(text).map_err(|e| {
+        if e.field.is_empty() {
+            payload(&e.allowed)
+        } else {
+            e.within("link")
+        }
     })?;
     validate::from_value(&value).map_err(|e| e.within("link"))
 }
@@ -494,7 +509,7 @@ mod tests {
             ("v1.e".into(), "link.payload", "cut off"),
             (
                 format!("v1.{}", base64url_encode(b"{\"model\":")),
-                "link.payload",
+                "link.model",
                 "EOF",
             ),
             (
@@ -534,6 +549,39 @@ mod tests {
             assert!(e.to_string().contains(needle), "{text:.60}: {e}");
             assert!(e.to_string().len() < 400, "message stays short: {e}");
         }
+    }
+
+    /// A payload that is not JSON text is named at the field where its text went wrong
+    /// (`link.classic.capacity`), as a wrong type there is, not as the payload.
+    #[test]
+    fn a_bad_payload_text_names_the_inner_field() {
+        let cases: Vec<(&[u8], &str, &str)> = vec![
+            (
+                br#"{"classic":{"capacity":1e999}}"#,
+                "link.classic.capacity",
+                "float range",
+            ),
+            (
+                br#"{"view":{"hidden":[0,"\ud800"]}}"#,
+                "link.view.hidden[1]",
+                "Unicode",
+            ),
+            (
+                b"{\"classic\":{\"name\":\"a\nb\"}}",
+                "link.classic.name",
+                "control character",
+            ),
+        ];
+        for (json, field, needle) in cases {
+            let text = format!("v1.{}", base64url_encode(json));
+            let e = decode(&text).expect_err(&text);
+            assert_eq!(e.field, field, "{e}");
+            let m = e.to_string();
+            assert!(m.contains(needle) && m.contains(" at line "), "{m}");
+        }
+        // Bytes that are not UTF-8 text are still the payload's problem.
+        let e = decode(&format!("v1.{}", base64url_encode(b"{\"a\":\"\xff\"}"))).unwrap_err();
+        assert_eq!(e.field, "link.payload", "{e}");
     }
 
     #[test]
