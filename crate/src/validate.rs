@@ -7,7 +7,6 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 mod de;
-#[cfg(not(target_arch = "wasm32"))]
 mod text_path;
 use de::Seg;
 
@@ -306,18 +305,8 @@ pub fn parse_json(text: &str) -> Result<Value, ValidationError> {
     serde_json::from_str(text).map_err(|e| json_text_error(text, &e))
 }
 
-/// The error of [`parse_json`] for serde_json's `e` on `text`: in the wasm, serde's own
-/// message. Why: the page reads no text through [`parse_json`] that can fail (its
-/// scenarios come as objects from JS and links through [`crate::share`], the texts it
-/// parses are the bundled files), and naming the path costs 1.3 KB of the site's budget.
-#[cfg(target_arch = "wasm32")]
-#[cold]
-fn json_text_error(_text: &str, e: &serde_json::Error) -> ValidationError {
-    from_json_error(e)
-}
-
-/// The error of [`parse_json`] for serde_json's `e` on `text`.
-#[cfg(not(target_arch = "wasm32"))]
+/// The error of [`parse_json`] for serde_json's `e` on `text`, in the CLI and the page
+/// alike (the page reads share links and the JSON text a user gives through it).
 #[cold]
 fn json_text_error(text: &str, e: &serde_json::Error) -> ValidationError {
     let mut path = text_path::path_at(text, text_path::offset_of(text, e.line(), e.column()));
@@ -347,7 +336,6 @@ fn json_text_error(text: &str, e: &serde_json::Error) -> ValidationError {
 
 /// A path as messages write it: `tiers[1].client`, a key that is not a plain name
 /// quoted as JSON in brackets (`tiers[1]["a b"]`), so every key can be told apart.
-#[cfg(not(target_arch = "wasm32"))]
 fn path_text(path: &[Seg]) -> String {
     path.iter().fold(String::new(), |field, seg| {
         let name = match seg {
