@@ -21,9 +21,12 @@ pub fn js_error(err: &ValidationError) -> JsValue {
     e.into()
 }
 
-/// A JS `Error` for a failure that is not about a field (boundary conversion, canvas).
+/// A JS `Error` for a failure that is not about a field (boundary conversion, canvas),
+/// its message on one safe line ([`retrystorm::validate::one_line`]). Why: such a message
+/// may carry serde's words about the input (an unknown field's name, raw), and the page
+/// shows it as a validation error's message is shown, which is already one safe line.
 pub fn plain_error(message: impl core::fmt::Display) -> JsValue {
-    js_sys::Error::new(&message.to_string()).into()
+    js_sys::Error::new(&retrystorm::validate::one_line(&message.to_string())).into()
 }
 
 /// Converts any serializable value to a plain JS value (objects, arrays, numbers, strings).
@@ -50,7 +53,8 @@ pub fn json_from_js(v: &JsValue) -> Result<serde_json::Value, ValidationError> {
             .and_then(|t| t.as_string())
             .ok_or_else(|| ValidationError::document("the scenario is not a JSON object"))?,
     };
-    serde_json::from_str(&text).map_err(|e| retrystorm::validate::from_json_error(&e))
+    // The engine's text reader: an error of the text names the field where it stopped.
+    retrystorm::validate::parse_json(&text)
 }
 
 /// The page's language for the engine's texts: `"zh"` or `"en"` (the default).

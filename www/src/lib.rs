@@ -167,8 +167,14 @@ macro_rules! run_class {
             /// A run from its JSON text (`jsonText()`, or the CLI's `run --json`).
             #[wasm_bindgen(js_name = fromJSON)]
             pub fn from_json(text: &str) -> Result<$class, JsValue> {
-                let doc = serde_json::from_str(text)
-                    .map_err(|e| $crate::js::plain_error(format!("not a run of this model: {e}")))?;
+                let doc = retrystorm::validate::parse_json(text).map_err(|e| {
+                    // An error of the text before any field is about the document.
+                    if e.field.is_empty() {
+                        $crate::js::plain_error(format!("not a run of this model: {}", e.allowed))
+                    } else {
+                        $crate::js::js_error(&e)
+                    }
+                })?;
                 Ok($class::hold(<$inner as $crate::HeldRun>::from_doc(doc)?))
             }
 
@@ -251,7 +257,7 @@ pub fn bundled_scenarios(lang: Option<String>) -> Result<JsValue, JsValue> {
     let list: Vec<BundledJs> = retrystorm::scenario::bundled()
         .into_iter()
         .map(|b| {
-            let scenario = serde_json::from_str(b.json).map_err(plain_error)?;
+            let scenario = retrystorm::validate::parse_json(b.json).map_err(|e| js_error(&e))?;
             Ok(BundledJs {
                 id: b.id,
                 title: b.title_in(lang),

@@ -563,3 +563,49 @@ fn delay_preview_errors_are_serdes_tagged_messages() {
     let samples: Vec<f64> = serde_json::from_value(got[1]["samples"].clone()).unwrap();
     assert_eq!(samples, [5.0; 4]);
 }
+
+/// Every message that crosses to JS is on one line: no control character of the input
+/// (an ESC sequence, a newline) reaches the page raw.
+fn one_safe_line(m: &str) -> bool {
+    !m.chars().any(char::is_control)
+}
+
+#[wasm_bindgen_test]
+fn json_text_errors_name_their_path_and_stay_one_safe_line() {
+    // JSON text handed to the exports (a scenario, a run, a link) names where it broke.
+    let problems = web::classic::classic_validate(js(r#""{\"capacity\": 1e999}""#), None).unwrap();
+    let list: Vec<serde_json::Value> = serde_json::from_str(&text(&problems)).unwrap();
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0]["field"], "capacity", "{list:?}");
+    assert!(
+        list[0]["message"].as_str().unwrap().contains("float range"),
+        "{list:?}"
+    );
+
+    let e = ClassicRun::from_json(r#"{"scenario": {"clients": 1e999}}"#)
+        .err()
+        .unwrap();
+    assert!(message(&e).contains("scenario.clients"), "{}", message(&e));
+    assert_eq!(
+        get(&e, "field").as_string().as_deref(),
+        Some("scenario.clients")
+    );
+
+    let link = format!(
+        "v1.{}",
+        retrystorm::share::base64url_encode(br#"{"classic":{"capacity":1e999}}"#)
+    );
+    let e = web::decode_state(&link).unwrap_err();
+    assert!(
+        message(&e).contains("link.classic.capacity"),
+        "{}",
+        message(&e)
+    );
+
+    // A crafted field name (an ESC sequence and a newline) is echoed escaped.
+    let e = ClassicRun::from_json(r#"{"a\u001b[2J\nb": 1}"#)
+        .err()
+        .unwrap();
+    assert!(one_safe_line(&message(&e)), "{:?}", message(&e));
+    assert!(message(&e).contains("\\u001b"), "{:?}", message(&e));
+}
