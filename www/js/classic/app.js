@@ -451,7 +451,8 @@ export class ClassicApp {
   }
 
   /**
-   * The acceptance checks as PASS / FAIL / n/a with their numbers.
+   * The article's reproduction checks as PASS / FAIL / n/a with their numbers (n/a, with the
+   * engine's reason, once the strategies are no longer the article's).
    * @param {Verdict[]} verdicts
    */
   renderVerdicts(verdicts) {

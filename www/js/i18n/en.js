@@ -12,7 +12,7 @@ export default {
   'attribution.round': 'round (nearest)',
   'attribution.heading': 'Does the conclusion survive another time convention?',
   'attribution.note':
-    "The same scenario and seed run under each attribution convention: the article's key figures side by side, then its acceptance checks. The columns of the convention in use are highlighted.",
+    "The same scenario and seed run under each attribution convention: the article's key figures side by side, then its reproduction checks. The columns of the convention in use are highlighted.",
   'cost.column': 'cost',
   'cost.title': 'A cost model for this strategy (token billing); off by default',
   'cost.toggle': 'cost model of row {row}',
@@ -119,7 +119,7 @@ export default {
   'classic.resultsLabel': 'Results table',
   'classic.chartLabel': 'Attempts per second for every strategy, with capacity and the outage window',
   'classic.legendLabel': 'Show or hide strategies in the chart',
-  'classic.verdicts': "The article's acceptance checks",
+  'classic.verdicts': "The article's reproduction checks",
   'jitter.none': 'none',
   'jitter.full': 'full',
   'verdict.pass': 'PASS',

@@ -117,7 +117,7 @@ export default {
   'classic.resultsLabel': '结果表',
   'classic.chartLabel': '各策略每秒到达上游的请求数，含容量线与故障窗口',
   'classic.legendLabel': '在图中显示或隐藏策略',
-  'classic.verdicts': '文章的判定标准',
+  'classic.verdicts': '文章的复现检查',
   'jitter.none': '无',
   'jitter.full': '全抖动',
   'verdict.pass': '通过',
