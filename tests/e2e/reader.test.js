@@ -221,3 +221,38 @@ test('the article’s reproduction checks say not applicable, not FAIL, once a s
     await page.close();
   }
 });
+
+test('every results column has its definition with its unit, reachable by keyboard and mouse', async () => {
+  const page = await open({ query: '?lang=en' });
+  // Tab from the top of the page until a column header of the results table has the focus.
+  let tabs = 0;
+  const onHeader = () => page.evaluate(() => !!document.activeElement?.matches('#classic-results th[scope="col"]'));
+  while (tabs < 200 && !(await onHeader())) {
+    await page.keyboard.press('Tab');
+    tabs += 1;
+  }
+  const focused = await page.evaluate(() => {
+    const th = /** @type {HTMLElement} */ (document.activeElement);
+    const described = document.getElementById(th.getAttribute('aria-describedby') ?? '');
+    return { term: th.textContent, title: th.title, described: described?.textContent };
+  });
+  assert.equal(focused.term, 'strategy', `${tabs} Tabs`);
+  assert.match(String(focused.described), /name/);
+  assert.equal(focused.title, focused.described);
+  // Every header has its own definition, ending in its unit; "recovery window" is a count.
+  const defs = await page.$$eval('#classic-results thead th', (ths) =>
+    ths.map((th) => [th.textContent, document.getElementById(th.getAttribute('aria-describedby') ?? '')?.textContent]),
+  );
+  assert.equal(defs.length, 15);
+  assert.ok(
+    defs.every(([, d]) => d?.endsWith(')')),
+    JSON.stringify(defs),
+  );
+  assert.equal(new Set(defs.map(([, d]) => d)).size, defs.length);
+  assert.match(String(defs.find(([t]) => t === 'recovery window')?.[1]), /a count, not a duration/);
+  // The glossary under the table opens from the keyboard too.
+  await page.focus('#classic-glossary summary');
+  await page.keyboard.press('Enter');
+  assert.ok(await page.isVisible('#classic-glossary dd'));
+  await page.close();
+});

@@ -117,6 +117,7 @@ export default {
   'classic.editScenario': 'Edit the scenario and the strategies',
   'classic.results': 'Results',
   'classic.resultsLabel': 'Results table',
+  'classic.glossary': 'What the columns mean',
   'classic.chartLabel': 'Attempts per second for every strategy, with capacity and the outage window',
   'classic.legendLabel': 'Show or hide strategies in the chart',
   'classic.verdicts': "The article's reproduction checks",

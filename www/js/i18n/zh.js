@@ -115,6 +115,7 @@ export default {
   'classic.editScenario': '编辑场景与策略',
   'classic.results': '结果',
   'classic.resultsLabel': '结果表',
+  'classic.glossary': '各列的含义',
   'classic.chartLabel': '各策略每秒到达上游的请求数，含容量线与故障窗口',
   'classic.legendLabel': '在图中显示或隐藏策略',
   'classic.verdicts': '文章的复现检查',
