@@ -1,6 +1,6 @@
 // End-to-end tests of the page as a reader arriving from a post meets it: what the first
-// screen holds at 1280 × 900 and at 360 px, and the engine's verdict in words, equal to
-// the CLI's line. Screenshots go to ARTIFACTS (reader-*.png) to be looked at.
+// screen holds at 1280 × 900 and at 360 px, the engine's verdict in words, equal to
+// the CLI's line, and the article's reproduction checks, not applicable once edited. Screenshots go to ARTIFACTS (reader-*.png) to be looked at.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -181,5 +181,78 @@ test('a shared link has a description; a skip link leads to the chart in at most
     tabs += 1;
   }
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'classic-chart', `${tabs} Tabs`);
+  await page.close();
+});
+
+/**
+ * The reproduction checks as the page lists them, once they are computed: badge, detail.
+ * @param {import('playwright-core').Page} page
+ */
+async function checks(page) {
+  await page.waitForFunction(() => {
+    const list = document.querySelector('#classic-verdicts');
+    return !list?.classList.contains('pending') && list?.querySelectorAll('.badge').length === 4;
+  });
+  return page.$$eval('#classic-verdicts li', (items) =>
+    items.map((li) => [li.querySelector('.badge')?.textContent, li.querySelector('.v-detail')?.textContent]),
+  );
+}
+
+test('the article’s reproduction checks say not applicable, not FAIL, once a strategy is edited', async () => {
+  for (const [lang, heading, na, words] of [
+    ['en', "The article's reproduction checks", 'n/a', "not applicable: the strategies are no longer the article's"],
+    ['zh', '文章的复现检查', '不适用', '不适用：策略已不再是文章的策略'],
+  ]) {
+    const page = await open({ query: `?lang=${lang}` });
+    assert.equal(await page.textContent('#classic-verdicts-block-h'), heading);
+    assert.equal((await checks(page)).filter(([badge]) => badge === na).length, 0);
+    // S4 without its budget is S3: two of the article's checks would FAIL on it.
+    await e2e.commitField(page, { field: 'strategies[3].budget_pct', value: '100', runs: 'runs', commit: 'change' });
+    assert.deepEqual(await checks(page), Array(4).fill([na, words]));
+    // The engine decides it, so the CLI's report of the same scenario says the same.
+    const cfg = await page.evaluate(() => window.playground.classic.cfg);
+    const file = h.scratch(`checks-${lang}.json`);
+    fs.writeFileSync(file, JSON.stringify(cfg));
+    const cli = execFileSync(e2e.CLI, ['sweep', '--scenario', file, '--seeds', String(cfg.seed), '--lang', lang], {
+      encoding: 'utf8',
+    });
+    assert.equal(cli.split(words).length - 1, 4, cli);
+    assert.ok(!cli.includes('[FAIL]'), cli);
+    await page.close();
+  }
+});
+
+test('every results column has its definition with its unit, reachable by keyboard and mouse', async () => {
+  const page = await open({ query: '?lang=en' });
+  // Tab from the top of the page until a column header of the results table has the focus.
+  let tabs = 0;
+  const onHeader = () => page.evaluate(() => !!document.activeElement?.matches('#classic-results th[scope="col"]'));
+  while (tabs < 200 && !(await onHeader())) {
+    await page.keyboard.press('Tab');
+    tabs += 1;
+  }
+  const focused = await page.evaluate(() => {
+    const th = /** @type {HTMLElement} */ (document.activeElement);
+    const described = document.getElementById(th.getAttribute('aria-describedby') ?? '');
+    return { term: th.textContent, title: th.title, described: described?.textContent };
+  });
+  assert.equal(focused.term, 'strategy', `${tabs} Tabs`);
+  assert.match(String(focused.described), /name/);
+  assert.equal(focused.title, focused.described);
+  // Every header has its own definition, ending in its unit; "recovery window" is a count.
+  const defs = await page.$$eval('#classic-results thead th', (ths) =>
+    ths.map((th) => [th.textContent, document.getElementById(th.getAttribute('aria-describedby') ?? '')?.textContent]),
+  );
+  assert.equal(defs.length, 15);
+  assert.ok(
+    defs.every(([, d]) => d?.endsWith(')')),
+    JSON.stringify(defs),
+  );
+  assert.equal(new Set(defs.map(([, d]) => d)).size, defs.length);
+  assert.match(String(defs.find(([t]) => t === 'recovery window')?.[1]), /a count, not a duration/);
+  // The glossary under the table opens from the keyboard too.
+  await page.focus('#classic-glossary summary');
+  await page.keyboard.press('Enter');
+  assert.ok(await page.isVisible('#classic-glossary dd'));
   await page.close();
 });

@@ -80,6 +80,8 @@ pub enum Text {
     ReadBreakersValue,
     /// Readout label: the entry requests' latency.
     ReadLatency,
+    /// Readout value: a bucket in which no entry request succeeded (no latency to show).
+    NoSuccesses,
     /// Readout label: a route's cost, `{0}` route.
     ReadCost,
     /// Readout value: `{0}` the bucket's cost, `{1}` per second.
@@ -96,7 +98,7 @@ pub enum Text {
 
 impl Text {
     /// Every text, for the tests.
-    pub const ALL: [Text; 41] = [
+    pub const ALL: [Text; 42] = [
         Text::Second,
         Text::AttemptsPerSecond,
         Text::CostPerSecond,
@@ -132,6 +134,7 @@ impl Text {
         Text::ReadRouteBreakers,
         Text::ReadBreakersValue,
         Text::ReadLatency,
+        Text::NoSuccesses,
         Text::ReadCost,
         Text::ReadCostValue,
         Text::BandSecondCapacity,
@@ -208,6 +211,7 @@ impl Text {
                 "{0} open · {1} half-open · {2} closed",
             ),
             Text::ReadLatency => ("入口延迟 p50 / p99", "entry latency p50 / p99"),
+            Text::NoSuccesses => ("无成功请求", "no successes"),
             Text::ReadCost => ("{0} 成本", "{0} cost"),
             Text::ReadCostValue => ("本桶 {0} · {1}/s", "{0} in the bucket · {1}/s"),
             Text::BandSecondCapacity => (

@@ -190,6 +190,16 @@ impl ClassicRun {
         to_js(&report::table_in(&self.inner, page_lang(lang.as_deref())))
     }
 
+    /// What each column of [`table`](Self::table) means, with its unit, in `lang`:
+    /// `[{term, meaning}]` in the table's column order.
+    #[wasm_bindgen(unchecked_return_type = "{term: string, meaning: string}[]")]
+    pub fn glossary(&self, lang: Option<String>) -> Result<JsValue, JsValue> {
+        to_js(&retrystorm::classic::glossary::glossary_in(
+            &self.inner,
+            page_lang(lang.as_deref()),
+        ))
+    }
+
     /// One of the article's four reports (`"run"`, `"herd"`, `"sweep"`, `"breaker"`) on
     /// this run's scenario and seed, exactly as `retrystorm <report> --lang <lang>` prints it.
     pub fn report(&self, which: &str, lang: Option<String>) -> Result<String, JsValue> {

@@ -8,7 +8,7 @@
 //!   and half-open;
 //! - queue depth and requests in flight per tier;
 //! - the entry requests' end-to-end latency per bucket (p50 and p99 of the successes
-//!   completed in it).
+//!   completed in it; a gap, and "no successes" in the readout, where none did).
 //!
 //! The [`ChartHandle`] it returns maps a mouse position back to a bucket (and to A's
 //! bucket at the same time) and gives every panel's values there, formatted here.
@@ -20,7 +20,7 @@ use crate::chart::{
 use crate::chart_text::Text;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use retrystorm::cluster::{present, Breaker, RunResult, Scenario};
+use retrystorm::cluster::{present, Breaker, Bucket, Percentiles, RunResult, Scenario};
 use retrystorm::ensemble::{render::median_range, Band, Ensemble};
 use retrystorm::javafmt::fixed;
 use retrystorm::lang::Lang;
@@ -260,10 +260,21 @@ pub fn readout<R: Shown>(
             });
         }
     }
+    // A bucket without a success has no latency: saying 0 ms would make a dead system
+    // look fast.
     let lat = &bucket.latency_ms;
-    let mut value = format!("{:.1} / {:.1} ms", lat.p50, lat.p99);
+    let mut value = if succeeded(bucket) {
+        format!("{:.1} / {:.1} ms", lat.p50, lat.p99)
+    } else {
+        Text::NoSuccesses.get(lang).to_string()
+    };
     if let Some((ar, ab)) = a_b {
-        value.push_str(&format!(" · A p99 {:.1} ms", ar.buckets[ab].latency_ms.p99));
+        let ab = &ar.buckets[ab];
+        if succeeded(ab) {
+            value.push_str(&format!(" · A p99 {:.1} ms", ab.latency_ms.p99));
+        } else {
+            value.push_str(&format!(" · A {}", Text::NoSuccesses.get(lang)));
+        }
     }
     rows.push(ReadoutRow {
         label: Text::ReadLatency.get(lang).into(),
@@ -423,6 +434,55 @@ fn span(r: &RunResult, b: usize) -> (f64, f64) {
 /// The points of a step line up to `duration` s (a pinned run may be longer than B's axis).
 fn clip(points: Vec<(f64, f64)>, duration: f64) -> Vec<(f64, f64)> {
     points.into_iter().filter(|(x, _)| *x <= duration).collect()
+}
+
+/// Whether some entry request succeeded in bucket `b` (its latency is measured then).
+fn succeeded(b: &Bucket) -> bool {
+    b.success_latency.count > 0
+}
+
+/// The step line of `f` over the buckets of `r` in which something succeeded, one
+/// segment per run of such buckets: a gap where nothing succeeded (there is no latency
+/// to draw there, and 0 ms would make a dead system look fast).
+fn latency_steps(r: &RunResult, f: impl Fn(&Percentiles) -> f64) -> Vec<Vec<(f64, f64)>> {
+    let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut open = false;
+    for (b, x) in r.buckets.iter().enumerate() {
+        if !succeeded(x) {
+            open = false;
+            continue;
+        }
+        let (x0, x1) = span(r, b);
+        let y = f(&x.latency_ms);
+        match runs.last_mut() {
+            Some(run) if open => run.extend([(x0, y), (x1, y)]),
+            _ => runs.push(vec![(x0, y), (x1, y)]),
+        }
+        open = true;
+    }
+    runs
+}
+
+/// Draws the `segments` of a latency line in `style`, with one legend entry `label`.
+fn latency_line<'a, DB: DrawingBackend + 'a>(
+    chart: &mut TimeChart<'a, DB>,
+    segments: Vec<Vec<(f64, f64)>>,
+    style: ShapeStyle,
+    label: &str,
+    dpr: f64,
+) -> Result<(), String> {
+    for points in segments {
+        chart
+            .draw_series(LineSeries::new(points, style))
+            .map_err(draw_error)?;
+    }
+    // An empty series carries the legend entry, once however many segments there are.
+    chart
+        .draw_series(LineSeries::new(std::iter::empty(), style))
+        .map_err(draw_error)?
+        .label(label)
+        .legend(line_key(style, 14.0, dpr));
+    Ok(())
 }
 
 fn step_line(r: &RunResult, f: impl Fn(usize) -> f64) -> Vec<(f64, f64)> {
@@ -744,32 +804,28 @@ fn latency_panel<DB: DrawingBackend>(
     let run = &r.summary.latency_ms;
     let p99 = ShapeStyle::from(&RGBColor(204, 121, 167)).stroke_width(s(2.0));
     let p50 = ShapeStyle::from(&FIRST).stroke_width(s(2.0));
-    chart
-        .draw_series(LineSeries::new(
-            step_line(r, |b| r.buckets[b].latency_ms.p99),
-            p99,
-        ))
-        .map_err(draw_error)?
-        .label(Text::P99Run.fill(lang, &[&format!("{:.1}", run.p99)]))
-        .legend(line_key(p99, 14.0, dpr));
-    chart
-        .draw_series(LineSeries::new(
-            step_line(r, |b| r.buckets[b].latency_ms.p50),
-            p50,
-        ))
-        .map_err(draw_error)?
-        .label(Text::P50Run.fill(lang, &[&format!("{:.1}", run.p50)]))
-        .legend(line_key(p50, 14.0, dpr));
+    latency_line(
+        &mut chart,
+        latency_steps(r, |l| l.p99),
+        p99,
+        &Text::P99Run.fill(lang, &[&format!("{:.1}", run.p99)]),
+        dpr,
+    )?;
+    latency_line(
+        &mut chart,
+        latency_steps(r, |l| l.p50),
+        p50,
+        &Text::P50Run.fill(lang, &[&format!("{:.1}", run.p50)]),
+        dpr,
+    )?;
     if let Some(a) = a {
         let st = ShapeStyle::from(&chart::theme().ink).stroke_width(s(1.6));
-        chart
-            .draw_series(LineSeries::new(
-                clip(step_line(a, |b| a.buckets[b].latency_ms.p99), duration),
-                st,
-            ))
-            .map_err(draw_error)?
-            .label(Text::PinnedP99.get(lang))
-            .legend(line_key(st, 14.0, dpr));
+        let segments = latency_steps(a, |l| l.p99)
+            .into_iter()
+            .map(|points| clip(points, duration))
+            .filter(|points| !points.is_empty())
+            .collect();
+        latency_line(&mut chart, segments, st, Text::PinnedP99.get(lang), dpr)?;
     }
     chart::legend(&mut chart, 11.0, 6.0, dpr)?;
     Ok(())

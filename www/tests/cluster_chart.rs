@@ -152,3 +152,75 @@ fn the_keyboard_positions_are_the_buckets_and_read_the_bucket_under_them() {
     assert_eq!(r.bucket, mid);
     assert!(!r.rows.is_empty());
 }
+
+/// The chart of `run` drawn as SVG, 900 CSS pixels wide.
+fn svg(run: &Run) -> String {
+    let mut svg = String::new();
+    let h = cluster_chart::height(&run.scenario) as u32;
+    let root = SVGBackend::with_string(&mut svg, (900, h)).into_drawing_area();
+    cluster_chart::draw_on(root, run, None, LIGHT, look(), None).unwrap();
+    svg
+}
+
+#[test]
+fn the_latency_panel_leaves_a_gap_where_nothing_succeeded() {
+    let run = metastable();
+    let dead = run
+        .result
+        .buckets
+        .iter()
+        .position(|b| b.success_latency.count == 0)
+        .expect("the metastable run has buckets without a success");
+    assert!(run.result.buckets[..dead]
+        .iter()
+        .any(|b| b.success_latency.count > 0));
+    // The p99 line (its own colour) has a step (two points) only in the buckets with a
+    // success, so it never drops to 0 ms where there was nothing to measure; its legend
+    // key is two points more.
+    let svg = svg(&run);
+    let points: usize = svg
+        .split("<polyline ")
+        .skip(1)
+        .filter(|e| e.contains("stroke=\"#CC79A7\""))
+        .map(|e| {
+            let p = e.split_once("points=\"").unwrap().1;
+            p.split_once('"').unwrap().0.split_whitespace().count()
+        })
+        .sum();
+    let ok = run
+        .result
+        .buckets
+        .iter()
+        .filter(|b| b.success_latency.count > 0)
+        .count();
+    assert_eq!(points, 2 * ok + 2);
+}
+
+#[test]
+fn the_readout_says_no_successes_in_a_bucket_where_nothing_succeeded() {
+    let run = metastable();
+    let centres = cluster_chart::centres(&run.result);
+    let dead = run
+        .result
+        .buckets
+        .iter()
+        .position(|b| b.success_latency.count == 0)
+        .unwrap();
+    let live = run
+        .result
+        .buckets
+        .iter()
+        .position(|b| b.success_latency.count > 0)
+        .unwrap();
+    let latency = |lang: Lang, b: usize| {
+        let r = cluster_chart::readout(&run, None, None, false, lang, centres[b]).unwrap();
+        r.rows.last().unwrap().value.clone()
+    };
+    assert_eq!(latency(Lang::En, dead), "no successes");
+    assert_eq!(latency(Lang::Zh, dead), "无成功请求");
+    assert!(
+        latency(Lang::En, live).ends_with(" ms"),
+        "{}",
+        latency(Lang::En, live)
+    );
+}

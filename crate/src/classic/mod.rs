@@ -2,6 +2,7 @@
 //! capacity, a whole-window outage, and strategies compared on one seed.
 
 pub mod engine;
+pub mod glossary;
 pub mod report;
 pub mod scenario;
 mod texts;

@@ -3,7 +3,7 @@
 //! table, the Markdown and CSV exports, and the article's four acceptance checks.
 
 use super::engine::{simulate, Output, Runs, StrategyResult, RECOVERY_WINDOW_S};
-use super::scenario::Scenario;
+use super::scenario::{Scenario, Strategy};
 use super::texts::{Check, Text};
 use crate::javafmt::{fixed, java_list, pad};
 use crate::lang::{Lang, Texts};
@@ -376,8 +376,47 @@ pub fn verdicts(sc: &Scenario, seed: i64) -> Result<Vec<Verdict>, ValidationErro
     verdicts_of(&simulate(sc, seed)?)
 }
 
-/// [`verdicts`] named in `lang` (the figures and PASS/FAIL are the same).
+/// True when the article's reproduction checks apply to `sc`: its first four strategies
+/// are the article's S1–S4 (their names aside) in a scenario the checks depend on left as
+/// the article's. The seed and the attribution convention may differ, since the checks are
+/// meant to be tried across both.
+pub fn article_checks_apply(sc: &Scenario) -> bool {
+    let article = Scenario::article();
+    // The checks compare S1–S4 by position; S5 and S6 take no part in them.
+    let same_strategies = sc.strategies.len() >= 4
+        && sc.strategies[..4]
+            .iter()
+            .zip(&article.strategies[..4])
+            .all(|(s, a)| {
+                Strategy {
+                    name: a.name.clone(),
+                    ..s.clone()
+                } == *a
+            });
+    same_strategies
+        && sc.clients == article.clients
+        && sc.duration_s == article.duration_s
+        && sc.capacity == article.capacity
+        && sc.outage == article.outage
+        && sc.upstream_latency_ms == article.upstream_latency_ms
+}
+
+/// The article's reproduction checks as the reports and the page present them: [`verdicts`]
+/// named in `lang` (the figures and PASS/FAIL are the same), or, when the strategies are
+/// no longer the article's ([`article_checks_apply`]), each one not applicable instead of
+/// a FAIL that would only say the scenario changed.
 pub fn verdicts_in(sc: &Scenario, seed: i64, lang: Lang) -> Result<Vec<Verdict>, ValidationError> {
+    if !article_checks_apply(sc) {
+        sc.validate()?;
+        return Ok(verdict_names(lang)
+            .iter()
+            .map(|n| Verdict {
+                name: n.to_string(),
+                pass: None,
+                detail: Text::NotTheArticles.get(lang).to_string(),
+            })
+            .collect());
+    }
     let mut v = checks(&simulate(sc, seed)?, lang, &mut Runs::new())?;
     for (v, name) in v.iter_mut().zip(verdict_names(lang)) {
         v.name = name.to_string();
@@ -799,6 +838,48 @@ mod tests {
             article_report(&out, ArticleReport::Breaker, Lang::default()).unwrap(),
             breaker_text(&out)
         );
+    }
+
+    /// An edited strategy makes the reproduction checks not applicable rather than FAIL,
+    /// in both languages and in the CLI's report; a new seed, a convention or a renamed
+    /// strategy keeps them checked.
+    #[test]
+    fn checks_on_strategies_not_the_articles_are_not_applicable() {
+        let mut edited = Scenario::article();
+        edited.strategies[3].budget_pct = 100;
+        for (lang, words) in [
+            (
+                Lang::En,
+                "not applicable: the strategies are no longer the article's",
+            ),
+            (Lang::Zh, "不适用：策略已不再是文章的策略"),
+        ] {
+            let v = verdicts_in(&edited, edited.seed, lang).unwrap();
+            assert_eq!(v.len(), 4);
+            assert!(
+                v.iter().all(|v| v.pass.is_none() && v.detail == words),
+                "{v:?}"
+            );
+            let text = multi_seed_text_in(&edited, &[4242], lang).unwrap();
+            assert_eq!(text.matches(words).count(), 4, "{text}");
+            assert!(!text.contains("[FAIL]"), "{text}");
+        }
+        // The same edit, judged as the article's checks alone, does fail: n/a is not a pass.
+        assert!(verdicts(&edited, edited.seed)
+            .unwrap()
+            .iter()
+            .any(|v| v.pass == Some(false)));
+        let mut kept = Scenario::article();
+        kept.seed = 7;
+        kept.attribution = super::super::scenario::Attribution::Floor;
+        kept.strategies[2].name = "S3 renamed".into();
+        kept.strategies[5].max_retry = 1;
+        let v = verdicts_in(&kept, kept.seed, Lang::En).unwrap();
+        assert!(v.iter().all(|v| v.pass.is_some()), "{v:?}");
+        let mut moved = Scenario::article();
+        moved.capacity = 300;
+        let v = verdicts_in(&moved, moved.seed, Lang::En).unwrap();
+        assert!(v.iter().all(|v| v.pass.is_none()), "{v:?}");
     }
 
     #[test]

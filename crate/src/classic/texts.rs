@@ -93,6 +93,11 @@ crate::catalogue! {
             "需要至少 4 个策略（按位置为 S1–S4）；此场景有 {0} 个",
             "needs at least 4 strategies (S1–S4 by position); this scenario has {0}"
         ),
+        /// A reproduction check on strategies that are no longer the article's.
+        NotTheArticles => (
+            "不适用：策略已不再是文章的策略",
+            "not applicable: the strategies are no longer the article's"
+        ),
         /// The budget check's detail: `{0}` the difference.
         AmplificationDifference => ("放大倍数差值 {0}", "amplification difference {0}"),
         /// The six-seed report's header: `{0}` seeds.
@@ -118,8 +123,8 @@ crate::catalogue! {
             "  {0}{1} / {2} / 峰值 {3} / 过载 {4}s / p50 {5} ms / p99 {6} ms",
             "  {0}{1} / {2} / peak {3} / overload {4}s / p50 {5} ms / p99 {6} ms"
         ),
-        /// The acceptance checks' header: `{0}` seed.
-        ChecksHeader => ("判定标准（seed={0}）", "Acceptance checks (seed={0})"),
+        /// The reproduction checks' header: `{0}` seed (the Chinese is the article's word).
+        ChecksHeader => ("判定标准（seed={0}）", "The article's reproduction checks (seed={0})"),
         /// An acceptance check's line: `{0}` PASS/FAIL, `{1}` its name, `{2}` its detail.
         CheckLine => ("  [{0}] {1}：{2}", "  [{0}] {1}: {2}"),
         /// The `breaker` report's header: `{0}` capacity, `{1}`~`{2}` the outage, `{3}` seed.

@@ -390,6 +390,7 @@ export class ClassicApp {
     this.run?.free();
     this.run = run;
     renderTable(/** @type {HTMLTableElement} */ (this.$('results')), run.table(lang()));
+    this.renderGlossary(run.glossary(lang()));
     this.$('verdict').textContent = run.verdict(lang());
     this.renderChartSwitch();
     const drawMs = this.chart.draw();
@@ -451,7 +452,30 @@ export class ClassicApp {
   }
 
   /**
-   * The acceptance checks as PASS / FAIL / n/a with their numbers.
+   * The engine's definitions of the table's columns: the glossary under the table, and
+   * every column header focusable, with its definition as its tooltip (mouse) and as its
+   * accessible description (keyboard, screen readers).
+   * @param {{term: string, meaning: string}[]} entries
+   */
+  renderGlossary(entries) {
+    this.$('glossary-list').replaceChildren(
+      ...entries.flatMap(({ term, meaning }, i) => [
+        el('dt', { text: term }),
+        el('dd', { id: this.id(`def-${i}`), text: meaning }),
+      ]),
+    );
+    for (const [i, th] of this.$('results').querySelectorAll('thead th').entries()) {
+      const entry = entries[i];
+      if (!entry) continue;
+      th.setAttribute('title', entry.meaning);
+      th.setAttribute('tabindex', '0');
+      th.setAttribute('aria-describedby', this.id(`def-${i}`));
+    }
+  }
+
+  /**
+   * The article's reproduction checks as PASS / FAIL / n/a with their numbers (n/a, with the
+   * engine's reason, once the strategies are no longer the article's).
    * @param {Verdict[]} verdicts
    */
   renderVerdicts(verdicts) {

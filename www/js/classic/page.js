@@ -291,6 +291,13 @@ export function buildClassicPage(root, { attributions }) {
           'div',
           { id: id('table-block'), class: 'table-block' },
           scrollBox(el('table', { id: id('results'), class: 'results' }), 'classic.resultsLabel'),
+          // The engine's definition of every column; each header points at its own.
+          el(
+            'details',
+            { id: id('glossary'), class: 'glossary' },
+            el('summary', tx('classic.glossary')),
+            el('dl', { id: id('glossary-list') }),
+          ),
         ),
       ),
       editor,
