@@ -33,12 +33,14 @@
 //! [`merge`] gathers any complete set of shard files, in any order, into exactly the
 //! result of the unsharded run, because both summarise the same samples in item order.
 
+pub mod advice;
 pub mod choose;
 pub mod fields;
 pub mod path;
 pub mod presets;
 pub mod render;
 mod shards;
+pub mod words;
 
 pub use fields::{numeric_fields, NumericField};
 pub use shards::{
