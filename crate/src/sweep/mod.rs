@@ -33,6 +33,7 @@
 //! [`merge`] gathers any complete set of shard files, in any order, into exactly the
 //! result of the unsharded run, because both summarise the same samples in item order.
 
+pub mod advice;
 pub mod choose;
 mod cli_forms;
 mod definition;
@@ -43,6 +44,7 @@ pub mod presets;
 pub mod render;
 mod run;
 mod shards;
+pub mod words;
 
 pub use cli_forms::{
     constraint_from_cli, constraint_to_cli, metric_from_cli, objective_from_cli, objective_to_cli,
