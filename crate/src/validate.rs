@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 mod de;
+mod plain;
 mod text_path;
 use de::Seg;
 

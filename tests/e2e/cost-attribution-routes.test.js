@@ -182,7 +182,8 @@ test('a cost model switched on in the editor bills the strategy as the CLI does,
   await page.dispatchEvent('[data-field="strategies[3].cost.output_price_per_1k"]', 'change');
   const msg = page.locator('.cost-row .field-msg');
   await msg.first().waitFor();
-  assert.match(String(await msg.first().textContent()), /output_price_per_1k/);
+  assert.match(String(await msg.first().getAttribute('title')), /output_price_per_1k/);
+  assert.match(String(await msg.first().textContent()), /^Output price per 1k tokens must be between/);
   // Unticking a billed kind edits the list; removing the model drops the columns.
   await page.fill('[data-field="strategies[3].cost.output_price_per_1k"]', '0.015');
   await page.dispatchEvent('[data-field="strategies[3].cost.output_price_per_1k"]', 'change');
@@ -300,7 +301,7 @@ test('a routes preset shows the route table of the CLI; a route is added and rem
   await page.waitForFunction(() => window.playground.cluster.cfg.tiers[0].routes.length === 2);
   const msg = page.locator('[data-tier="3"] .tier-head .field-msg');
   await msg.waitFor();
-  assert.match(String(await msg.textContent()), /tiers\[3\].*called by exactly one tier/);
+  assert.match(String(await msg.getAttribute('title')), /tiers\[3\].*called by exactly one tier/);
   // Removing that tier makes the tree valid again, with the routes as they were.
   await page.click('button[data-act="tier-del"][data-index="3"]');
   await e2e.waitRunCount(page, 'clusterRuns', ++n);

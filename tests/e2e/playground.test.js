@@ -162,10 +162,12 @@ test('editing a strategy changes the table, the chart and the URL, and matches t
   assert.equal(scenario.strategies[1].max_retry, 2);
   assert.deepEqual(await pageOutput(page), cli(scenario, 4242));
 
-  // An invalid value is marked at the field with the engine's message; the last results stay.
+  // An invalid value is marked at the field with the engine's plain words (its technical
+  // message, the CLI's, as the title); the last results stay.
   await page.locator('[data-field="strategies[1].max_retry"]').fill('999');
   await page.waitForSelector('.field-msg');
-  assert.match(await page.textContent('.field-msg'), /strategies\[1\]\.max_retry = 999 is out of range/);
+  assert.equal(await page.textContent('.field-msg'), 'Max retry must be between 0 and 30');
+  assert.match(String(await page.getAttribute('.field-msg', 'title')), /strategies\[1\]\.max_retry = 999 is out of range/);
   assert.deepEqual(await table(page), rows);
   assert.ok(await page.isVisible('#classic-stale'));
 

@@ -7,14 +7,23 @@ use retrystorm::ValidationError;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// The JS `Error` thrown by every export: the message, plus the fields of a validation error.
+/// The JS `Error` thrown by every export: the message, plus the fields of a validation
+/// error and its plain words in English (`plain`).
 pub fn js_error(err: &ValidationError) -> JsValue {
+    js_error_in(err, Lang::En)
+}
+
+/// The JS `Error` of [`js_error`], its `plain` words ([`ValidationError::plain`]) in
+/// `lang`; the message stays the CLI's, with the field's path, value and range.
+pub fn js_error_in(err: &ValidationError, lang: Lang) -> JsValue {
     let e = js_sys::Error::new(&err.to_string());
+    let plain = err.plain(lang);
     // Setting properties on a fresh Error object cannot fail.
     for (key, value) in [
         ("field", &err.field),
         ("value", &err.value),
         ("allowed", &err.allowed),
+        ("plain", &plain),
     ] {
         let _ = js_sys::Reflect::set(&e, &JsValue::from_str(key), &JsValue::from_str(value));
     }

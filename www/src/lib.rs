@@ -29,7 +29,7 @@ pub mod preview;
 pub mod strip_chart;
 pub mod sweep_chart;
 
-use js::{js_error, json_from_js, page_lang, plain_error, to_js};
+use js::{js_error, js_error_in, json_from_js, page_lang, plain_error, to_js};
 use retrystorm::lang::Lang;
 use retrystorm::share::{self, ShareState};
 use retrystorm::ValidationError;
@@ -43,7 +43,7 @@ const TS_TYPES: &str = r#"
 /** A table formatted by the engine: every cell is a string. */
 export interface Table { columns: string[]; rows: string[][] }
 /** One validation problem, at a field path such as `tiers[1].client.budget.percent`. */
-export interface Problem { field: string; value: string; allowed: string; message: string }
+export interface Problem { field: string; value: string; allowed: string; message: string; plain: string }
 /** A chart's hover readout at one bucket. */
 export interface Readout {
   bucket: number;
@@ -278,13 +278,16 @@ pub(crate) struct ProblemJs {
     value: String,
     allowed: String,
     message: String,
+    /// The message in plain words (the field's label, what it may hold), shown at the field.
+    plain: String,
 }
 
 impl ProblemJs {
-    /// The problem with its message in `lang`.
+    /// The problem with its messages in `lang`.
     fn of(e: ValidationError, lang: Lang) -> Self {
         ProblemJs {
             message: e.message(lang),
+            plain: e.plain(lang),
             field: e.field,
             value: e.value,
             allowed: e.allowed,
@@ -292,7 +295,7 @@ impl ProblemJs {
     }
 }
 
-/// `[{field, value, allowed, message}]` of a model's scenario: every problem of a document
+/// `[{field, value, allowed, message, plain}]` of a model's scenario: every problem of a document
 /// that parses, else the one parse error (never a throw: the page shows it at a field);
 /// the messages in `lang` (`"zh"` or `"en"`, the default).
 pub(crate) fn problems_js<S>(
@@ -320,10 +323,11 @@ pub fn encode_state(state: JsValue) -> Result<String, JsValue> {
 }
 
 /// Decodes a share-link string (any version) into the page state, checking that the
-/// scenarios in it (classic, cluster) are valid; every failure names the problem.
+/// scenarios in it (classic, cluster) are valid; every failure names the problem, its
+/// `plain` words in `lang` (`"zh"` or `"en"`, the default).
 #[wasm_bindgen(js_name = decodeState)]
-pub fn decode_state(text: &str) -> Result<JsValue, JsValue> {
-    let state = decode_checked(text).map_err(|e| js_error(&e))?;
+pub fn decode_state(text: &str, lang: Option<String>) -> Result<JsValue, JsValue> {
+    let state = decode_checked(text).map_err(|e| js_error_in(&e, page_lang(lang.as_deref())))?;
     to_js(&state)
 }
 

@@ -369,7 +369,8 @@ export class ClassicApp {
       this.renderAttribution(/** @type {{figures: Table, checks: Table}} */ (conventions.value));
       this.$('attribution-block').classList.remove('pending');
     } catch (e) {
-      const err = /** @type {{cancelled?: boolean, superseded?: boolean, field?: string, message?: string}} */ (e);
+      const err =
+        /** @type {{cancelled?: boolean, superseded?: boolean, field?: string, message?: string, plain?: string}} */ (e);
       if (err.cancelled || err.superseded) {
         if (err.cancelled) {
           this.$('stale').hidden = false;
@@ -377,7 +378,7 @@ export class ClassicApp {
         }
         return;
       }
-      this.editor.showProblems([{ field: err.field || '', message: String(err.message) }]);
+      this.editor.showProblems([{ field: err.field || '', message: String(err.message), plain: err.plain }]);
       this.$('stale').hidden = false;
     }
   }

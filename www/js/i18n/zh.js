@@ -57,7 +57,8 @@ export default {
   'shell.loading': '正在加载模拟器…',
   'shell.loadFailed':
     '模拟器无法加载（{reason}）。需要支持 WebAssembly 与 JavaScript 模块的浏览器，并通过 http(s) 访问。刷新页面也许能解决。',
-  'shell.badLink': '无法读取此链接：{message}。改为显示文章的默认设置。',
+  'shell.badLink': '{message}。改为显示文章的默认设置。',
+  'shell.badLink.detail': '详情',
   'shell.running': '运行中…',
   'shell.cancel': '取消',
   'shell.stale': '显示的是上一次有效的结果',

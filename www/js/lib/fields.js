@@ -70,12 +70,14 @@ export function parseNumber(text) {
 }
 
 /**
- * A validation problem (the engine's `Problem`, or a run's error with the field it names).
- * @typedef {{field: string, message: string, value?: string, allowed?: string}} Problem
+ * A validation problem (the engine's `Problem`, or a run's error with the field it names):
+ * `plain` is the engine's plain words shown at the field, `message` the technical form.
+ * @typedef {{field: string, message: string, plain?: string, value?: string, allowed?: string}} Problem
  */
 
 /**
- * Marks every field under `root` that the engine complained about, with its message, and
+ * Marks every field under `root` that the engine complained about, with its plain words
+ * (the technical message, with the field's path, value and range, as its title), and
  * clears the marks of the last call (under `root` only: each editor owns its marks).
  * A problem without a field path (text in a number field) goes where the bad text is.
  * @param {ParentNode} root
@@ -100,7 +102,7 @@ export function markProblems(root, problems, badText, candidates = (f) => [f]) {
       input.classList.add('invalid');
       input.setAttribute('aria-invalid', 'true');
       (input.closest('label, fieldset, td') ?? input.parentElement)?.append(
-        el('small', { class: 'field-msg', text: p.message }),
+        el('small', { class: 'field-msg', text: p.plain || p.message, title: p.message }),
       );
       placed = true;
       // One place for a named field; text-typing problems mark every bad field.
