@@ -251,6 +251,18 @@ test('switching the attribution changes the table as --attribution does; the com
     'the convention in use is marked',
   );
   await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'attribution.png'), fullPage: true });
+  // Once S4 is no longer the article's, its checks do not apply under any convention
+  // (as the page's checks say), rather than failing.
+  await e2e.commitField(page, { field: 'strategies[3].budget_pct', value: '100', runs: 'runs', commit: 'change' });
+  await page.waitForFunction(
+    () => document.querySelector('#classic-attribution-checks tbody td:nth-child(2)')?.textContent !== 'PASS',
+  );
+  await conventionsShown(page);
+  const edited = await e2e.tableRows(page, '#classic-attribution-checks');
+  assert.deepEqual(
+    edited.slice(1).map((r) => r.slice(1)),
+    Array.from({ length: 4 }, () => ['n/a', 'n/a', 'n/a']),
+  );
   assert.deepEqual(page.errors, []);
   await page.close();
 });
