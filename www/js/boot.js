@@ -17,7 +17,16 @@ const LOAD_TIMEOUT_MS = 20_000;
 function failLoad(reason) {
   $('loading').hidden = true;
   document.body.classList.remove('loading');
+  // The controls stay disabled (nothing could run them); the first paint's table stays.
   banner(t('shell.loadFailed', { reason }));
+}
+
+/**
+ * The shell's controls (model switch, language, copy buttons) are disabled in index.html
+ * until the engine is ready, so while the wasm loads nothing looks live and does nothing.
+ */
+function enableControls() {
+  for (const node of document.querySelectorAll('header.top [disabled]')) node.removeAttribute('disabled');
 }
 
 /**
@@ -90,7 +99,9 @@ async function main() {
   }
   $('version').textContent = `v${wasm.version()}`;
   $('loading').hidden = true;
+  $('first-paint')?.remove();
   $('app').hidden = false;
+  enableControls();
   document.body.classList.remove('loading');
   /** @type {{classic?: ClassicApp, cluster?: ClusterApp}} */
   const apps = {};
