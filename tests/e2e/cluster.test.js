@@ -41,14 +41,14 @@ async function openCluster() {
   return page;
 }
 
-/** Clicks a cluster preset and waits for its run. */
+/** Chooses a cluster preset and waits for its run. */
 /**
  * @param {import('playwright-core').Page} page
  * @param {string} id
  */
 async function preset(page, id) {
   const n = await clusterRuns(page);
-  await page.click(`[data-cluster-preset="${id}"]`);
+  await e2e.choosePreset(page, id, 'cluster');
   await waitClusterRuns(page, n + 1);
 }
 
@@ -554,7 +554,7 @@ test('each model keeps its state; classic links without a cluster scenario still
   // A cluster preset in the classic presets switches to the cluster model and runs it.
   await page.click('input[name="model"][value="classic"]');
   const m = await clusterRuns(page);
-  await page.click('#classic-presets [data-preset="cluster-gc-stampede-fixed"]');
+  await e2e.choosePreset(page, 'cluster-gc-stampede-fixed');
   await waitClusterRuns(page, m + 1);
   assert.ok(await page.isChecked('input[name="model"][value="cluster"]'));
   assert.equal((await cfg(page)).name, 'GC-pause stampede (fixed)');

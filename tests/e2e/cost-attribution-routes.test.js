@@ -71,13 +71,13 @@ async function conventionsShown(page) {
 }
 
 /**
- * Clicks a classic preset and waits for its run.
+ * Chooses a classic preset and waits for its run.
  * @param {import('playwright-core').Page} page
  * @param {string} id
  */
 async function classicPreset(page, id) {
   const n = await runs(page);
-  await page.click(`[data-preset="${id}"]`);
+  await e2e.choosePreset(page, id);
   await e2e.waitRunCount(page, 'runs', n + 1);
 }
 
@@ -272,7 +272,7 @@ test('a routes preset shows the route table of the CLI; a route is added and rem
   await page.click('input[name="model"][value="cluster"]');
   await e2e.waitRunCount(page, 'clusterRuns', 1);
   let n = await e2e.runCount(page, 'clusterRuns');
-  await page.click('[data-cluster-preset="cluster-routes-shared-budget"]');
+  await e2e.choosePreset(page, 'cluster-routes-shared-budget', 'cluster');
   await e2e.waitRunCount(page, 'clusterRuns', ++n);
   const text = cli(['run', '--preset', 'cluster-routes-shared-budget']);
   assert.deepEqual(await e2e.tableRows(page, '#cluster-routes'), textTable(text, 'route '));
@@ -347,7 +347,7 @@ test('a link carries the cost model, the attribution, the chart switch and the r
   await page.click('input[name="model"][value="cluster"]');
   await e2e.waitRunCount(page, 'clusterRuns', 1);
   let c = await e2e.runCount(page, 'clusterRuns');
-  await page.click('[data-cluster-preset="cluster-routes-per-route-budget"]');
+  await e2e.choosePreset(page, 'cluster-routes-per-route-budget', 'cluster');
   await e2e.waitRunCount(page, 'clusterRuns', ++c);
   await page.click('button[data-act="route-add"][data-index="1"]');
   await e2e.waitRunCount(page, 'clusterRuns', ++c);

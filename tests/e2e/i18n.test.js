@@ -524,9 +524,9 @@ test('in Chinese: chart readouts, presets, the cluster summary and a type error 
   assert.equal(titles.article, '原文：六种策略');
   assert.equal(await page.textContent('[data-preset="article"]'), titles.article);
   assert.equal(await page.textContent('[data-preset="cluster-call-chain"]'), titles['cluster-call-chain']);
-  await page.click('[data-preset="budget-100"]');
+  await e2e.choosePreset(page, 'budget-100');
   assert.match(String(await page.textContent('#classic-preset-desc')), /^原文的归零检验/);
-  // Switching to English rewrites the buttons, the description and the chart's texts.
+  // Switching to English rewrites the presets, the description and the chart's texts.
   const drawn = Number(await page.getAttribute('#classic-chart', 'data-drawn'));
   await page.selectOption('#lang-select', 'en');
   assert.equal(await page.textContent('[data-preset="article"]'), 'Article: six strategies');
@@ -535,7 +535,7 @@ test('in Chinese: chart readouts, presets, the cluster summary and a type error 
     (n) => Number(document.querySelector('#classic-chart')?.getAttribute('data-drawn')) > n,
     drawn,
   );
-  await page.focus('#classic-presets button');
+  await page.focus('#classic-presets');
   await page.focus('#classic-chart');
   assert.match(String(await page.textContent('#classic-readout .readout-title')), /^second 0 · capacity \d+$/);
   await page.selectOption('#lang-select', 'zh');

@@ -360,10 +360,10 @@ test('a seed above 2^53 gives the CLI table', async () => {
 
 test('presets load the bundled scenarios', async () => {
   const page = await open(h.url);
-  const ids = await page.$$eval('#classic-presets button:not([disabled])', (b) => b.map((x) => x.dataset.preset));
+  const ids = await page.$$eval('#classic-presets option[data-preset]', (b) => b.map((x) => x.dataset.preset));
   assert.ok(ids.includes('breaker-groups') && ids.includes('budget-100'), ids.join());
   const n = await runs(page);
-  await page.click('button[data-preset="breaker-groups"]');
+  await e2e.choosePreset(page, 'breaker-groups');
   await waitRuns(page, n + 1);
   const rows = await table(page);
   // Group G: threshold 100, trips at 20 and 25, 801 harmful rejections (the article's section 5, crate/tests/golden.rs).

@@ -68,6 +68,7 @@ export default {
   'shell.openPlayground': 'Open in the Retry Storm Playground ↗',
   'shell.export': 'Share and export',
   'shell.footer': 'every number is computed in your browser by the same Rust engine as the CLI.',
+  'classic.presetPick': 'Load a preset…',
   'classic.presets': 'Presets',
   'classic.clusterPreset': '{description} (cluster model)',
   'classic.scenario': 'Scenario',

@@ -66,6 +66,7 @@ export default {
   'shell.openPlayground': '在重试风暴模拟器中打开 ↗',
   'shell.export': '分享与导出',
   'shell.footer': '每个数字都由与命令行工具相同的 Rust 引擎在你的浏览器中算出。',
+  'classic.presetPick': '载入预设场景…',
   'classic.presets': '预设场景',
   'classic.clusterPreset': '{description}（集群模型）',
   'classic.scenario': '场景',
