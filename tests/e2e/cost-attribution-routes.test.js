@@ -183,7 +183,7 @@ test('a cost model switched on in the editor bills the strategy as the CLI does,
   const msg = page.locator('.cost-row .field-msg');
   await msg.first().waitFor();
   assert.match(String(await msg.first().getAttribute('title')), /output_price_per_1k/);
-  assert.match(String(await msg.first().textContent()), /^Output price per 1k tokens must be between/);
+  assert.match(String(await msg.first().textContent()), /^Output price \/ 1k must be between/);
   // Unticking a billed kind edits the list; removing the model drops the columns.
   await page.fill('[data-field="strategies[3].cost.output_price_per_1k"]', '0.015');
   await page.dispatchEvent('[data-field="strategies[3].cost.output_price_per_1k"]', 'change');

@@ -79,7 +79,8 @@ test('the JS Error of a run keeps the field path, the value and the range, with 
       return null;
     } catch (e) {
       const x = /** @type {any} */ (e);
-      return { isError: x instanceof Error, message: x.message, field: x.field, allowed: x.allowed, plain: x.plain };
+      const { message, field, allowed, kind, plain } = x;
+      return { isError: x instanceof Error, message, field, allowed, kind, plain };
     }
   });
   assert.deepEqual(err, {
@@ -87,6 +88,7 @@ test('the JS Error of a run keeps the field path, the value and the range, with 
     message: 'link.classic.strategies[1].max_retry = 999 is out of range: allowed 0..=30',
     field: 'link.classic.strategies[1].max_retry',
     allowed: '0..=30',
+    kind: 'range',
     plain: '此链接似乎不完整：请复制完整的链接',
   });
   await page.close();
@@ -112,8 +114,8 @@ for (const [lang, said, fallback] of [
       await page.waitForSelector('#banner:not([hidden])');
       const banner = page.locator('#banner');
       const shown = String(await banner.evaluate((b) => b.firstChild?.textContent));
-      assert.ok(shown.startsWith(said), `${text}: ${shown}`);
-      assert.match(shown, fallback);
+      assert.ok(shown.startsWith(String(said)), `${text}: ${shown}`);
+      assert.match(shown, /** @type {RegExp} */ (fallback));
       // The technical message folds away under "details", one line naming the link's field.
       const detail = String(await page.textContent('#banner details code'));
       assert.match(detail, /^link/, text);

@@ -43,7 +43,7 @@ const TS_TYPES: &str = r#"
 /** A table formatted by the engine: every cell is a string. */
 export interface Table { columns: string[]; rows: string[][] }
 /** One validation problem, at a field path such as `tiers[1].client.budget.percent`. */
-export interface Problem { field: string; value: string; allowed: string; message: string; plain: string }
+export interface Problem { field: string; value: string; allowed: string; message: string; kind: string }
 /** A chart's hover readout at one bucket. */
 export interface Readout {
   bucket: number;
@@ -278,8 +278,9 @@ pub(crate) struct ProblemJs {
     value: String,
     allowed: String,
     message: String,
-    /// The message in plain words (the field's label, what it may hold), shown at the field.
-    plain: String,
+    /// What kind of problem it is (`range`, `type`, `missing`, `unknown`), for
+    /// [`plain_message`]: the page shows it in plain words at its field.
+    kind: &'static str,
 }
 
 impl ProblemJs {
@@ -287,7 +288,7 @@ impl ProblemJs {
     fn of(e: ValidationError, lang: Lang) -> Self {
         ProblemJs {
             message: e.message(lang),
-            plain: e.plain(lang),
+            kind: js::kind_name(e.kind),
             field: e.field,
             value: e.value,
             allowed: e.allowed,
@@ -295,7 +296,7 @@ impl ProblemJs {
     }
 }
 
-/// `[{field, value, allowed, message, plain}]` of a model's scenario: every problem of a document
+/// `[{field, value, allowed, message, kind}]` of a model's scenario: every problem of a document
 /// that parses, else the one parse error (never a throw: the page shows it at a field);
 /// the messages in `lang` (`"zh"` or `"en"`, the default).
 pub(crate) fn problems_js<S>(
@@ -312,6 +313,23 @@ pub(crate) fn problems_js<S>(
         Err(e) => vec![ProblemJs::of(e, lang)],
     };
     to_js(&list)
+}
+
+/// A problem (`field`, `value`, `allowed` and `kind` of a [`Problem`] or a JS `Error`)
+/// in plain words in `lang`, its field called `label` (the label the page shows beside
+/// it): "Max retry must be between 0 and 30" ([`ValidationError::plain_as`]).
+#[wasm_bindgen(js_name = plainMessage)]
+pub fn plain_message(
+    field: &str,
+    value: &str,
+    allowed: &str,
+    kind: &str,
+    label: &str,
+    lang: Option<String>,
+) -> String {
+    ValidationError::new(field, value, allowed)
+        .of_kind(js::kind_of(kind))
+        .plain_as(label, page_lang(lang.as_deref()))
 }
 
 /// Encodes the page state (`{model, classic, cluster, cluster_a, view}`) as a share-link string.

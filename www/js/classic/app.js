@@ -373,7 +373,9 @@ export class ClassicApp {
       this.$('attribution-block').classList.remove('pending');
     } catch (e) {
       const err =
-        /** @type {{cancelled?: boolean, superseded?: boolean, field?: string, message?: string, plain?: string}} */ (e);
+        /** @type {{cancelled?: boolean, superseded?: boolean, field?: string, message?: string, value?: string, allowed?: string, kind?: string}} */ (
+          e
+        );
       if (err.cancelled || err.superseded) {
         if (err.cancelled) {
           this.$('stale').hidden = false;
@@ -381,7 +383,8 @@ export class ClassicApp {
         }
         return;
       }
-      this.editor.showProblems([{ field: err.field || '', message: String(err.message), plain: err.plain }]);
+      const { value, allowed, kind } = err;
+      this.editor.showProblems([{ field: err.field || '', message: String(err.message), value, allowed, kind }]);
       this.$('stale').hidden = false;
     }
   }
@@ -542,8 +545,16 @@ export class ClassicApp {
       });
     /** @param {'classic' | 'cluster'} model */
     const group = (model) =>
-      el('optgroup', { label: t(`shell.${model}`) }, ...this.hooks.presets.filter((p) => p.model === model).map(option));
-    select.replaceChildren(el('option', { value: '', text: t('classic.presetPick') }), group('classic'), group('cluster'));
+      el(
+        'optgroup',
+        { label: t(`shell.${model}`) },
+        ...this.hooks.presets.filter((p) => p.model === model).map(option),
+      );
+    select.replaceChildren(
+      el('option', { value: '', text: t('classic.presetPick') }),
+      group('classic'),
+      group('cluster'),
+    );
     select.value = this.presetId ?? '';
     select.onchange = () => {
       const p = this.hooks.presets.find((x) => x.id === select.value);

@@ -171,10 +171,10 @@ export class Runner {
 }
 
 /**
- * A real Error (with field/value/allowed/plain) from a worker's plain error object.
- * @param {{message: string, field?: string, value?: string, allowed?: string, plain?: string}} e
+ * A real Error (with field/value/allowed/plain/kind) from a worker's plain error object.
+ * @param {{message: string, field?: string, value?: string, allowed?: string, plain?: string, kind?: string}} e
  */
 function toError(e) {
-  const { field, value, allowed, plain } = e;
-  return Object.assign(new Error(e.message), { field, value, allowed, plain });
+  const { field, value, allowed, plain, kind } = e;
+  return Object.assign(new Error(e.message), { field, value, allowed, plain, kind });
 }
