@@ -65,9 +65,12 @@ function gridTarget(event, control) {
     return null;
   }
   const left = event.key === 'ArrowLeft';
-  // Inside a text, the arrows move the caret until it reaches the end it moves towards.
-  if (text && (text.selectionStart !== text.selectionEnd || text.selectionStart !== (left ? 0 : text.value.length))) {
-    return null;
+  // Inside a text, the arrows move the caret until it reaches the end it moves towards
+  // (a text selected whole, as on arrival, is at both ends).
+  if (text) {
+    const [from, to, end] = [text.selectionStart, text.selectionEnd, text.value.length];
+    const whole = from === 0 && to === end;
+    if (!whole && (from !== to || from !== (left ? 0 : end))) return null;
   }
   const controls = [...row.querySelectorAll('input, select, button')];
   const next = controls[controls.indexOf(control) + (left ? -1 : 1)];
