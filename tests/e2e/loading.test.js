@@ -98,7 +98,7 @@ for (const [lang, shownClass] of [
   });
 }
 
-test("a link to another state does not show the default table while it loads", async () => {
+test('a link to another state does not show the default table while it loads', async () => {
   const { page, release } = await openHeld('?s=v1.AAAA');
   await page.waitForSelector('#loading', { state: 'visible' });
   assert.equal(await page.isVisible('#first-paint'), false);

@@ -167,7 +167,10 @@ test('editing a strategy changes the table, the chart and the URL, and matches t
   await page.locator('[data-field="strategies[1].max_retry"]').fill('999');
   await page.waitForSelector('.field-msg');
   assert.equal(await page.textContent('.field-msg'), 'Max retry must be between 0 and 30');
-  assert.match(String(await page.getAttribute('.field-msg', 'title')), /strategies\[1\]\.max_retry = 999 is out of range/);
+  assert.match(
+    String(await page.getAttribute('.field-msg', 'title')),
+    /strategies\[1\]\.max_retry = 999 is out of range/,
+  );
   assert.deepEqual(await table(page), rows);
   assert.ok(await page.isVisible('#classic-stale'));
 
