@@ -133,7 +133,7 @@ pub struct ClosedLoop {
     pub think: Dist,
 }
 
-crate::kind_enum! {
+crate::validate::kind_enum! {
     tag = "kind";
     /// A duration distribution.
     #[derive(Debug, Clone, PartialEq)]
@@ -310,7 +310,7 @@ pub struct Client {
     pub cost: Option<crate::cost::Cost>,
 }
 
-crate::kind_enum! {
+crate::validate::kind_enum! {
     tag = "kind";
     /// Backoff before retry number `n` (n = 1 for the first retry).
     #[derive(Debug, Clone, PartialEq, Default)]
@@ -340,7 +340,7 @@ crate::kind_enum! {
     }
 }
 
-crate::kind_enum! {
+crate::validate::kind_enum! {
     tag = "kind";
     /// Jitter applied to a backoff delay `d`.
     #[derive(Debug, Clone, PartialEq, Default)]
@@ -374,7 +374,7 @@ pub enum Scope {
     Shared,
 }
 
-crate::kind_enum! {
+crate::validate::kind_enum! {
     tag = "kind";
     /// A retry budget: what may veto a retry the policy would otherwise make.
     #[derive(Debug, Clone, PartialEq, Default)]
@@ -469,7 +469,7 @@ pub enum WindowKind {
     Time,
 }
 
-crate::kind_enum! {
+crate::validate::kind_enum! {
     tag = "kind";
     /// A circuit breaker on the calls to the next tier.
     #[derive(Debug, Clone, PartialEq, Default)]
@@ -552,7 +552,7 @@ pub struct Bulkhead {
     pub max_wait_ms: u64,
 }
 
-crate::kind_enum! {
+crate::validate::kind_enum! {
     tag = "kind";
     /// What a fault does to the instances it covers.
     #[derive(Debug, Clone, PartialEq)]
