@@ -3,7 +3,8 @@
 //! form: [`ValidationError::message`] is for the CLI and the JS `Error`, and keeps the
 //! field's path, the value and the range the reader of a scenario file needs.
 
-use super::{allowed_in, echo, one_line, ErrorKind, ValidationError, EXPECTATIONS};
+use super::messages::{allowed_in, EXPECTATIONS};
+use super::{echo, one_line, ErrorKind, ValidationError};
 use crate::lang::Lang;
 
 /// What a refused share link says, whatever is wrong in it (cut short, damaged, or a
