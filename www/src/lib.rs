@@ -315,7 +315,7 @@ pub(crate) fn problems_js<S>(
     to_js(&list)
 }
 
-/// A problem (`field`, `value`, `allowed` and `kind` of a [`Problem`] or a JS `Error`)
+/// A problem (`field`, `value`, `allowed` and `kind` of a `Problem` or a JS `Error`)
 /// in plain words in `lang`, its field called `label` (the label the page shows beside
 /// it): "Max retry must be between 0 and 30" ([`ValidationError::plain_as`]).
 #[wasm_bindgen(js_name = plainMessage)]
