@@ -203,7 +203,7 @@ fn errors_arrive_as_js_errors_with_the_engine_message() {
         .unwrap();
     assert!(message(&e).contains("seed"));
 
-    let e = web::decode_state("v1.not*base64").unwrap_err();
+    let e = web::decode_state("v1.not*base64", None).unwrap_err();
     assert!(message(&e).contains("link.payload"));
     let e = ClassicRun::from_json("{}").err().unwrap();
     assert!(!message(&e).is_empty());
@@ -246,7 +246,7 @@ fn share_state_round_trips_through_js() {
     ));
     let link = web::encode_state(state).unwrap();
     assert!(link.starts_with("v1."));
-    let back = web::decode_state(&link).unwrap();
+    let back = web::decode_state(&link, None).unwrap();
     let classic: Scenario = serde_json::from_str(&text(&get(&back, "classic"))).unwrap();
     assert_eq!(classic, sc);
     assert_eq!(text(&get(&back, "view")), r#"{"hidden":[1]}"#);
@@ -258,7 +258,7 @@ fn share_state_round_trips_through_js() {
         serde_json::to_string(&bad).unwrap()
     )))
     .unwrap();
-    let e = web::decode_state(&link).unwrap_err();
+    let e = web::decode_state(&link, None).unwrap_err();
     assert!(
         message(&e).contains("link.classic.clients"),
         "{}",
@@ -595,7 +595,7 @@ fn json_text_errors_name_their_path_and_stay_one_safe_line() {
         "v1.{}",
         retrystorm::share::base64url_encode(br#"{"classic":{"capacity":1e999}}"#)
     );
-    let e = web::decode_state(&link).unwrap_err();
+    let e = web::decode_state(&link, None).unwrap_err();
     assert!(
         message(&e).contains("link.classic.capacity"),
         "{}",

@@ -278,13 +278,13 @@ fn share_links_carry_the_cluster_scenario_and_check_it() {
     let cluster_value: serde_json::Value = serde_json::from_str(json).unwrap();
     let state = serde_json::json!({"model": "cluster", "cluster": cluster_value});
     let link = retrystorm_web::encode_state(js(&state.to_string())).unwrap();
-    let back = retrystorm_web::decode_state(&link).unwrap();
+    let back = retrystorm_web::decode_state(&link, None).unwrap();
     assert_eq!(get(&back, "model").as_string().as_deref(), Some("cluster"));
     let mut bad = cluster_value.clone();
     bad["tiers"][0]["instances"] = 0.into();
     let state = serde_json::json!({"model": "cluster", "cluster": bad});
     let link = retrystorm_web::encode_state(js(&state.to_string())).unwrap();
-    let e = retrystorm_web::decode_state(&link).unwrap_err();
+    let e = retrystorm_web::decode_state(&link, None).unwrap_err();
     assert_eq!(
         get(&e, "field").as_string().as_deref(),
         Some("link.cluster.tiers[0].instances")
@@ -293,14 +293,14 @@ fn share_links_carry_the_cluster_scenario_and_check_it() {
     let state = serde_json::json!({"model": "cluster", "cluster": cluster_value, "cluster_a": cluster_value});
     let link = retrystorm_web::encode_state(js(&state.to_string())).unwrap();
     assert!(link.starts_with("v2."), "{link:.10}");
-    let back = retrystorm_web::decode_state(&link).unwrap();
+    let back = retrystorm_web::decode_state(&link, None).unwrap();
     assert_eq!(
         get(&get(&back, "cluster_a"), "name").as_string().as_deref(),
         Some("GC-pause stampede (naive)")
     );
     let state = serde_json::json!({"model": "cluster", "cluster": cluster_value, "cluster_a": bad});
     let link = retrystorm_web::encode_state(js(&state.to_string())).unwrap();
-    let e = retrystorm_web::decode_state(&link).unwrap_err();
+    let e = retrystorm_web::decode_state(&link, None).unwrap_err();
     assert_eq!(
         get(&e, "field").as_string().as_deref(),
         Some("link.cluster_a.tiers[0].instances")
