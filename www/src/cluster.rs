@@ -35,14 +35,18 @@ fn scenario_checked(cfg: &JsValue) -> Result<Scenario, ValidationError> {
 /// every enumerated field: `{scenario, tier, client, dist: [...], ..., enums}`.
 #[wasm_bindgen(js_name = clusterDefaults)]
 pub fn cluster_defaults() -> Result<JsValue, JsValue> {
-    to_js(&present::defaults())
+    to_js(&cluster::defaults::defaults())
 }
 
 /// Every problem of a cluster scenario, `[{field, value, allowed, message}]` (empty when
 /// valid); a field is a full path such as `tiers[1].client.budget.percent`.
 #[wasm_bindgen(js_name = clusterValidate, unchecked_return_type = "Problem[]")]
 pub fn cluster_validate(cfg: JsValue, lang: Option<String>) -> Result<JsValue, JsValue> {
-    problems_js(scenario_unchecked(&cfg), present::problems, lang.as_deref())
+    problems_js(
+        scenario_unchecked(&cfg),
+        Scenario::problems,
+        lang.as_deref(),
+    )
 }
 
 /// The scenario with every defaulted field written out (and no `model` key), so an

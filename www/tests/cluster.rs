@@ -220,7 +220,7 @@ fn defaults_are_plain_objects_of_every_kind_and_valid() {
     let d = web::cluster_defaults().unwrap();
     assert!(!d.is_instance_of::<js_sys::Map>());
     let scenario: Scenario = serde_json::from_str(&text(&get(&d, "scenario"))).unwrap();
-    assert_eq!(scenario, present::defaults().scenario);
+    assert_eq!(scenario, cluster::defaults::defaults().scenario);
     scenario.validate().unwrap();
     for (list, n) in [
         ("budget", 7),
@@ -430,8 +430,11 @@ fn the_editing_rules_are_the_engines() {
     let added = typed(decode(&added));
     assert_eq!(added, typed(want));
     assert_eq!(added.tiers.len(), 3);
-    assert_eq!(added.tiers[2].name, present::defaults().tier.name);
-    assert_eq!(added.tiers[1].client, Some(present::defaults().client));
+    assert_eq!(added.tiers[2].name, cluster::defaults::defaults().tier.name);
+    assert_eq!(
+        added.tiers[1].client,
+        Some(cluster::defaults::defaults().client)
+    );
     let e = retrystorm_web::edit::cluster_remove_tier(js(json), 5).unwrap_err();
     assert_eq!(get(&e, "field").as_string().as_deref(), Some("tiers"));
 }

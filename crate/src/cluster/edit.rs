@@ -19,7 +19,7 @@
 //!
 //! [`Scenario`]: super::Scenario
 
-use super::present;
+use super::defaults;
 use super::scenario::Load;
 use crate::validate::ValidationError;
 use serde_json::Value;
@@ -86,9 +86,9 @@ pub struct NewParts {
 }
 
 impl NewParts {
-    /// The engine's defaults ([`present::defaults`]).
+    /// The engine's defaults ([`defaults::defaults`]).
     pub fn defaults() -> NewParts {
-        let d = present::defaults();
+        let d = defaults::defaults();
         NewParts {
             tier: crate::validate::json_value(&d.tier),
             client: crate::validate::json_value(&d.client),
@@ -488,7 +488,7 @@ mod tests {
         let mut v = doc();
         add_tier(&mut v, &parts()).unwrap();
         add_tier(&mut v, &parts()).unwrap();
-        let d = present::defaults();
+        let d = defaults::defaults();
         let base = d.tier.name.clone();
         assert_eq!(names(&v)[3..], [base.as_str(), &format!("{base}-2")]);
         let t = timeouts(&v);

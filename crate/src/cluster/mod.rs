@@ -26,6 +26,7 @@ pub(crate) mod queue;
 pub(crate) mod sim;
 pub(crate) mod window;
 
+pub mod defaults;
 pub mod edit;
 pub mod metrics;
 pub mod present;

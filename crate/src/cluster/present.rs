@@ -1,9 +1,8 @@
-//! Presentation helpers for front ends: the one list of whole-run figures
+//! A run's figures and tables for front ends: the one list of whole-run figures
 //! ([`metrics`]) that the summary table, the CLI's text report and the Markdown export
-//! all render, the per-tier and A/B comparison tables (numbers formatted by
-//! [`crate::report`], so every front end shows the same text), the editor's defaults
-//! (gathered from the `Default` impls and `kinds()` lists beside each type), and a few
-//! derived figures for charts (service capacity).
+//! all render, the per-tier, route and A/B comparison tables (numbers formatted by
+//! [`crate::report`], so every front end shows the same text), and a derived figure
+//! for charts (service capacity).
 
 use super::metrics::{RunResult, Summary, TierBucket, TierSummary};
 use super::scenario::*;
@@ -11,8 +10,6 @@ use super::texts::Text;
 use crate::lang::{Lang, Texts};
 use crate::report::fmt_change;
 pub use crate::report::{fmt, fmt_delta, Table, Unit};
-use crate::validate::ValidationError;
-use serde::Serialize;
 
 /// One row of the summary: a label, its number (if it has one) and its text.
 #[derive(Debug, Clone, PartialEq)]
@@ -330,107 +327,12 @@ fn same(a: &(String, usize, Metric), b: &(String, usize, Metric)) -> bool {
     a.0 == b.0 && a.1 == b.1
 }
 
-/// Mean of a service-time distribution, ms.
-pub fn mean_ms(d: &Dist) -> f64 {
-    d.mean_ms()
-}
-
 /// A tier's service capacity, requests per second: instances × concurrency / mean local
 /// service time (`None` when the service time is 0). It ignores the time spent waiting
 /// on the next tier, so it is the real capacity of the last tier only.
 pub fn capacity_per_s(t: &Tier) -> Option<f64> {
-    let m = mean_ms(&t.service);
+    let m = t.service.mean_ms();
     (m > 0.0).then(|| f64::from(t.instances) * f64::from(t.concurrency) * 1000.0 / m)
-}
-
-/// Default objects for everything an editor can add or switch to, each kind with its
-/// own defaults, plus the values of every enumerated field.
-#[derive(Debug, Clone, Serialize)]
-pub struct Defaults {
-    /// A small complete scenario (two tiers, a pause fault).
-    pub scenario: Scenario,
-    /// A new tier (the last of a chain: no client).
-    pub tier: Tier,
-    /// The client policy a tier gets when it starts calling a next tier.
-    pub client: Client,
-    /// A new route of a tier (its `to` is set by the editor).
-    pub route: Route,
-    /// A cost model when one is switched on.
-    pub cost: crate::cost::Cost,
-    /// One default per service/think-time distribution kind.
-    pub dist: Vec<Dist>,
-    /// One default per backoff kind.
-    pub backoff: Vec<Backoff>,
-    /// One default per jitter kind.
-    pub jitter: Vec<Jitter>,
-    /// One default per retry-budget kind.
-    pub budget: Vec<Budget>,
-    /// One default per breaker kind.
-    pub breaker: Vec<Breaker>,
-    /// A bulkhead when one is switched on.
-    pub bulkhead: Bulkhead,
-    /// Closed-loop callers when switched on.
-    pub closed_loop: ClosedLoop,
-    /// A new rate-schedule segment (a spike).
-    pub segment: RateSegment,
-    /// A new fault (its tier and start are set by the editor).
-    pub fault: Fault,
-    /// One default per fault effect kind.
-    pub effect: Vec<FaultEffect>,
-    /// Allowed values of enumerated fields, by field name.
-    pub enums: Enums,
-}
-
-/// Allowed values of the enumerated fields.
-#[derive(Debug, Clone, Serialize)]
-pub struct Enums {
-    /// `load.arrivals`.
-    pub arrivals: Vec<Arrivals>,
-    /// `tiers[].balancer`.
-    pub balancer: Vec<Balancer>,
-    /// `scope` of budgets and breakers.
-    pub scope: Vec<Scope>,
-    /// `window` of Resilience4j breakers.
-    pub window: Vec<WindowKind>,
-    /// `client.retry_on` entries.
-    pub retry_on: Vec<RetryOn>,
-    /// `cost.billed` entries (both models).
-    pub billed: Vec<crate::cost::Billed>,
-}
-
-/// The defaults of [`Defaults`], each declared once beside its type.
-pub fn defaults() -> Defaults {
-    Defaults {
-        scenario: Scenario::default(),
-        tier: Tier::default(),
-        client: Client::default(),
-        route: Route::default(),
-        cost: crate::cost::Cost::default(),
-        dist: Dist::kinds(),
-        backoff: Backoff::kinds(),
-        jitter: Jitter::kinds(),
-        budget: Budget::kinds(),
-        breaker: Breaker::kinds(),
-        bulkhead: Bulkhead::default(),
-        closed_loop: ClosedLoop::default(),
-        segment: RateSegment::default(),
-        fault: Fault::default(),
-        effect: FaultEffect::kinds(),
-        enums: Enums {
-            arrivals: Arrivals::kinds(),
-            balancer: Balancer::kinds(),
-            scope: Scope::kinds(),
-            window: WindowKind::kinds(),
-            retry_on: RetryOn::kinds(),
-            billed: crate::cost::Billed::kinds(),
-        },
-    }
-}
-
-/// Every validation problem of a scenario, not just the first, each naming its field
-/// by its full path (`tiers[1].client.budget.percent`); empty when valid.
-pub fn problems(s: &Scenario) -> Vec<ValidationError> {
-    s.problems()
 }
 
 #[cfg(test)]
@@ -446,95 +348,6 @@ mod tests {
             Ok(AnyScenario::Cluster(s)) => s,
             other => panic!("{other:?}"),
         }
-    }
-
-    #[test]
-    fn defaults_are_valid_in_every_kind() {
-        let d = defaults();
-        d.scenario.validate().unwrap();
-        assert!(problems(&d.scenario).is_empty());
-        let base = d.scenario.clone();
-        let check = |f: &dyn Fn(&mut Scenario)| {
-            let mut s = base.clone();
-            f(&mut s);
-            assert!(problems(&s).is_empty(), "{:?}", problems(&s));
-        };
-        for b in &d.budget {
-            check(&|s| s.tiers[0].client.as_mut().unwrap().budget = b.clone());
-        }
-        for b in &d.breaker {
-            check(&|s| s.tiers[0].client.as_mut().unwrap().breaker = b.clone());
-        }
-        for b in &d.backoff {
-            check(&|s| s.tiers[0].client.as_mut().unwrap().backoff = b.clone());
-        }
-        for j in &d.jitter {
-            check(&|s| s.tiers[0].client.as_mut().unwrap().jitter = j.clone());
-        }
-        for x in &d.dist {
-            check(&|s| s.tiers[1].service = x.clone());
-        }
-        for e in &d.effect {
-            check(&|s| s.faults[0].effect = e.clone());
-        }
-        check(&|s| s.tiers[0].client.as_mut().unwrap().bulkhead = Some(d.bulkhead.clone()));
-        check(&|s| s.load.closed_loop = Some(d.closed_loop.clone()));
-        check(&|s| s.load.schedule = vec![d.segment.clone()]);
-        check(&|s| {
-            s.tiers.insert(
-                1,
-                Tier {
-                    client: Some(d.client.clone()),
-                    ..d.tier.clone()
-                },
-            )
-        });
-    }
-
-    #[test]
-    fn problems_lists_each_bad_field_by_path() {
-        let mut s = stampede();
-        s.duration_ms = 0;
-        s.bucket_ms = 0;
-        s.tiers[0].client.as_mut().unwrap().timeout_ms = 0;
-        s.tiers[0].client.as_mut().unwrap().budget = Budget::TokenBucket {
-            percent: 101.0,
-            max_tokens: 0,
-            scope: Scope::Shared,
-        };
-        s.tiers[1].concurrency = 0;
-        s.tiers[1].service = Dist::Lognormal {
-            p50_ms: 10.0,
-            p99_ms: 5.0,
-        };
-        s.faults[0].tier = 7;
-        s.faults[0].instances = Some(0);
-        s.faults.push(Fault {
-            effect: FaultEffect::Brownout { factor: 2.0 },
-            ..s.faults[0].clone()
-        });
-        s.faults[1].tier = 1;
-        s.faults[1].instances = Some(9);
-        let fields: Vec<String> = problems(&s).into_iter().map(|e| e.field).collect();
-        assert_eq!(
-            fields,
-            [
-                "duration_ms",
-                "bucket_ms",
-                "tiers[0].client.timeout_ms",
-                "tiers[0].client.budget.percent",
-                "tiers[0].client.budget.max_tokens",
-                "tiers[1].concurrency",
-                "tiers[1].service.p99_ms",
-                // The instance count of a fault on a tier that does not exist is not judged.
-                "faults[0].tier",
-                "faults[1].instances",
-                "faults[1].effect.factor",
-            ]
-        );
-        assert!(problems(&stampede()).is_empty());
-        // The first problem is the one the engine reports.
-        assert_eq!(problems(&s)[0], s.validate().unwrap_err());
     }
 
     #[test]

@@ -1,0 +1,142 @@
+//! The editor's defaults: one default object for everything an editor can add or switch
+//! to, gathered from the `Default` impls and `kinds()` lists declared beside each type in
+//! [`super::scenario`], so no front end re-declares a default.
+
+use super::scenario::*;
+use serde::Serialize;
+
+/// Default objects for everything an editor can add or switch to, each kind with its
+/// own defaults, plus the values of every enumerated field.
+#[derive(Debug, Clone, Serialize)]
+pub struct Defaults {
+    /// A small complete scenario (two tiers, a pause fault).
+    pub scenario: Scenario,
+    /// A new tier (the last of a chain: no client).
+    pub tier: Tier,
+    /// The client policy a tier gets when it starts calling a next tier.
+    pub client: Client,
+    /// A new route of a tier (its `to` is set by the editor).
+    pub route: Route,
+    /// A cost model when one is switched on.
+    pub cost: crate::cost::Cost,
+    /// One default per service/think-time distribution kind.
+    pub dist: Vec<Dist>,
+    /// One default per backoff kind.
+    pub backoff: Vec<Backoff>,
+    /// One default per jitter kind.
+    pub jitter: Vec<Jitter>,
+    /// One default per retry-budget kind.
+    pub budget: Vec<Budget>,
+    /// One default per breaker kind.
+    pub breaker: Vec<Breaker>,
+    /// A bulkhead when one is switched on.
+    pub bulkhead: Bulkhead,
+    /// Closed-loop callers when switched on.
+    pub closed_loop: ClosedLoop,
+    /// A new rate-schedule segment (a spike).
+    pub segment: RateSegment,
+    /// A new fault (its tier and start are set by the editor).
+    pub fault: Fault,
+    /// One default per fault effect kind.
+    pub effect: Vec<FaultEffect>,
+    /// Allowed values of enumerated fields, by field name.
+    pub enums: Enums,
+}
+
+/// Allowed values of the enumerated fields.
+#[derive(Debug, Clone, Serialize)]
+pub struct Enums {
+    /// `load.arrivals`.
+    pub arrivals: Vec<Arrivals>,
+    /// `tiers[].balancer`.
+    pub balancer: Vec<Balancer>,
+    /// `scope` of budgets and breakers.
+    pub scope: Vec<Scope>,
+    /// `window` of Resilience4j breakers.
+    pub window: Vec<WindowKind>,
+    /// `client.retry_on` entries.
+    pub retry_on: Vec<RetryOn>,
+    /// `cost.billed` entries (both models).
+    pub billed: Vec<crate::cost::Billed>,
+}
+
+/// The defaults of [`Defaults`], each declared once beside its type.
+pub fn defaults() -> Defaults {
+    Defaults {
+        scenario: Scenario::default(),
+        tier: Tier::default(),
+        client: Client::default(),
+        route: Route::default(),
+        cost: crate::cost::Cost::default(),
+        dist: Dist::kinds(),
+        backoff: Backoff::kinds(),
+        jitter: Jitter::kinds(),
+        budget: Budget::kinds(),
+        breaker: Breaker::kinds(),
+        bulkhead: Bulkhead::default(),
+        closed_loop: ClosedLoop::default(),
+        segment: RateSegment::default(),
+        fault: Fault::default(),
+        effect: FaultEffect::kinds(),
+        enums: Enums {
+            arrivals: Arrivals::kinds(),
+            balancer: Balancer::kinds(),
+            scope: Scope::kinds(),
+            window: WindowKind::kinds(),
+            retry_on: RetryOn::kinds(),
+            billed: crate::cost::Billed::kinds(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_in_every_kind() {
+        let d = defaults();
+        d.scenario.validate().unwrap();
+        assert!(Scenario::problems(&d.scenario).is_empty());
+        let base = d.scenario.clone();
+        let check = |f: &dyn Fn(&mut Scenario)| {
+            let mut s = base.clone();
+            f(&mut s);
+            assert!(
+                Scenario::problems(&s).is_empty(),
+                "{:?}",
+                Scenario::problems(&s)
+            );
+        };
+        for b in &d.budget {
+            check(&|s| s.tiers[0].client.as_mut().unwrap().budget = b.clone());
+        }
+        for b in &d.breaker {
+            check(&|s| s.tiers[0].client.as_mut().unwrap().breaker = b.clone());
+        }
+        for b in &d.backoff {
+            check(&|s| s.tiers[0].client.as_mut().unwrap().backoff = b.clone());
+        }
+        for j in &d.jitter {
+            check(&|s| s.tiers[0].client.as_mut().unwrap().jitter = j.clone());
+        }
+        for x in &d.dist {
+            check(&|s| s.tiers[1].service = x.clone());
+        }
+        for e in &d.effect {
+            check(&|s| s.faults[0].effect = e.clone());
+        }
+        check(&|s| s.tiers[0].client.as_mut().unwrap().bulkhead = Some(d.bulkhead.clone()));
+        check(&|s| s.load.closed_loop = Some(d.closed_loop.clone()));
+        check(&|s| s.load.schedule = vec![d.segment.clone()]);
+        check(&|s| {
+            s.tiers.insert(
+                1,
+                Tier {
+                    client: Some(d.client.clone()),
+                    ..d.tier.clone()
+                },
+            )
+        });
+    }
+}
