@@ -1,6 +1,6 @@
 //! `retrystorm`: the command-line face of the engine. It prints the article's four
 //! reports (`run`, `herd`, `sweep`, `breaker`) for the article's scenario or any
-//! scenario file, as text or JSON. Bad input gets one line on stderr and exit code 2.
+//! scenario file, as text or JSON, and runs ensembles and grids of any model. Bad input gets one line on stderr and exit code 2.
 
 use retrystorm::classic::{self, report};
 use retrystorm::cluster;
@@ -33,7 +33,7 @@ commands:
   run       the strategy table (the article's section 2), then how the requests ended
             (both delivery views, the endings, the cost when a cost model is set); any model
   herd      attempts per second around the outage and the recovery-window totals (section 3)
-  sweep     the multi-seed table, the budget-forced-to-100 check and the four acceptance checks
+  sweep     the multi-seed table, the budget-forced-to-100 check and the article's reproduction checks
   breaker   the breaker group table (section 5; defaults to scenarios/breaker-groups.json)
   ensemble  one scenario over many seeds: every metric's spread and the verdicts counted; any model
   grid      vary one or two fields over a grid (each point an ensemble), with trade-offs; any model
@@ -263,139 +263,175 @@ fn classic_only(args: &Args, s: AnyScenario, command: &str) -> Result<classic::S
     }
 }
 
+/// The error of the engine as the CLI prints it.
+fn err(e: retrystorm::ValidationError) -> String {
+    e.to_string()
+}
+
+/// Runs the command the arguments name and returns what it prints.
 fn execute(args: &Args) -> Result<String, String> {
-    let err = |e: retrystorm::ValidationError| e.to_string();
     match args.command.as_str() {
         "help" => Ok(format!("{USAGE}\n")),
         "version" => Ok(format!("retrystorm {}\n", env!("CARGO_PKG_VERSION"))),
-        "scenarios" => {
-            let lang = args.lang_flag.unwrap_or(retrystorm::lang::Lang::En);
-            let mut out: String = scenario::bundled()
-                .iter()
-                .map(|b| format!("{:<34} {:<8} {}\n", b.id, b.model, b.title_in(lang)))
-                .collect();
-            out.push_str(CliText::SweepsHeading.get(lang));
-            for p in sweep::presets::presets() {
-                let on = CliText::SweptOn.fill(lang, &[&p.scenario]);
-                let _ = writeln!(out, "{:<34} {:<8} {} ({on})", p.id, p.model, p.title(lang));
-            }
-            Ok(out)
-        }
-        "run" => match load(args, "article")? {
-            AnyScenario::Classic(sc) => {
-                let sc = classic_overrides(args, sc);
-                let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
-                if args.json {
-                    json(&out)
-                } else {
-                    // The article's report stays byte for byte what the article prints;
-                    // the endings and the verdict follow it.
-                    Ok(report::run_report_in(&out, args.budget_override, args.lang))
-                }
-            }
-            AnyScenario::Cluster(sc) => {
-                with_overrides(args, AnyScenario::Cluster(sc.clone()))?;
-                let seed = args.seed.unwrap_or(sc.seed);
-                let result = cluster::run(&sc, seed).map_err(err)?;
-                if args.json {
-                    let mut scenario = sc;
-                    scenario.seed = seed;
-                    let doc = AnyScenario::Cluster(scenario).to_value();
-                    json(&serde_json::json!({ "scenario": doc, "result": result }))
-                } else {
-                    Ok(cluster::report::text(&sc, &result))
-                }
-            }
-        },
-        "herd" => {
-            let sc = classic_only(args, load(args, "article")?, "herd")?;
-            let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
-            Ok(report::herd_text_in(&out, args.lang))
-        }
-        "sweep" => {
-            let mut sc = classic_only(args, load(args, "article")?, "sweep")?;
-            if let Some(s) = args.seed {
-                sc.seed = s;
-            }
-            let seeds = match &args.seeds {
-                Some(list) => seed_list("--seeds", list, 100)?,
-                None => report::ARTICLE_SEEDS.to_vec(),
-            };
-            report::multi_seed_text_in(&sc, &seeds, args.lang).map_err(err)
-        }
-        "breaker" => {
-            let sc = classic_only(args, load(args, "breaker-groups")?, "breaker")?;
-            let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
-            Ok(report::breaker_text_in(&out, args.lang))
-        }
-        "ensemble" => {
-            let sc = with_overrides(args, load(args, "article")?)?;
-            // A preset that is an ensemble ("article-1000-seeds") brings its seed count.
-            let preset_seeds = args
-                .preset
-                .as_deref()
-                .and_then(|id| scenario::bundled().into_iter().find(|b| b.id == id))
-                .and_then(|b| b.seeds)
-                .map(|n| n.to_string());
-            let seeds = match (
-                args.seeds.as_ref().or(preset_seeds.as_ref()),
-                &args.seed_list,
-            ) {
-                (Some(_), Some(_)) if args.seeds.is_some() => {
-                    return Err("give either --seeds N or --seed-list, not both".into())
-                }
-                (_, Some(list)) => list.clone(),
-                (Some(n), None) => {
-                    let count: usize = n.parse().map_err(|_| {
-                        format!("--seeds {n:?} is out of range: allowed 1..={MAX_SEEDS} (a count of seeds)")
-                    })?;
-                    ensemble::check_count("--seeds", count).map_err(err)?;
-                    ensemble::derive_seeds(args.seed.unwrap_or(sc.seed()), count)
-                }
-                (None, None) => {
-                    return Err("`ensemble` needs --seeds N or --seed-list A,B,...".into())
-                }
-            };
-            let result = ensemble::run(&sc, &seeds, args.threads).map_err(err)?;
-            if args.json {
-                json(&result)
-            } else if args.csv {
-                Ok(ensemble::render::csv(&result))
-            } else {
-                Ok(ensemble::render::text(&title(&sc), &result))
-            }
-        }
-        "grid" => {
-            let preset = sweep_preset(args)?;
-            let sc = with_overrides(args, load(args, preset.map_or("article", |p| p.scenario))?)?;
-            let plan = sweep_definition(args)?.plan(&sc).map_err(err)?;
-            if let Some(text) = &args.shard {
-                let (k, n) = sweep::parse_shard(text).ok_or_else(|| {
-                    format!("--shard {text:?} is not K/N with 0 <= K < N <= 100000")
-                })?;
-                return sweep::shard_jsonl(&plan, k, n, args.threads).map_err(err);
-            }
-            let result = plan.run(args.threads).map_err(err)?;
-            Ok(grid_output(args, &plan, &result))
-        }
-        "grid-merge" => {
-            if args.files.is_empty() {
-                return Err("`grid-merge` needs the shard files".into());
-            }
-            let texts = args
-                .files
-                .iter()
-                .map(|f| {
-                    let text =
-                        std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
-                    Ok((f.as_str(), text))
-                })
-                .collect::<Result<Vec<_>, String>>()?;
-            let (plan, samples) = sweep::merge_named(&texts)?;
-            Ok(grid_output(args, &plan, &plan.summarise(&samples)))
-        }
+        "scenarios" => Ok(scenarios(args)),
+        "run" => run(args),
+        "herd" => herd(args),
+        "sweep" => multi_seed(args),
+        "breaker" => breaker(args),
+        "ensemble" => ensemble_cmd(args),
+        "grid" => grid(args),
+        "grid-merge" => grid_merge(args),
         other => Err(format!("unknown command {other:?} (see --help)")),
     }
+}
+
+/// `scenarios`: the bundled scenarios, then the bundled sweeps.
+fn scenarios(args: &Args) -> String {
+    let lang = args.lang_flag.unwrap_or(retrystorm::lang::Lang::En);
+    let mut out: String = scenario::bundled()
+        .iter()
+        .map(|b| format!("{:<34} {:<8} {}\n", b.id, b.model, b.title_in(lang)))
+        .collect();
+    out.push_str(CliText::SweepsHeading.get(lang));
+    for p in sweep::presets::presets() {
+        let on = CliText::SweptOn.fill(lang, &[&p.scenario]);
+        let _ = writeln!(out, "{:<34} {:<8} {} ({on})", p.id, p.model, p.title(lang));
+    }
+    out
+}
+
+/// `run`: one run of any model, as its report or as JSON.
+fn run(args: &Args) -> Result<String, String> {
+    match load(args, "article")? {
+        AnyScenario::Classic(sc) => {
+            let sc = classic_overrides(args, sc);
+            let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
+            if args.json {
+                json(&out)
+            } else {
+                // The article's report stays byte for byte what the article prints;
+                // the endings and the verdict follow it.
+                Ok(report::run_report_in(&out, args.budget_override, args.lang))
+            }
+        }
+        AnyScenario::Cluster(sc) => {
+            with_overrides(args, AnyScenario::Cluster(sc.clone()))?;
+            let seed = args.seed.unwrap_or(sc.seed);
+            let result = cluster::run(&sc, seed).map_err(err)?;
+            if args.json {
+                let mut scenario = sc;
+                scenario.seed = seed;
+                let doc = AnyScenario::Cluster(scenario).to_value();
+                json(&serde_json::json!({ "scenario": doc, "result": result }))
+            } else {
+                Ok(cluster::report::text(&sc, &result))
+            }
+        }
+    }
+}
+
+/// `herd`: attempts per second around the outage (classic model).
+fn herd(args: &Args) -> Result<String, String> {
+    let sc = classic_only(args, load(args, "article")?, "herd")?;
+    let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
+    Ok(report::herd_text_in(&out, args.lang))
+}
+
+/// `sweep`: the article's multi-seed table and its checks (classic model).
+fn multi_seed(args: &Args) -> Result<String, String> {
+    let mut sc = classic_only(args, load(args, "article")?, "sweep")?;
+    if let Some(s) = args.seed {
+        sc.seed = s;
+    }
+    let seeds = match &args.seeds {
+        Some(list) => seed_list("--seeds", list, 100)?,
+        None => report::ARTICLE_SEEDS.to_vec(),
+    };
+    report::multi_seed_text_in(&sc, &seeds, args.lang).map_err(err)
+}
+
+/// `breaker`: the breaker group table (classic model).
+fn breaker(args: &Args) -> Result<String, String> {
+    let sc = classic_only(args, load(args, "breaker-groups")?, "breaker")?;
+    let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
+    Ok(report::breaker_text_in(&out, args.lang))
+}
+
+/// The seeds of `ensemble`: `--seed-list`, or `--seeds N` (or a preset's own count)
+/// derived from the scenario's seed.
+fn ensemble_seeds(args: &Args, sc: &AnyScenario) -> Result<Vec<i64>, String> {
+    // A preset that is an ensemble ("article-1000-seeds") brings its seed count.
+    let preset_seeds = args
+        .preset
+        .as_deref()
+        .and_then(|id| scenario::bundled().into_iter().find(|b| b.id == id))
+        .and_then(|b| b.seeds)
+        .map(|n| n.to_string());
+    match (
+        args.seeds.as_ref().or(preset_seeds.as_ref()),
+        &args.seed_list,
+    ) {
+        (Some(_), Some(_)) if args.seeds.is_some() => {
+            Err("give either --seeds N or --seed-list, not both".into())
+        }
+        (_, Some(list)) => Ok(list.clone()),
+        (Some(n), None) => {
+            let count: usize = n.parse().map_err(|_| {
+                format!("--seeds {n:?} is out of range: allowed 1..={MAX_SEEDS} (a count of seeds)")
+            })?;
+            ensemble::check_count("--seeds", count).map_err(err)?;
+            Ok(ensemble::derive_seeds(
+                args.seed.unwrap_or(sc.seed()),
+                count,
+            ))
+        }
+        (None, None) => Err("`ensemble` needs --seeds N or --seed-list A,B,...".into()),
+    }
+}
+
+/// `ensemble`: one scenario over many seeds, as text, CSV or JSON.
+fn ensemble_cmd(args: &Args) -> Result<String, String> {
+    let sc = with_overrides(args, load(args, "article")?)?;
+    let seeds = ensemble_seeds(args, &sc)?;
+    let result = ensemble::run(&sc, &seeds, args.threads).map_err(err)?;
+    if args.json {
+        json(&result)
+    } else if args.csv {
+        Ok(ensemble::render::csv(&result))
+    } else {
+        Ok(ensemble::render::text(&title(&sc), &result))
+    }
+}
+
+/// `grid`: a sweep, whole or one shard of it.
+fn grid(args: &Args) -> Result<String, String> {
+    let preset = sweep_preset(args)?;
+    let sc = with_overrides(args, load(args, preset.map_or("article", |p| p.scenario))?)?;
+    let plan = sweep_definition(args)?.plan(&sc).map_err(err)?;
+    if let Some(text) = &args.shard {
+        let (k, n) = sweep::parse_shard(text)
+            .ok_or_else(|| format!("--shard {text:?} is not K/N with 0 <= K < N <= 100000"))?;
+        return sweep::shard_jsonl(&plan, k, n, args.threads).map_err(err);
+    }
+    let result = plan.run(args.threads).map_err(err)?;
+    Ok(grid_output(args, &plan, &result))
+}
+
+/// `grid-merge`: shard files merged into the unsharded result.
+fn grid_merge(args: &Args) -> Result<String, String> {
+    if args.files.is_empty() {
+        return Err("`grid-merge` needs the shard files".into());
+    }
+    let texts = args
+        .files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
+            Ok((f.as_str(), text))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let (plan, samples) = sweep::merge_named(&texts)?;
+    Ok(grid_output(args, &plan, &plan.summarise(&samples)))
 }
 
 /// The sweep of `grid`: the `--sweep` file, with `--param`, `--seeds`, `--seed-list`,

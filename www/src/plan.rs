@@ -115,8 +115,14 @@ impl Plan {
         if self.prefix.len() < self.plan.seeds.len() {
             return None;
         }
+        let result = self.plan.summarise(&self.prefix);
+        // The charts ring the point the recommendation names (none before every point is
+        // in, none in a sweep of conditions alone); the exports keep the CLI's best.
+        let mut shown = result.clone();
+        shown.best = sweep::advice::advice(&self.plan, &result, Lang::En).and_then(|a| a.point);
         Some(SweepOutcome {
-            result: self.plan.summarise(&self.prefix),
+            result,
+            shown,
             plan: self.plan.clone(),
         })
     }
@@ -147,7 +153,10 @@ impl Plan {
 /// A sweep's result so far: the charts, the recommendation and the exports.
 #[wasm_bindgen]
 pub struct SweepOutcome {
+    /// The points so far, as the CLI summarises them (the exports).
     result: SweepResult,
+    /// The same with the best point the recommendation's (the charts).
+    shown: SweepResult,
     plan: sweep::Plan,
 }
 
@@ -234,6 +243,30 @@ impl SweepOutcome {
         to_js(&rec)
     }
 
+    /// The recommendation in words in `lang` (`"zh"`/`"en"`), `{text, complete, point?}`:
+    /// only once every point is in (before, `text` says it comes), and only over the
+    /// settings the reader chooses; `undefined` without an objective.
+    #[wasm_bindgen(
+        unchecked_return_type = "{text: string, complete: boolean, point?: number} | undefined"
+    )]
+    pub fn advice(&self, lang: Option<String>) -> Result<JsValue, JsValue> {
+        let lang = crate::js::page_lang(lang.as_deref());
+        match sweep::advice::advice(&self.plan, &self.result, lang) {
+            Some(a) => to_js(&a),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// The label of each of [`metrics`](Self::metrics), in its order, in `lang`.
+    #[wasm_bindgen(js_name = metricLabels)]
+    pub fn metric_labels(&self, lang: Option<String>) -> Vec<String> {
+        let lang = crate::js::page_lang(lang.as_deref());
+        self.metrics()
+            .iter()
+            .map(|m| sweep::words::metric_label(&self.plan.base, m, lang))
+            .collect()
+    }
+
     /// The CLI's text summary (`retrystorm grid`), of the points so far.
     pub fn text(&self) -> String {
         sweep_render::text(&self.plan, &self.result)
@@ -268,7 +301,7 @@ impl SweepOutcome {
         if self.plan.values.len() == 2 {
             crate::sweep_chart::draw_heatmap(
                 &canvas,
-                &self.result,
+                &self.shown,
                 &axes,
                 &self.plan.values,
                 &m,
@@ -278,7 +311,7 @@ impl SweepOutcome {
         } else {
             crate::sweep_chart::draw_lines(
                 &canvas,
-                &self.result,
+                &self.shown,
                 &axes,
                 &m,
                 opts.ratio(),
@@ -316,7 +349,7 @@ impl SweepOutcome {
         };
         crate::sweep_chart::draw_pareto(
             &canvas,
-            &self.result,
+            &self.shown,
             &axes,
             (&a.of, &b.of),
             (a.goal, b.goal),
@@ -406,6 +439,95 @@ pub fn sweep_presets(lang: Option<String>) -> Result<JsValue, JsValue> {
         })
         .collect::<Result<Vec<_>, JsValue>>()?;
     to_js(&list)
+}
+
+/// The fields of `scenario` (of `model`) a sweep may vary, labelled in `lang`:
+/// `[{path, label, min, max, integer, setting}]` (`setting`: the reader chooses it; the
+/// load and the outage are conditions).
+#[wasm_bindgen(
+    js_name = sweepFields,
+    unchecked_return_type = "{path: string, label: string, min: number, max: number, integer: boolean, setting: boolean}[]"
+)]
+pub fn sweep_fields(
+    model: &str,
+    scenario: JsValue,
+    lang: Option<String>,
+) -> Result<JsValue, JsValue> {
+    let lang = crate::js::page_lang(lang.as_deref());
+    to_js(&sweep::words::field_choices(
+        &base_scenario(model, &scenario)?,
+        lang,
+    ))
+}
+
+/// The metrics of `scenario` (of `model`) the sweep form lists, labelled in `lang`:
+/// `[{metric, label, unit}]`.
+#[wasm_bindgen(
+    js_name = sweepMetrics,
+    unchecked_return_type = "{metric: string, label: string, unit: string}[]"
+)]
+pub fn sweep_metrics(
+    model: &str,
+    scenario: JsValue,
+    lang: Option<String>,
+) -> Result<JsValue, JsValue> {
+    let lang = crate::js::page_lang(lang.as_deref());
+    to_js(&sweep::words::metric_choices(
+        &base_scenario(model, &scenario)?,
+        lang,
+    ))
+}
+
+/// The words of the form's choices in `lang`: the goals, the comparisons and the shares
+/// of seeds a threshold holds in, each `{value, label}`.
+#[wasm_bindgen(
+    js_name = sweepChoiceWords,
+    unchecked_return_type = "{goals: {value: string, label: string}[], ops: {value: string, label: string}[], shares: {value: string, label: string}[]}"
+)]
+pub fn sweep_choice_words(lang: Option<String>) -> Result<JsValue, JsValue> {
+    use retrystorm::lang::Texts as _;
+    use sweep::words::{Word, SHARES};
+    let lang = crate::js::page_lang(lang.as_deref());
+    let pair = |value: String, w: Word| serde_json::json!({"value": value, "label": w.get(lang)});
+    let shares: Vec<_> = SHARES
+        .iter()
+        .map(|s| {
+            pair(
+                serde_json::to_value(s)
+                    .ok()
+                    .and_then(|v| v.as_str().map(String::from))
+                    .unwrap_or_default(),
+                s.word(),
+            )
+        })
+        .collect();
+    to_js(&serde_json::json!({
+        "goals": [pair("max".into(), Word::Maximise), pair("min".into(), Word::Minimise)],
+        "ops": [pair("<=".into(), Word::AtMost), pair(">=".into(), Word::AtLeast)],
+        "shares": shares,
+    }))
+}
+
+/// The form's reading of a definition's objective and constraints,
+/// `{objective?: {metric, goal}, constraints: [{metric, op, value, share}]}`; `undefined`
+/// when one of them is beyond the form's choices (then the CLI's syntax shows it).
+#[wasm_bindgen(js_name = sweepForm)]
+pub fn sweep_form(sweep: JsValue) -> Result<JsValue, JsValue> {
+    let def: Sweep = read_js(&sweep)?;
+    match sweep::words::FormChoices::of(def.objective.as_ref(), &def.constraints) {
+        Some(f) => to_js(&f),
+        None => Ok(JsValue::UNDEFINED),
+    }
+}
+
+/// `sweep` with its objective and constraints those of the form's choices (`sweepForm`'s
+/// shape); its Pareto axes are kept.
+#[wasm_bindgen(js_name = withSweepForm)]
+pub fn with_sweep_form(sweep: JsValue, form: JsValue) -> Result<JsValue, JsValue> {
+    let mut def: Sweep = read_js(&sweep)?;
+    let form: sweep::words::FormChoices = read_js(&form)?;
+    (def.objective, def.constraints) = form.to_sweep();
+    to_js(&def)
 }
 
 /// The trade-off controls' texts of a sweep definition, in the CLI's syntax:
