@@ -68,7 +68,7 @@ macro_rules! kind_enum {
         pub enum $name:ident {
             $(
                 $(#[$vmeta:meta])*
-                $variant:ident $({
+                $variant:ident $(( $inner:ty ))? $({
                     $(
                         $(#[$fmeta:meta])*
                         $field:ident : $ty:ty
@@ -81,24 +81,47 @@ macro_rules! kind_enum {
         #[derive(serde::Serialize)]
         #[serde(tag = $tag, rename_all = "snake_case")]
         pub enum $name {
-            $( $(#[$vmeta])* $variant $({ $( $(#[$fmeta])* $field: $ty ),* })? ),*
+            $( $(#[$vmeta])* $variant $(($inner))? $({ $( $(#[$fmeta])* $field: $ty ),* })? ),*
         }
 
         const _: () = {
             #[derive(serde::Deserialize)]
             #[serde(rename_all = "snake_case", deny_unknown_fields)]
             enum Twin {
-                $( $variant $({ $( $(#[$fmeta])* $field: $ty ),* })? ),*
+                $( $variant $(($inner))? $({ $( $(#[$fmeta])* $field: $ty ),* })? ),*
             }
 
             impl<'de> serde::Deserialize<'de> for $name {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                     let twin: Twin = $crate::validate::kind_tagged(d, $tag, stringify!($name))?;
-                    Ok(match twin {
-                        $( Twin::$variant $({ $($field),* })? => $name::$variant $({ $($field),* })? ),*
-                    })
+                    // One `if let` per variant (a macro can write statements, not match
+                    // arms): the twin's variant becomes the enum's, fields and all.
+                    $( $crate::__kind_variant!(twin, Twin, $name, $variant $(($inner))? $({ $($field),* })?); )*
+                    unreachable!("every variant of the twin is converted above")
                 }
             }
         };
+    };
+}
+
+/// One variant of a [`crate::kind_enum`]'s twin converted to the enum's (unit, struct or
+/// newtype variant). Not for use outside that macro.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kind_variant {
+    ($twin:ident, $Twin:ident, $name:ident, $variant:ident) => {
+        if let $Twin::$variant = $twin {
+            return Ok($name::$variant);
+        }
+    };
+    ($twin:ident, $Twin:ident, $name:ident, $variant:ident ($inner:ty)) => {
+        if let $Twin::$variant(inner) = $twin {
+            return Ok($name::$variant(inner));
+        }
+    };
+    ($twin:ident, $Twin:ident, $name:ident, $variant:ident { $($field:ident),* }) => {
+        if let $Twin::$variant { $($field),* } = $twin {
+            return Ok($name::$variant { $($field),* });
+        }
     };
 }

@@ -2,9 +2,11 @@
 
 use super::{us_of_ns, us_of_s};
 use crate::rng::UnitDouble;
+use serde::{Deserialize, Serialize};
 
 /// Which SDK rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum AwsMode {
     /// botocore's `legacy` mode (`botocore/retryhandler.py` `delay_exponential` with
     /// base `rand`, growth 2): `U × 2^(n−1)` s, no cap.
@@ -19,9 +21,11 @@ pub enum AwsMode {
 }
 
 /// An AWS SDK retry mode's backoff.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AwsBackoff {
-    /// The rule.
+    /// The rule (`retry_mode`; standard unless said).
+    #[serde(default)]
     pub mode: AwsMode,
 }
 

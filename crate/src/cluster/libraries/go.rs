@@ -2,30 +2,37 @@
 
 use super::{uniform_below, us_of_ns};
 use crate::rng::UnitDouble;
+use serde::{Deserialize, Serialize};
 
 /// Envoy's `JitteredExponentialBackOffStrategy::nextBackOffMs`
 /// (`source/common/common/backoff_strategy.cc`): the wait is `random() % next` ms, then
 /// `next = next < max / 2 ? 2 × next : max`; so retry `n` waits uniformly in
 /// `[0, min(base × 2^(n−1), max))` ms. Envoy draws a 64-bit integer; the engine draws
 /// `floor(U × next)`, the same distribution to within 2^-53.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EnvoyBackoff {
-    /// `retry_back_off.base_interval`, ms (default 25, runtime `upstream.base_retry_backoff_ms`).
-    pub base_ms: u64,
-    /// `retry_back_off.max_interval`, ms (default 10 × base).
-    pub max_ms: u64,
+    /// `retry_back_off.base_interval`, ms (Envoy's default 25, runtime
+    /// `upstream.base_retry_backoff_ms`).
+    pub base_interval_ms: u64,
+    /// `retry_back_off.max_interval`, ms; absent = 10 × base, Envoy's default.
+    #[serde(default)]
+    pub max_interval_ms: Option<u64>,
 }
 
 impl EnvoyBackoff {
+    /// `max_interval`, ms.
+    fn max(&self) -> u64 {
+        self.max_interval_ms
+            .unwrap_or(self.base_interval_ms.saturating_mul(10))
+    }
+
     /// The `next_interval_` before retry `n`, ms.
     pub fn interval_ms(&self, n: u32) -> u64 {
-        let mut next = self.base_ms.max(1);
+        let max = self.max();
+        let mut next = self.base_interval_ms.max(1);
         for _ in 1..n {
-            next = if next < self.max_ms / 2 {
-                next * 2
-            } else {
-                self.max_ms
-            };
+            next = if next < max / 2 { next * 2 } else { max };
         }
         next
     }
@@ -34,7 +41,7 @@ impl EnvoyBackoff {
     pub fn sleep_us<R: UnitDouble>(&self, n: u32, rng: &mut R) -> u64 {
         let next = self.interval_ms(n);
         let wait = uniform_below(rng, 0, next as i64) as u64;
-        wait.min(self.max_ms) * 1000
+        wait.min(self.max()) * 1000
     }
 }
 
@@ -42,10 +49,11 @@ impl EnvoyBackoff {
 /// `cur − f·cur + U × (2 f·cur + 1)` ns (truncated), then `cur = cur ≥ max / mult ? max :
 /// cur × mult`; the cap applies to `cur`, *before* the jitter, so waits reach
 /// `max × (1 + f)`. `MaxElapsedTime` (15 min) is not modelled: the client's attempt limit is.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CenkaltiBackoff {
-    /// `InitialInterval`, ms (default 500).
-    pub initial_ms: f64,
+    /// `InitialInterval`, ms (the library's default 500).
+    pub initial_interval_ms: f64,
     /// `RandomizationFactor` (default 0.5).
     pub randomization_factor: f64,
     /// `Multiplier` (default 1.5).
@@ -58,7 +66,7 @@ impl CenkaltiBackoff {
     /// `currentInterval` before retry `n`, ns.
     fn current_ns(&self, n: u32) -> f64 {
         let max = (self.max_interval_ms * 1e6).trunc();
-        let mut cur = (self.initial_ms * 1e6).trunc();
+        let mut cur = (self.initial_interval_ms * 1e6).trunc();
         for _ in 1..n {
             cur = if cur >= max / self.multiplier {
                 max
@@ -89,16 +97,24 @@ impl CenkaltiBackoff {
 /// `internal/util` `RandomDelayFactor`; the float64 version): `WithBackoff(delay, max)`
 /// grows the *un-jittered* delay by `delayFactor` (2) and caps it at max, then
 /// `WithJitterFactor(j)` multiplies by `1 + (1 − 2U) j`, so a wait can exceed max.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FailsafeBackoff {
-    /// `Delay` (or the backoff's first delay), ms.
+    /// `WithDelay(d)`, or the first delay of `WithBackoff(d, max)`, ms.
     pub delay_ms: f64,
-    /// `maxDelay` of `WithBackoff`; `None` = a constant `WithDelay`.
+    /// The max of `WithBackoff`; absent = a constant `WithDelay`.
+    #[serde(default)]
     pub max_delay_ms: Option<f64>,
-    /// `delayFactor` (2 for `WithBackoff`).
+    /// `WithBackoffFactor` (2 for `WithBackoff`).
+    #[serde(default = "two")]
     pub delay_factor: f64,
-    /// `WithJitterFactor`, 0 = none.
+    /// `WithJitterFactor`; 0 (the default) = none.
+    #[serde(default)]
     pub jitter_factor: f64,
+}
+
+fn two() -> f64 {
+    2.0
 }
 
 impl FailsafeBackoff {

@@ -2,9 +2,11 @@
 
 use super::{go_pow, us_of_ns};
 use crate::rng::UnitDouble;
+use serde::{Deserialize, Serialize};
 
 /// Which client's arithmetic to follow (the formula is the same; the floats are not).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum GrpcClient {
     /// grpc-go `stream.go` `csAttempt.shouldRetry`: `min(initial × Pow(mult, k), max)`
     /// in float nanoseconds, × the jitter, truncated to a `time.Duration`.
@@ -17,7 +19,8 @@ pub enum GrpcClient {
 }
 
 /// How the backoff is randomized.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum GrpcJitter {
     /// × U(0.8, 1.2): the 2024 revision of gRFC A6, grpc-go and grpc-js today.
     #[default]
@@ -27,29 +30,35 @@ pub enum GrpcJitter {
 }
 
 /// A gRPC `retryPolicy`'s backoff: `initialBackoff`, `backoffMultiplier`, `maxBackoff`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GrpcBackoff {
-    /// `initialBackoff`, seconds (> 0).
-    pub initial_s: f64,
-    /// `backoffMultiplier` (> 0).
-    pub multiplier: f64,
-    /// `maxBackoff`, seconds (> 0).
-    pub max_s: f64,
-    /// The randomization.
-    pub jitter: GrpcJitter,
-    /// Whose arithmetic.
-    pub client: GrpcClient,
+    /// `initialBackoff`, ms (the config writes seconds: `"0.1s"` is 100).
+    pub initial_backoff_ms: f64,
+    /// `backoffMultiplier`.
+    pub backoff_multiplier: f64,
+    /// `maxBackoff`, ms.
+    pub max_backoff_ms: f64,
+    /// The randomization (today's ±20% unless said).
+    #[serde(default)]
+    pub randomization: GrpcJitter,
+    /// Whose arithmetic (grpc-go unless said).
+    #[serde(default)]
+    pub implementation: GrpcClient,
 }
 
 impl GrpcBackoff {
     /// The sleep before retry `n` (no server pushback), µs.
     pub fn sleep_us<R: UnitDouble>(&self, n: u32, rng: &mut R) -> u64 {
         let k = n.saturating_sub(1);
-        match self.client {
+        match self.implementation {
             GrpcClient::Go => {
-                let fact = go_pow(self.multiplier, k);
-                let cur = (self.initial_s * 1e9 * fact).min(self.max_s * 1e9);
-                let cur = match self.jitter {
+                // grpc-go parses "0.1s" to whole nanoseconds before any arithmetic.
+                let initial_ns = (self.initial_backoff_ms * 1e6).round();
+                let max_ns = (self.max_backoff_ms * 1e6).round();
+                let fact = go_pow(self.backoff_multiplier, k);
+                let cur = (initial_ns * fact).min(max_ns);
+                let cur = match self.randomization {
                     GrpcJitter::Plus20Percent => cur * (0.8 + 0.4 * rng.next_unit()),
                     GrpcJitter::Full => cur * rng.next_unit(),
                 };
@@ -68,11 +77,14 @@ impl GrpcBackoff {
     /// grpc-js's `getNextRetryBackoffMs` before retry `n`: the float ms it hands to
     /// `setTimeout`.
     pub fn node_wait_ms<R: UnitDouble>(&self, n: u32, rng: &mut R) -> f64 {
-        let mut next = self.initial_s;
+        // grpc-js reads "0.1s" with Number("0.1"): the ms over 1000, rounded once, is
+        // that same double.
+        let max_s = self.max_backoff_ms / 1000.0;
+        let mut next = self.initial_backoff_ms / 1000.0;
         for _ in 1..n {
-            next = (next * self.multiplier).min(self.max_s);
+            next = (next * self.backoff_multiplier).min(max_s);
         }
-        let jitter = match self.jitter {
+        let jitter = match self.randomization {
             // `Math.random() * (1.2 - 0.8) + 0.8`: 1.2 - 0.8 is 0.39999999999999997.
             GrpcJitter::Plus20Percent => rng.next_unit() * (1.2 - 0.8) + 0.8,
             GrpcJitter::Full => rng.next_unit(),

@@ -4,10 +4,12 @@
 //! and jitter order; the generic [`super::Backoff`] × [`super::Jitter`] pair cannot say
 //! "randomize, then cap" (Resilience4j) or "cap, then randomize" (cenkalti/backoff), so
 //! each library gets its formula as its source has it, cited in the item's doc comment.
-//! Each takes its uniform draws from the engine's [`UnitDouble`] (one draw per retry
-//! unless said) and returns whole microseconds, the engine's clock: a library that
-//! computes nanoseconds or ticks is floored to microseconds (as its timer would sleep at
-//! least that long), one that computes float seconds is rounded to the nearest.
+//! Each is a kind of [`super::Backoff`] whose settings carry the library's own names
+//! (`wait_duration_ms` for Resilience4j's `waitDuration`), so a configuration reads
+//! across one to one. Each takes its uniform draws from the engine's [`UnitDouble`] (one
+//! draw per retry unless said) and returns whole microseconds, the engine's clock: a
+//! library that computes nanoseconds or ticks is floored to microseconds (its timer sleeps
+//! at least that long), one that computes float seconds is rounded to the nearest.
 
 mod aws;
 mod gateway;
@@ -29,62 +31,6 @@ pub use resilience4j::Resilience4jBackoff;
 pub use tenacity::{TenacityBackoff, TenacityWait};
 
 use crate::rng::UnitDouble;
-
-/// What a library's delay rule carries from one retry of a request to the next.
-///
-/// Most rules are a function of the retry number alone; two are not: Spring Cloud
-/// Gateway's `basedOnPreviousValue` grows the previous *jittered* delay, and Polly's
-/// decorrelated jitter differences its formula against the previous draw.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Carry {
-    /// The previous sleep of this request, µs (0 before the first retry).
-    pub prev_sleep_us: u64,
-    /// Polly's `prev` state of `DecorrelatedJitterBackoffV2` (0 at the start of an execution).
-    pub polly_prev: f64,
-}
-
-/// One library's retry delay rule with its settings, in that library's own terms.
-#[derive(Debug, Clone, PartialEq)]
-pub enum LibraryBackoff {
-    /// Resilience4j `IntervalFunction`.
-    Resilience4j(Resilience4jBackoff),
-    /// gRPC's retry policy backoff (gRFC A6).
-    Grpc(GrpcBackoff),
-    /// Envoy's jittered exponential back-off.
-    Envoy(EnvoyBackoff),
-    /// Polly v8 retry strategy delays.
-    Polly(PollyBackoff),
-    /// AWS SDK retry modes.
-    Aws(AwsBackoff),
-    /// Python tenacity's `wait_*` strategies.
-    Tenacity(TenacityBackoff),
-    /// Go's cenkalti/backoff `ExponentialBackOff`.
-    Cenkalti(CenkaltiBackoff),
-    /// failsafe-go `RetryPolicy` delays.
-    Failsafe(FailsafeBackoff),
-    /// Spring Cloud Gateway's `Retry` filter backoff (reactor's `Backoff`).
-    Gateway(GatewayBackoff),
-}
-
-impl LibraryBackoff {
-    /// The sleep before retry `n` (1 = first retry) of a request, µs; updates `carry`.
-    pub fn sleep_us<R: UnitDouble>(&self, n: u32, carry: &mut Carry, rng: &mut R) -> u64 {
-        let n = n.max(1);
-        let us = match self {
-            LibraryBackoff::Resilience4j(b) => b.sleep_us(n, rng),
-            LibraryBackoff::Grpc(b) => b.sleep_us(n, rng),
-            LibraryBackoff::Envoy(b) => b.sleep_us(n, rng),
-            LibraryBackoff::Polly(b) => b.sleep_us(n, &mut carry.polly_prev, rng),
-            LibraryBackoff::Aws(b) => b.sleep_us(n, rng),
-            LibraryBackoff::Tenacity(b) => b.sleep_us(n, rng),
-            LibraryBackoff::Cenkalti(b) => b.sleep_us(n, rng),
-            LibraryBackoff::Failsafe(b) => b.sleep_us(n, rng),
-            LibraryBackoff::Gateway(b) => b.sleep_us(n, carry.prev_sleep_us, rng),
-        };
-        carry.prev_sleep_us = us;
-        us
-    }
-}
 
 /// Nanoseconds to whole microseconds, floored (a Go `time.Duration` or .NET ticks × 100).
 #[inline]

@@ -3,30 +3,36 @@
 use super::us_of_ns;
 use crate::cluster::math::{exp, ln};
 use crate::rng::UnitDouble;
+use serde::{Deserialize, Serialize};
 
 /// Polly's `DelayBackoffType`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum PollyDelay {
-    /// `Delay` every time.
+    /// `Delay` every time (Polly's default).
+    #[default]
     Constant,
     /// `(a + 1) × Delay`, `a` = 0 for the first retry.
     Linear,
     /// `2^a × Delay`; with jitter, `DecorrelatedJitterBackoffV2`.
-    #[default]
     Exponential,
 }
 
 /// A Polly `RetryStrategyOptions` delay: `BackoffType`, `Delay`, `UseJitter`, `MaxDelay`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PollyBackoff {
-    /// `BackoffType` (default Constant in Polly; Microsoft.Extensions.Http.Resilience's
+    /// `BackoffType` (Polly's default Constant; Microsoft.Extensions.Http.Resilience's
     /// standard handler sets Exponential).
-    pub kind: PollyDelay,
-    /// `Delay`, ms (default 2,000).
+    #[serde(default)]
+    pub backoff_type: PollyDelay,
+    /// `Delay`, ms (Polly's default 2,000).
     pub delay_ms: f64,
     /// `UseJitter`.
+    #[serde(default)]
     pub use_jitter: bool,
-    /// `MaxDelay`, ms; applied after the jitter.
+    /// `MaxDelay`, ms, applied after the jitter; absent = none.
+    #[serde(default)]
     pub max_delay_ms: Option<f64>,
 }
 
@@ -34,11 +40,13 @@ pub struct PollyBackoff {
 const TICK_NS: f64 = 100.0;
 
 impl PollyBackoff {
-    /// The sleep before retry `n` (Polly's `attempt` = n − 1), µs. `prev` is Polly's
-    /// per-execution state for the decorrelated jitter.
-    pub fn sleep_us<R: UnitDouble>(&self, n: u32, prev: &mut f64, rng: &mut R) -> u64 {
+    /// The sleep before retry `n` (Polly's `attempt` = n − 1), µs. `carry` holds Polly's
+    /// per-execution `prev` of the decorrelated jitter as f64 bits (0.0 at the start).
+    pub fn sleep_us<R: UnitDouble>(&self, n: u32, carry: &mut u64, rng: &mut R) -> u64 {
         let a = n.saturating_sub(1);
-        let ticks = self.delay_ticks(a, prev, rng);
+        let mut prev = if n <= 1 { 0.0 } else { f64::from_bits(*carry) };
+        let ticks = self.delay_ticks(a, &mut prev, rng);
+        *carry = prev.to_bits();
         let ticks = match self.max_delay_ms {
             Some(max) => ticks.min(ms_to_ticks(max)),
             None => ticks,
@@ -52,7 +60,7 @@ impl PollyBackoff {
         if base == 0.0 {
             return 0.0;
         }
-        let factor = match self.kind {
+        let factor = match self.backoff_type {
             PollyDelay::Constant => 1.0,
             PollyDelay::Linear => (a + 1) as f64,
             PollyDelay::Exponential if self.use_jitter => {

@@ -2,9 +2,11 @@
 
 use super::us_of_s;
 use crate::rng::UnitDouble;
+use serde::{Deserialize, Serialize};
 
 /// Which `wait_*` strategy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TenacityWait {
     /// `wait_exponential`: `clamp(multiplier × exp_base^(n−1), min, max)`, no jitter.
     #[default]
@@ -16,21 +18,39 @@ pub enum TenacityWait {
 }
 
 /// A tenacity wait, with its keyword arguments in seconds.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TenacityBackoff {
     /// The strategy.
+    #[serde(default)]
     pub wait: TenacityWait,
-    /// `multiplier` (1 by default).
+    /// `multiplier`, s (1 by default).
+    #[serde(default = "one")]
     pub multiplier: f64,
     /// `exp_base` (2 by default).
+    #[serde(default = "two")]
     pub exp_base: f64,
     /// `min`, s (0 by default).
+    #[serde(default)]
     pub min_s: f64,
-    /// `max`, s (`MAX_WAIT`, effectively unbounded, by default).
-    pub max_s: f64,
+    /// `max`, s; absent = tenacity's `MAX_WAIT` (unbounded for any run).
+    #[serde(default)]
+    pub max_s: Option<f64>,
     /// `jitter`, s (`wait_exponential_jitter` only; 1 by default).
+    #[serde(default = "one")]
     pub jitter_s: f64,
 }
+
+fn one() -> f64 {
+    1.0
+}
+
+fn two() -> f64 {
+    2.0
+}
+
+/// tenacity's `_utils.MAX_WAIT` (`sys.maxsize / 2` on 64-bit Python), s.
+const MAX_WAIT_S: f64 = i64::MAX as f64 / 2.0;
 
 impl TenacityBackoff {
     /// The wait before retry `n` (tenacity's `attempt_number` of the failed attempt), s.
@@ -46,7 +66,7 @@ impl TenacityBackoff {
             TenacityWait::ExponentialJitter => {
                 let jitter = self.jitter_s * rng.next_unit();
                 let result = self.multiplier * self.exp_base.powi(exponent) + jitter;
-                self.min_s.max(0.0).max(result.min(self.max_s))
+                self.min_s.max(0.0).max(result.min(self.max()))
             }
         }
     }
@@ -56,16 +76,21 @@ impl TenacityBackoff {
     fn exponential(&self, exponent: i32) -> f64 {
         let floor = self.min_s.max(0.0);
         if self.multiplier > 0.0
-            && self.max_s > 0.0
+            && self.max() > 0.0
             && self.exp_base > 1.0
-            && self.max_s.is_finite()
+            && self.max().is_finite()
             && exponent as f64
-                > log_base(self.max_s, self.exp_base) - log_base(self.multiplier, self.exp_base)
+                > log_base(self.max(), self.exp_base) - log_base(self.multiplier, self.exp_base)
         {
-            return floor.max(self.max_s);
+            return floor.max(self.max());
         }
         let result = self.multiplier * self.exp_base.powi(exponent);
-        floor.max(result.min(self.max_s))
+        floor.max(result.min(self.max()))
+    }
+
+    /// `max`, s.
+    fn max(&self) -> f64 {
+        self.max_s.unwrap_or(MAX_WAIT_S)
     }
 
     /// The sleep before retry `n`, µs.

@@ -2,6 +2,8 @@
 //! `tests/libraries/`) and against cases computed by hand from the cited sources.
 
 use super::*;
+use crate::cluster::backoff::sleep;
+use crate::cluster::{Backoff, Jitter};
 use crate::rng::UnitDouble;
 use serde_json::Value;
 
@@ -84,10 +86,10 @@ fn resilience4j_matches_its_interval_function() {
         |c, n, d| {
             let s = &c.settings;
             let b = Resilience4jBackoff {
-                wait_ms: num(s, "wait_ms").unwrap() as u64,
-                multiplier: num(s, "multiplier"),
-                randomized_factor: num(s, "randomized_factor"),
-                max_wait_ms: num(s, "max_wait_ms").map(|m| m as u64),
+                wait_duration_ms: num(s, "wait_ms").unwrap() as u64,
+                exponential_backoff_multiplier: num(s, "multiplier"),
+                randomized_wait_factor: num(s, "randomized_factor"),
+                exponential_max_wait_duration_ms: num(s, "max_wait_ms").map(|m| m as u64),
             };
             b.wait_ms(n, d) as f64
         },
@@ -113,7 +115,7 @@ fn tenacity_and_botocore_match_their_python_code() {
                         multiplier: num(s, "multiplier").unwrap(),
                         exp_base: num(s, "exp_base").unwrap(),
                         min_s: num(s, "min").unwrap(),
-                        max_s: num(s, "max").unwrap(),
+                        max_s: num(s, "max"),
                         jitter_s: num(s, "jitter").unwrap_or(1.0),
                     };
                     b.wait_s(n, d)
@@ -138,12 +140,13 @@ fn grpc_js_matches_its_retrying_call() {
         include_str!("../../../tests/data/library_vectors_node.txt"),
         |c, n, d| {
             let s = &c.settings;
+            // The vectors hold seconds as grpc-js reads them; the engine's settings are ms.
             let b = GrpcBackoff {
-                initial_s: num(s, "initial_s").unwrap(),
-                multiplier: num(s, "multiplier").unwrap(),
-                max_s: num(s, "max_s").unwrap(),
-                jitter: GrpcJitter::Plus20Percent,
-                client: GrpcClient::Node,
+                initial_backoff_ms: num(s, "initial_s").unwrap() * 1000.0,
+                backoff_multiplier: num(s, "multiplier").unwrap(),
+                max_backoff_ms: num(s, "max_s").unwrap() * 1000.0,
+                randomization: GrpcJitter::Plus20Percent,
+                implementation: GrpcClient::Node,
             };
             b.node_wait_ms(n, d)
         },
@@ -160,10 +163,11 @@ impl UnitDouble for Same {
     }
 }
 
-fn sequence(b: &LibraryBackoff, u: f64, retries: u32) -> Vec<u64> {
-    let mut carry = Carry::default();
+/// The engine's sleeps before retries 1..=`retries` of one request, every draw `u`.
+fn sequence(b: &Backoff, u: f64, retries: u32) -> Vec<u64> {
+    let mut carry = 0;
     (1..=retries)
-        .map(|n| b.sleep_us(n, &mut carry, &mut Same(u)))
+        .map(|n| sleep(b, &Jitter::None, n, &mut carry, &mut Same(u)))
         .collect()
 }
 
@@ -172,11 +176,11 @@ fn resilience4j_randomized_wait_vanishes_at_the_cap() {
     // wait 500, ×1.5, ±50%, max 600: w = 500, 750, 1125…; randomized then capped, so from
     // the second retry on w(1 − 0.5) = 375… only the draw's upper part reaches 600;
     // with U = 0.99 every wait is exactly 600, with U = 0 the first is 250.
-    let b = LibraryBackoff::Resilience4j(Resilience4jBackoff {
-        wait_ms: 500,
-        multiplier: Some(1.5),
-        randomized_factor: Some(0.5),
-        max_wait_ms: Some(600),
+    let b = Backoff::Resilience4j(Resilience4jBackoff {
+        wait_duration_ms: 500,
+        exponential_backoff_multiplier: Some(1.5),
+        randomized_wait_factor: Some(0.5),
+        exponential_max_wait_duration_ms: Some(600),
     });
     assert_eq!(sequence(&b, 0.99, 4), vec![600_000; 4]);
     // U = 0: lo = w/2 = 250, 375, 562, 843 → capped 600 from the fourth.
@@ -189,12 +193,12 @@ fn resilience4j_randomized_wait_vanishes_at_the_cap() {
 #[test]
 fn grpc_go_caps_before_the_jitter_and_truncates_nanoseconds() {
     // initial 0.1 s, ×2, max 0.3 s: 100, 200, 300, 300 ms before jitter; U = 0.5 → ×1.0.
-    let b = LibraryBackoff::Grpc(GrpcBackoff {
-        initial_s: 0.1,
-        multiplier: 2.0,
-        max_s: 0.3,
-        jitter: GrpcJitter::Plus20Percent,
-        client: GrpcClient::Go,
+    let b = Backoff::Grpc(GrpcBackoff {
+        initial_backoff_ms: 100.0,
+        backoff_multiplier: 2.0,
+        max_backoff_ms: 300.0,
+        randomization: GrpcJitter::Plus20Percent,
+        implementation: GrpcClient::Go,
     });
     assert_eq!(
         sequence(&b, 0.5, 4),
@@ -210,21 +214,21 @@ fn grpc_go_caps_before_the_jitter_and_truncates_nanoseconds() {
 fn envoy_waits_below_a_doubling_interval() {
     // base 25, max 250: next = 25, 50, 100, 200, 250, 250.
     let b = EnvoyBackoff {
-        base_ms: 25,
-        max_ms: 250,
+        base_interval_ms: 25,
+        max_interval_ms: None,
     };
     let intervals: Vec<u64> = (1..=6).map(|n| b.interval_ms(n)).collect();
     assert_eq!(intervals, vec![25, 50, 100, 200, 250, 250]);
     // U just below 1 gives next − 1 (random() % next), never next.
-    let w = sequence(&LibraryBackoff::Envoy(b), 0.999_999_999, 6);
+    let w = sequence(&Backoff::Envoy(b), 0.999_999_999, 6);
     assert_eq!(w, vec![24_000, 49_000, 99_000, 199_000, 249_000, 249_000]);
 }
 
 #[test]
 fn polly_delays_follow_retry_helper() {
-    let p = |kind, use_jitter, max| {
-        LibraryBackoff::Polly(PollyBackoff {
-            kind,
+    let p = |backoff_type, use_jitter, max| {
+        Backoff::Polly(PollyBackoff {
+            backoff_type,
             delay_ms: 2000.0,
             use_jitter,
             max_delay_ms: max,
@@ -261,7 +265,7 @@ fn polly_delays_follow_retry_helper() {
 
 #[test]
 fn aws_go_v2_reaches_its_max_undrawn_from_the_fifth_retry() {
-    let b = LibraryBackoff::Aws(AwsBackoff {
+    let b = Backoff::Aws(AwsBackoff {
         mode: AwsMode::GoV2,
     });
     // U = 0.5: 1, 2, 4, 8 s, then exactly 20 s.
@@ -275,40 +279,23 @@ fn aws_go_v2_reaches_its_max_undrawn_from_the_fifth_retry() {
 fn cenkalti_caps_the_interval_before_the_jitter() {
     // Defaults: 500 ms, ±50%, ×1.5, max 60 s. Interval sequence 500, 750, 1125 … 60 000;
     // with U → 1 a capped wait approaches 90 s, past the max.
-    let b = CenkaltiBackoff {
-        initial_ms: 500.0,
+    let b = Backoff::CenkaltiBackoff(CenkaltiBackoff {
+        initial_interval_ms: 500.0,
         randomization_factor: 0.5,
         multiplier: 1.5,
         max_interval_ms: 60_000.0,
-    };
-    let w = sequence(&LibraryBackoff::Cenkalti(b), 0.999_999, 20);
+    });
+    let w = sequence(&b, 0.999_999, 20);
     assert!(w[19] > 89_000_000 && w[19] <= 90_000_000, "{w:?}");
-    // U = 0.5: the interval itself plus the +1 ns of the formula, floored to µs.
-    let mid = sequence(
-        &LibraryBackoff::Cenkalti(CenkaltiBackoff {
-            max_interval_ms: 60_000.0,
-            ..b_defaults()
-        }),
-        0.5,
-        3,
-    );
-    assert_eq!(mid, vec![500_000, 750_000, 1_125_000]);
-}
-
-fn b_defaults() -> CenkaltiBackoff {
-    CenkaltiBackoff {
-        initial_ms: 500.0,
-        randomization_factor: 0.5,
-        multiplier: 1.5,
-        max_interval_ms: 60_000.0,
-    }
+    // U = 0.5: the interval itself plus half of the formula's +1 ns, floored to µs.
+    assert_eq!(sequence(&b, 0.5, 3), vec![500_000, 750_000, 1_125_000]);
 }
 
 #[test]
 fn failsafe_jitters_after_the_cap() {
     // WithBackoff(100 ms, 1 s) + WithJitterFactor(0.25): 100, 200, 400, 800, 1000, 1000
     // un-jittered; U = 0 gives × 1.25, so a capped wait is 1.25 s.
-    let b = LibraryBackoff::Failsafe(FailsafeBackoff {
+    let b = Backoff::FailsafeGo(FailsafeBackoff {
         delay_ms: 100.0,
         max_delay_ms: Some(1000.0),
         delay_factor: 2.0,
@@ -322,26 +309,96 @@ fn failsafe_jitters_after_the_cap() {
 }
 
 #[test]
-fn gateway_grows_the_previous_jittered_delay_and_stays_in_bounds() {
-    // first 10 ms, max 100, ×2, based on the previous value: 10, 20, 40, 80, 100.
-    let mut b = GatewayBackoff {
-        first_ms: 10,
-        max_ms: Some(100),
-        factor: 2,
-        based_on_previous_value: true,
-        jitter: 0.0,
-    };
-    let plain = sequence(&LibraryBackoff::Gateway(b.clone()), 0.5, 5);
-    assert_eq!(plain, vec![10_000, 20_000, 40_000, 80_000, 100_000]);
-    // Jitter 0.5: the first retry only jitters upward (lo = max(first − d, −o) = 0), and
-    // no delay leaves [first, max] whatever the draw.
-    b.jitter = 0.5;
-    for u in [0.0, 0.3, 0.999_999] {
-        let w = sequence(&LibraryBackoff::Gateway(b.clone()), u, 8);
-        assert!(w[0] >= 10_000, "{w:?}");
-        assert!(
-            w.iter().all(|&us| (10_000..=100_000).contains(&us)),
-            "{w:?}"
+fn gateway_grows_the_previous_delay_within_its_bounds() {
+    // first 10 ms, max 100, ×2: 10, 20, 40, 80, 100, with or without basedOnPreviousValue
+    // (no jitter: the gateway has none, so both forms agree).
+    for based_on_previous_value in [true, false] {
+        let b = Backoff::SpringCloudGateway(GatewayBackoff {
+            first_backoff_ms: 10,
+            max_backoff_ms: Some(100),
+            backoff_factor: 2,
+            based_on_previous_value,
+        });
+        assert_eq!(
+            sequence(&b, 0.5, 5),
+            vec![10_000, 20_000, 40_000, 80_000, 100_000]
         );
     }
+}
+
+#[test]
+fn a_library_backoff_reads_and_writes_with_its_own_setting_names() {
+    let text =
+        r#"{"kind":"resilience4j","wait_duration_ms":500,"exponential_backoff_multiplier":1.5}"#;
+    let b: Backoff = serde_json::from_str(text).unwrap();
+    assert_eq!(
+        serde_json::to_string(&b).unwrap(),
+        r#"{"kind":"resilience4j","wait_duration_ms":500,"exponential_backoff_multiplier":1.5,"randomized_wait_factor":null,"exponential_max_wait_duration_ms":null}"#
+    );
+    // An unknown setting is refused by name, inside the library's kind.
+    let err =
+        serde_json::from_str::<Backoff>(r#"{"kind":"envoy","base_interval_ms":25,"max_ms":9}"#)
+            .unwrap_err();
+    assert!(err.to_string().contains("max_ms"), "{err}");
+}
+
+#[test]
+fn every_library_backoff_runs_in_the_engine_and_refuses_a_second_jitter() {
+    let d = crate::cluster::defaults::defaults();
+    let mut seen = 0;
+    for b in d.backoff.iter().filter(|b| b.is_library()) {
+        let mut s = d.scenario.clone();
+        let c = s.tiers[0].client.as_mut().unwrap();
+        c.backoff = b.clone();
+        c.jitter = Jitter::Full;
+        let problems = s.problems();
+        assert!(
+            problems
+                .iter()
+                .any(|e| e.field == "tiers[0].client.jitter.kind" && e.value == "full"),
+            "{b:?}: {problems:?}"
+        );
+        s.tiers[0].client.as_mut().unwrap().jitter = Jitter::None;
+        let one = crate::cluster::run(&s, 7).unwrap();
+        let two = crate::cluster::run(&s, 7).unwrap();
+        assert_eq!(
+            serde_json::to_string(&one).unwrap(),
+            serde_json::to_string(&two).unwrap()
+        );
+        // The rule is the one the engine waits by: with a wait, the run is not the
+        // run of immediate retries (failsafe-go's default retries at once).
+        s.tiers[0].client.as_mut().unwrap().backoff = Backoff::None;
+        let none = crate::cluster::run(&s, 7).unwrap();
+        let same = serde_json::to_string(&one).unwrap() == serde_json::to_string(&none).unwrap();
+        assert_eq!(
+            same,
+            crate::cluster::backoff::base_delay(b, 1) == 0,
+            "{b:?}"
+        );
+        seen += 1;
+    }
+    assert_eq!(seen, 9);
+}
+
+#[test]
+fn a_library_setting_out_of_range_is_named_by_its_path() {
+    let d = crate::cluster::defaults::defaults();
+    let mut s = d.scenario.clone();
+    let c = s.tiers[0].client.as_mut().unwrap();
+    c.jitter = Jitter::None;
+    c.backoff = Backoff::Resilience4j(Resilience4jBackoff {
+        wait_duration_ms: 0,
+        exponential_backoff_multiplier: Some(99.0),
+        randomized_wait_factor: Some(1.5),
+        exponential_max_wait_duration_ms: None,
+    });
+    let fields: Vec<String> = s.problems().into_iter().map(|e| e.field).collect();
+    assert_eq!(
+        fields,
+        vec![
+            "tiers[0].client.backoff.wait_duration_ms",
+            "tiers[0].client.backoff.exponential_backoff_multiplier",
+            "tiers[0].client.backoff.randomized_wait_factor",
+        ]
+    );
 }
