@@ -10,12 +10,10 @@ mod kind;
 mod messages;
 mod text_path;
 
-pub use checks::{in_range, in_range_f64, name, Problems};
+pub(crate) use checks::{in_range, in_range_f64, Problems};
 pub use error::{echo, one_line, ErrorKind, ValidationError, ECHO_MAX_CHARS};
-pub(crate) use json::shown;
-pub use json::{
-    from_json_error, from_str, from_value, json_value, member_error, parse_json, read_member,
-    read_value, MAX_JSON_DEPTH,
-};
-pub use kind::{kind_tagged, read_kind};
-pub use messages::{allowed_in, EXPECTATIONS, EXPECT_NUMBER, EXPECT_UNSIGNED};
+pub use json::{from_json_error, from_str, from_value, parse_json, read_value, MAX_JSON_DEPTH};
+pub(crate) use json::{json_value, member_error, read_member, shown};
+pub use kind::read_kind;
+pub(crate) use kind::{kind_enum, kind_tagged, kind_variant};
+pub(crate) use messages::{EXPECT_NUMBER, EXPECT_UNSIGNED};

@@ -513,6 +513,11 @@ impl Chains<'_> {
 
     /// The retry chains of the business requests arriving in second `arr`, from the
     /// state `live` the earlier seconds left; answers the state after them.
+    ///
+    /// The classic engine's hot loop, one function of about 180 lines on purpose: the
+    /// run's state is unpacked into locals so the compiled loop keeps it in registers,
+    /// and the chain walk split into calls would pass it through memory on every attempt
+    /// (the timings are in `docs/performance.md`).
     #[inline(never)]
     fn second<
         const JITTER: bool,

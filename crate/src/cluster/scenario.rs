@@ -134,7 +134,7 @@ pub struct ClosedLoop {
     pub think: Dist,
 }
 
-crate::kind_enum! {
+crate::validate::kind_enum! {
     tag = "kind";
     /// A duration distribution.
     #[derive(Debug, Clone, PartialEq)]
@@ -311,7 +311,7 @@ pub struct Client {
     pub cost: Option<crate::cost::Cost>,
 }
 
-crate::kind_enum! {
+crate::validate::kind_enum! {
     tag = "kind";
     /// Backoff before retry number `n` (n = 1 for the first retry).
     #[derive(Debug, Clone, PartialEq, Default)]
@@ -373,7 +373,7 @@ impl Backoff {
     }
 }
 
-crate::kind_enum! {
+crate::validate::kind_enum! {
     tag = "kind";
     /// Jitter applied to a backoff delay `d`.
     #[derive(Debug, Clone, PartialEq, Default)]
@@ -407,7 +407,7 @@ pub enum Scope {
     Shared,
 }
 
-crate::kind_enum! {
+crate::validate::kind_enum! {
     tag = "kind";
     /// A retry budget: what may veto a retry the policy would otherwise make.
     #[derive(Debug, Clone, PartialEq, Default)]
@@ -502,7 +502,7 @@ pub enum WindowKind {
     Time,
 }
 
-crate::kind_enum! {
+crate::validate::kind_enum! {
     tag = "kind";
     /// A circuit breaker on the calls to the next tier.
     #[derive(Debug, Clone, PartialEq, Default)]
@@ -585,7 +585,7 @@ pub struct Bulkhead {
     pub max_wait_ms: u64,
 }
 
-crate::kind_enum! {
+crate::validate::kind_enum! {
     tag = "kind";
     /// What a fault does to the instances it covers.
     #[derive(Debug, Clone, PartialEq)]

@@ -155,7 +155,7 @@ pub fn sample_with(
 /// S3 and S4 within a sample of the article's scenario; S1 and S2, which draw no random
 /// number, from one seed to the next; a sweep's unchanged strategies from one point to
 /// the next), as [`map_batched`] passes one `runs` to a batch of items.
-pub fn sample_in(
+pub(crate) fn sample_in(
     scenario: &AnyScenario,
     seed: i64,
     curves: bool,
@@ -233,7 +233,7 @@ fn numeric_leaves<T: Serialize>(v: &T, skip: &[&str]) -> Vec<(String, Option<f64
 mod leaves;
 
 /// The groups of a scenario as (key, name), in the order of [`Sample::groups`].
-pub fn group_names(scenario: &AnyScenario) -> Vec<(String, String)> {
+pub(crate) fn group_names(scenario: &AnyScenario) -> Vec<(String, String)> {
     match scenario {
         AnyScenario::Classic(sc) => sc
             .strategies
@@ -390,7 +390,7 @@ fn run_samples(
 
 /// How many of `n` items make a batch of [`map_batched`]: about 64 batches in all,
 /// several for each core of a large machine, so the threads end together.
-pub fn batch_len(n: usize) -> usize {
+pub(crate) fn batch_len(n: usize) -> usize {
     n.div_ceil(64).max(1)
 }
 

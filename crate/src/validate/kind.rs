@@ -9,8 +9,12 @@ use serde_json::Value;
 /// as `R`, the same enum externally tagged: the tag `tag` becomes the variant's name and
 /// the other fields its fields. Errors read as serde's derived reader of the tagged form
 /// words them. Why: serde's derived reader buffers the fields and reads every variant
-/// once more from that buffer, which made a twentieth of the wasm (see [`crate::kind_enum`]).
-pub fn kind_tagged<'de, D, R>(d: D, tag: &'static str, name: &'static str) -> Result<R, D::Error>
+/// once more from that buffer, which made a twentieth of the wasm (see [`kind_enum`]).
+pub(crate) fn kind_tagged<'de, D, R>(
+    d: D,
+    tag: &'static str,
+    name: &'static str,
+) -> Result<R, D::Error>
 where
     D: serde::Deserializer<'de>,
     R: DeserializeOwned,
@@ -22,9 +26,9 @@ where
 
 /// Reads `v`, an internally tagged enum with its tag in `tag` (`{"model": "classic", …}`),
 /// as `R`, the same enum externally tagged, with the messages serde's derived reader of
-/// the tagged form gives (see [`kind_tagged`]); `name` is the enum's, for the message
+/// the tagged form gives (as the crate's `kind_tagged` does); `name` is the enum's, for the message
 /// when `v` is not an object. For an enum that allows unknown fields beside the tag
-/// (no `deny_unknown_fields` on `R`), which [`crate::kind_enum`] does not define.
+/// (no `deny_unknown_fields` on `R`), which the crate's `kind_enum!` does not define.
 pub fn read_kind<R: DeserializeOwned>(
     v: Value,
     tag: &'static str,
@@ -60,7 +64,6 @@ fn split_kind(
 /// fields rejected: serde's internally tagged form, read through [`kind_tagged`] with a
 /// private externally tagged twin of the enum that the macro derives from the same
 /// definition (so the two cannot drift apart). List the derives other than serde's.
-#[macro_export]
 macro_rules! kind_enum {
     (
         tag = $tag:literal;
@@ -96,7 +99,7 @@ macro_rules! kind_enum {
                     let twin: Twin = $crate::validate::kind_tagged(d, $tag, stringify!($name))?;
                     // One `if let` per variant (a macro can write statements, not match
                     // arms): the twin's variant becomes the enum's, fields and all.
-                    $( $crate::__kind_variant!(twin, Twin, $name, $variant $(($inner))? $({ $($field),* })?); )*
+                    $( $crate::validate::kind_variant!(twin, Twin, $name, $variant $(($inner))? $({ $($field),* })?); )*
                     unreachable!("every variant of the twin is converted above")
                 }
             }
@@ -104,11 +107,9 @@ macro_rules! kind_enum {
     };
 }
 
-/// One variant of a [`crate::kind_enum`]'s twin converted to the enum's (unit, struct or
-/// newtype variant). Not for use outside that macro.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __kind_variant {
+/// One variant of a `kind_enum!` twin converted to the enum's (unit, struct or newtype
+/// variant). Only for that macro.
+macro_rules! kind_variant {
     ($twin:ident, $Twin:ident, $name:ident, $variant:ident) => {
         if let $Twin::$variant = $twin {
             return Ok($name::$variant);
@@ -125,3 +126,7 @@ macro_rules! __kind_variant {
         }
     };
 }
+
+// Crate-local macros, named by path (`crate::validate::kind_enum!`): not exported.
+pub(crate) use kind_enum;
+pub(crate) use kind_variant;

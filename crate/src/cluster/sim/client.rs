@@ -114,7 +114,7 @@ impl Simulation {
             return;
         };
         self.jobs[child as usize].cohort = job.cohort;
-        self.cohort_attempts[job.cohort as usize * self.tiers.len() + callee] += 1;
+        self.rec.attempt_sent(job.cohort, callee);
         {
             let b = self.bucket(callee, now);
             if calls == 1 {

@@ -66,15 +66,10 @@ impl Simulation {
         tr.inst[i].held -= 1;
     }
 
-    /// The counters of `tier` in the bucket holding `now` (the current event's time:
-    /// `close_buckets(now)` has run, so that bucket is `sample_idx`).
+    /// The counters of `tier` in the bucket holding `now` (see `Recorder::bucket`).
     #[inline]
     pub(super) fn bucket(&mut self, tier: usize, now: u64) -> &mut TierBucket {
-        debug_assert_eq!(
-            self.row,
-            ((now / self.bucket_us) as usize).min(self.n_buckets - 1) * self.tiers.len()
-        );
-        &mut self.counters[self.row + tier]
+        self.rec.bucket(tier, now)
     }
 
     #[inline(always)]
@@ -105,13 +100,10 @@ impl Simulation {
         let Some(j) = self.alloc(0, inst, ROOT, deadline, idem, now) else {
             return;
         };
-        let cohort = self.row / self.tiers.len();
+        let cohort = self.rec.entry_arrived(now);
         let jm = &mut self.jobs[j as usize];
         jm.caller = caller;
-        jm.cohort = cohort as u32;
-        self.entries += 1;
-        self.cohort_attempts[self.row] += 1;
-        self.bucket(0, now).first_attempts += 1;
+        jm.cohort = cohort;
         if deadline != NEVER {
             let uid = self.jobs[j as usize].uid;
             self.q.push(deadline, Kind::EntryTimeout, j, uid);
@@ -172,14 +164,7 @@ impl Simulation {
             let job = &self.jobs[j as usize];
             (job.tier as usize, job.instance as usize, job.arrived)
         };
-        {
-            let b = self.bucket(t, now);
-            b.services_started += 1;
-            b.wait_us += now - arrived;
-        }
-        if now >= self.warmup_us {
-            self.tier_hist[t][0].record(now - arrived);
-        }
+        self.rec.service_started(t, now, arrived);
         let base = match self.service[t] {
             Sampler::Constant { us } => us,
             Sampler::Exponential { mean_ms } => us_of_ms(math::exponential(&mut self.rng, mean_ms)),
@@ -224,14 +209,7 @@ impl Simulation {
             return;
         }
         let started = self.jobs[j as usize].sent_at;
-        {
-            let b = self.bucket(t, now);
-            b.services_ended += 1;
-            b.service_us += now - started;
-        }
-        if now >= self.warmup_us {
-            self.tier_hist[t][1].record(now - started);
-        }
+        self.rec.service_ended(t, now, started);
         if fx.outage {
             self.end_job(j, Outcome::Error, now);
             return;
@@ -332,34 +310,8 @@ impl Simulation {
     /// The entry request `job` ended with `outcome` (the user's view).
     #[inline(always)]
     pub(super) fn entry_end(&mut self, outcome: Outcome, job: &Job, now: u64) {
-        let latency = now - job.arrived;
         let caller = job.caller;
-        let after_warmup = job.arrived >= self.warmup_us;
-        let b = self.bucket(0, now);
-        match outcome {
-            Outcome::Success => b.successes += 1,
-            Outcome::Timeout => b.timeouts += 1,
-            Outcome::Error => b.errors += 1,
-            Outcome::Overload | Outcome::BreakerRejected => b.overloads += 1,
-        }
-        let ok = outcome == Outcome::Success;
-        // Credited to the bucket the request arrived in, however late it ends.
-        self.cohort_end[job.cohort as usize][usize::from(!ok)] += 1;
-        self.bucket_moments[usize::from(!ok)].record(latency);
-        if ok {
-            self.entry_ok += 1;
-            if after_warmup {
-                self.hist.record(latency);
-                self.ok_moments.record(latency);
-            }
-            // Always the bucket `close_buckets` left open: the one holding `now`.
-            self.bucket_hist.record(latency);
-        } else {
-            self.entry_fail += 1;
-            if after_warmup {
-                self.fail_moments.record(latency);
-            }
-        }
+        self.rec.entry_ended(outcome, job.cohort, job.arrived, now);
         if caller != NONE {
             if let Some(cl) = self.sc.load.closed_loop.clone() {
                 let think = self.sample_us(&cl.think);

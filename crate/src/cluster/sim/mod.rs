@@ -24,13 +24,11 @@ use super::breaker::{BreakerState, Status};
 use super::budget::BudgetState;
 use super::faults::Effect;
 use super::math::{self, us_of_ms, Normal};
-use super::metrics::{
-    Analysis, Bucket, BucketLatency, Cohort, Histogram, Moments, Percentiles, RouteSummary,
-    RunResult, Summary, TierBucket, TierSummary, Welford,
-};
+use super::metrics::{RunResult, TierBucket};
 use super::queue::{EventQueue, Kind};
 use super::scenario::{
-    Arrivals, Backoff, Balancer, Breaker, Bulkhead, Dist, FaultEffect, Jitter, RetryOn, Scenario,
+    Arrivals, Backoff, Balancer, Breaker, Bulkhead, Client, Dist, FaultEffect, Jitter, RetryOn,
+    Scenario, Tier,
 };
 use crate::rng::{JavaRandom, UnitDouble};
 use crate::validate::ValidationError;
@@ -272,40 +270,8 @@ pub struct Simulation {
     next_uid: u32,
     entry_rr: u32,
     arrival_clock: f64,
-    bucket_us: u64,
-    n_buckets: usize,
-    counters: Vec<TierBucket>,
-    /// Per bucket × route: `[open, half-open, closed]` breaker gauges, when some tier has
-    /// several routes with breakers of their own (see `Bucket::route_breakers`); else empty.
-    route_breakers: Vec<[u32; 3]>,
-    sample_idx: usize,
-    hist: Histogram,
-    /// Latencies of the successes in the bucket being filled.
-    bucket_hist: BucketLatency,
-    /// Per bucket, its successes' latency percentiles (set when the bucket closes).
-    bucket_latency: Vec<Percentiles>,
-    entries: u64,
-    entry_ok: u64,
-    entry_fail: u64,
-    /// Per bucket: successes and failures of the entry requests that arrived in it.
-    cohort_end: Vec<[u64; 2]>,
-    /// Per bucket × tier: attempts caused by the entry requests that arrived in it.
-    cohort_attempts: Vec<u64>,
-    /// Latency moments of the successes and failures that arrived after the warm-up.
-    ok_moments: Welford,
-    fail_moments: Welford,
-    /// The same for the bucket being filled (by the time requests end), and per bucket
-    /// once closed.
-    bucket_moments: [Welford; 2],
-    /// Per tier: histograms of queue wait and of service time (after the warm-up), µs.
-    tier_hist: Vec<[Histogram; 2]>,
-    closed_moments: Vec<[Moments; 2]>,
-    /// Arrivals before this (µs) are warm-up: left out of the run's latency figures.
-    warmup_us: u64,
-    /// End of bucket `sample_idx` (when the next gauges are due), µs; `NEVER` after the last.
-    next_close: u64,
-    /// Offset in `counters` of the bucket holding `now` (= `sample_idx` × tiers).
-    row: usize,
+    /// Every metric accumulator, recorded through its methods (see [`record`]).
+    rec: record::Recorder,
     /// Service-time samplers per tier (derived parameters computed once).
     service: Vec<Sampler>,
     /// `Some(mean gap µs)` when the open-loop rate never changes (no schedule).
@@ -334,114 +300,154 @@ impl Sampler {
     }
 }
 
+/// The routes of tier `k`'s client (a chain's one route to the next tier, or its
+/// `routes`), their breakers and budgets added to the tier's (a route that shares them
+/// points at the first route's); each route's round-robin positions are drawn later.
+fn route_runtimes(
+    t: &Tier,
+    k: usize,
+    breakers: &mut Vec<BreakerState>,
+    budgets: &mut Vec<BudgetState>,
+) -> Vec<RouteRt> {
+    let n_inst = t.instances as usize;
+    // A chain's client is one route to the next tier.
+    let chain = t.client.as_ref().map(|c| (k as u32 + 1, 1.0, c));
+    let routes: Vec<(u32, f64, &Client)> = match chain {
+        Some(r) => vec![r],
+        None => t
+            .routes
+            .iter()
+            .map(|r| (r.to, r.weight, &r.client))
+            .collect(),
+    };
+    let total_weight: f64 = routes.iter().map(|r| r.1).sum();
+    let mut rts: Vec<RouteRt> = Vec::with_capacity(routes.len());
+    let mut upto = 0.0;
+    for (r, &(to, weight, c)) in routes.iter().enumerate() {
+        let bsc = c.breaker.scope();
+        let gsc = c.budget.scope();
+        let breaker_base = match rts.first() {
+            Some(first) if t.route_sharing.breaker => first.breaker_base,
+            _ => {
+                let base = breakers.len();
+                breakers.extend(vec![BreakerState::new(&c.breaker); bsc.slots(t.instances)]);
+                base
+            }
+        };
+        let budget_base = match rts.first() {
+            Some(first) if t.route_sharing.budget => first.budget_base,
+            _ => {
+                let base = budgets.len();
+                budgets.extend(vec![BudgetState::new(&c.budget); gsc.slots(t.instances)]);
+                base
+            }
+        };
+        upto += weight / total_weight;
+        rts.push(RouteRt {
+            to: to as usize,
+            upto: if r + 1 == routes.len() { 1.0 } else { upto },
+            rr: Vec::new(),
+            bh_active: vec![0; n_inst],
+            bh_queue: vec![VecDeque::new(); n_inst],
+            breaker_base,
+            budget_base,
+            breaker_shared: bsc.slots(t.instances) == 1,
+            budget_shared: gsc.slots(t.instances) == 1,
+            retry_mask: c.retry_on.iter().fold(0u8, |m, k| m | retry_bit(*k)),
+            timeout_us: c.timeout_ms * 1000,
+            max_attempts: c.max_attempts as u8,
+            propagate: c.deadline_propagation,
+            idempotent_only: c.idempotent_only,
+            no_retry_open: c.no_retry_while_breaker_open,
+            breaker_cfg: c.breaker.clone(),
+            bulkhead: c.bulkhead.clone(),
+            backoff: (c.backoff.clone(), c.jitter.clone()),
+        });
+    }
+    rts
+}
+
+/// Tier `k`'s runtime and its routes (placed from `first_route` in
+/// `Simulation::routes`), drawing each route's round-robin starting points from `rng`.
+fn tier_runtime(
+    sc: &Scenario,
+    k: usize,
+    rng: &mut JavaRandom,
+    first_route: usize,
+) -> (TierRt, Vec<RouteRt>) {
+    let t = &sc.tiers[k];
+    let n_inst = t.instances as usize;
+    let (mut breakers, mut budgets) = (Vec::new(), Vec::new());
+    let mut rts = route_runtimes(t, k, &mut breakers, &mut budgets);
+    // Seeded starting points, so 50 gateways do not all start at pod 0: one draw
+    // per instance and route, route by route (a tier that calls nothing draws
+    // once per instance all the same, so every chain keeps its random stream).
+    if rts.is_empty() {
+        for _ in 0..n_inst {
+            let next_n = sc.tiers.get(k + 1).map_or(1, |n| n.instances);
+            let _ = rng.next_int_bounded(next_n as i32);
+        }
+    }
+    for route in &mut rts {
+        let callee_n = sc.tiers[route.to].instances;
+        route.rr = (0..n_inst)
+            .map(|_| rng.next_int_bounded(callee_n as i32).unwrap_or(0) as u32)
+            .collect();
+    }
+    let tier = TierRt {
+        inst: vec![Inst::default(); n_inst],
+        queued: 0,
+        held: 0,
+        busy: 0,
+        queued_m: 0,
+        held_m: 0,
+        busy_m: 0,
+        areas: [0; 3],
+        active: vec![],
+        breakers,
+        budgets,
+        concurrency: t.concurrency,
+        queue_cap: t.queue_capacity as usize,
+        queue_timeout_us: t.queue_timeout_ms.map_or(NEVER, |q| q * 1000),
+        slowdown: t.slowdown_per_in_flight,
+        error_rate: t.error_rate,
+        random_lb: t.balancer == Balancer::Random,
+        routes: first_route..first_route + rts.len(),
+    };
+    (tier, rts)
+}
+
+/// True when some tier's routes have breakers of their own (more than one breaker
+/// group): only then are breakers gauged per route, so a chain's (and every earlier
+/// scenario's) results stay as they were.
+fn gauges_per_route(tiers: &[TierRt], routes: &[RouteRt]) -> bool {
+    tiers.iter().any(|t| {
+        let mut bases: Vec<usize> = routes[t.routes.clone()]
+            .iter()
+            .filter(|r| r.breaker_cfg != Breaker::None)
+            .map(|r| r.breaker_base)
+            .collect();
+        bases.sort_unstable();
+        bases.dedup();
+        bases.len() > 1
+    })
+}
+
 impl Simulation {
     /// Validates the scenario and sets up a run with `seed` (which overrides the scenario's).
     pub fn new(scenario: &Scenario, seed: i64) -> Result<Simulation, ValidationError> {
         scenario.validate()?;
         let sc = scenario.clone();
         let mut rng = JavaRandom::new(seed);
-        let n_tiers = sc.tiers.len();
-        let mut tiers = Vec::with_capacity(n_tiers);
+        let mut tiers = Vec::with_capacity(sc.tiers.len());
         // Every tier's routes in one array, so the hot path reaches one in one lookup.
-        let mut all_routes: Vec<RouteRt> = Vec::new();
-        for (k, t) in sc.tiers.iter().enumerate() {
-            let n_inst = t.instances as usize;
-            // A chain's client is one route to the next tier.
-            let chain = t.client.as_ref().map(|c| (k as u32 + 1, 1.0, c));
-            let routes: Vec<(u32, f64, &super::scenario::Client)> = match chain {
-                Some(r) => vec![r],
-                None => t
-                    .routes
-                    .iter()
-                    .map(|r| (r.to, r.weight, &r.client))
-                    .collect(),
-            };
-            let total_weight: f64 = routes.iter().map(|r| r.1).sum();
-            let (mut breakers, mut budgets) = (Vec::new(), Vec::new());
-            let mut rts: Vec<RouteRt> = Vec::with_capacity(routes.len());
-            let mut upto = 0.0;
-            for (r, &(to, weight, c)) in routes.iter().enumerate() {
-                let bsc = c.breaker.scope();
-                let gsc = c.budget.scope();
-                let breaker_base = match rts.first() {
-                    Some(first) if t.route_sharing.breaker => first.breaker_base,
-                    _ => {
-                        let base = breakers.len();
-                        breakers
-                            .extend(vec![BreakerState::new(&c.breaker); bsc.slots(t.instances)]);
-                        base
-                    }
-                };
-                let budget_base = match rts.first() {
-                    Some(first) if t.route_sharing.budget => first.budget_base,
-                    _ => {
-                        let base = budgets.len();
-                        budgets.extend(vec![BudgetState::new(&c.budget); gsc.slots(t.instances)]);
-                        base
-                    }
-                };
-                upto += weight / total_weight;
-                rts.push(RouteRt {
-                    to: to as usize,
-                    upto: if r + 1 == routes.len() { 1.0 } else { upto },
-                    rr: Vec::new(),
-                    bh_active: vec![0; n_inst],
-                    bh_queue: vec![VecDeque::new(); n_inst],
-                    breaker_base,
-                    budget_base,
-                    breaker_shared: bsc.slots(t.instances) == 1,
-                    budget_shared: gsc.slots(t.instances) == 1,
-                    retry_mask: c.retry_on.iter().fold(0u8, |m, k| m | retry_bit(*k)),
-                    timeout_us: c.timeout_ms * 1000,
-                    max_attempts: c.max_attempts as u8,
-                    propagate: c.deadline_propagation,
-                    idempotent_only: c.idempotent_only,
-                    no_retry_open: c.no_retry_while_breaker_open,
-                    breaker_cfg: c.breaker.clone(),
-                    bulkhead: c.bulkhead.clone(),
-                    backoff: (c.backoff.clone(), c.jitter.clone()),
-                });
-            }
-            // Seeded starting points, so 50 gateways do not all start at pod 0: one draw
-            // per instance and route, route by route (a tier that calls nothing draws
-            // once per instance all the same, so every chain keeps its random stream).
-            if rts.is_empty() {
-                for _ in 0..n_inst {
-                    let next_n = sc.tiers.get(k + 1).map_or(1, |n| n.instances);
-                    let _ = rng.next_int_bounded(next_n as i32);
-                }
-            }
-            for route in &mut rts {
-                let callee_n = sc.tiers[route.to].instances;
-                route.rr = (0..n_inst)
-                    .map(|_| rng.next_int_bounded(callee_n as i32).unwrap_or(0) as u32)
-                    .collect();
-            }
-            let inst = vec![Inst::default(); n_inst];
-            tiers.push(TierRt {
-                inst,
-                queued: 0,
-                held: 0,
-                busy: 0,
-                queued_m: 0,
-                held_m: 0,
-                busy_m: 0,
-                areas: [0; 3],
-                active: vec![],
-                breakers,
-                budgets,
-                concurrency: t.concurrency,
-                queue_cap: t.queue_capacity as usize,
-                queue_timeout_us: t.queue_timeout_ms.map_or(NEVER, |q| q * 1000),
-                slowdown: t.slowdown_per_in_flight,
-                error_rate: t.error_rate,
-                random_lb: t.balancer == Balancer::Random,
-                routes: all_routes.len()..all_routes.len() + rts.len(),
-            });
-            all_routes.extend(rts);
+        let mut routes: Vec<RouteRt> = Vec::new();
+        for k in 0..sc.tiers.len() {
+            let (tier, rts) = tier_runtime(&sc, k, &mut rng, routes.len());
+            tiers.push(tier);
+            routes.extend(rts);
         }
-        let bucket_us = sc.bucket_ms * 1000;
-        let n_buckets = sc.duration_ms.div_ceil(sc.bucket_ms) as usize;
+        let route_gauges = gauges_per_route(&tiers, &routes).then_some(routes.len());
         let mut sim = Simulation {
             seed,
             rng,
@@ -453,56 +459,19 @@ impl Simulation {
             finished: false,
             error: None,
             tiers,
-            routes: all_routes,
+            routes,
             jobs: Vec::with_capacity(1 << 12),
             free: Vec::new(),
             live: 0,
             next_uid: 0,
             entry_rr: 0,
             arrival_clock: 0.0,
-            bucket_us,
-            n_buckets,
-            counters: vec![TierBucket::default(); n_buckets * n_tiers],
-            route_breakers: Vec::new(),
-            sample_idx: 0,
-            hist: Histogram::default(),
-            bucket_hist: BucketLatency::default(),
-            bucket_latency: vec![Percentiles::default(); n_buckets],
-            entries: 0,
-            entry_ok: 0,
-            entry_fail: 0,
-            cohort_end: vec![[0; 2]; n_buckets],
-            cohort_attempts: vec![0; n_buckets * n_tiers],
-            ok_moments: Welford::default(),
-            fail_moments: Welford::default(),
-            bucket_moments: [Welford::default(); 2],
-            tier_hist: vec![Default::default(); n_tiers],
-            closed_moments: vec![[Moments::default(); 2]; n_buckets],
-            warmup_us: sc.steady.warmup_ms.saturating_mul(1000),
-            next_close: 0,
-            row: 0,
+            rec: record::Recorder::new(&sc, route_gauges),
             service: sc.tiers.iter().map(|t| Sampler::new(&t.service)).collect(),
             const_gap_us: (sc.load.schedule.is_empty() && sc.load.rate_per_s > 0.0)
                 .then(|| 1e6 / sc.load.rate_per_s),
             sc,
         };
-        sim.next_close = sim.bucket_end(0);
-        // Per-route breaker gauges only where a tier's routes have breakers of their own:
-        // a chain's (and every existing scenario's) results stay as they were.
-        let own_breakers = |t: &TierRt| {
-            let routes = &sim.routes[t.routes.clone()];
-            let mut bases: Vec<usize> = routes
-                .iter()
-                .filter(|r| r.breaker_cfg != Breaker::None)
-                .map(|r| r.breaker_base)
-                .collect();
-            bases.sort_unstable();
-            bases.dedup();
-            bases.len() > 1
-        };
-        if sim.tiers.iter().any(own_breakers) {
-            sim.route_breakers = vec![[0; 3]; n_buckets * sim.routes.len()];
-        }
         sim.entry_rr = sim
             .rng
             .next_int_bounded(sim.sc.tiers[0].instances as i32)
@@ -562,7 +531,7 @@ impl Simulation {
             if self.events >= self.sc.max_events {
                 return Err(self.too_many_events());
             }
-            if ev.time >= self.next_close {
+            if self.rec.due(ev.time) {
                 self.close_buckets(ev.time);
             }
             debug_assert!(ev.time >= self.now, "event before its cause");

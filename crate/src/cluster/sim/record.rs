@@ -1,34 +1,211 @@
-//! Metrics recording: closing buckets (gauges sampled at bucket ends) and building
-//! the [`RunResult`] at the end of the run.
+//! Metrics recording: the run's accumulators ([`Recorder`], which the event handlers
+//! reach through its methods), closing buckets (gauges sampled at bucket ends) and
+//! building the [`RunResult`] at the end of the run.
 
 use super::*;
+use crate::cluster::metrics::{
+    Analysis, Bucket, BucketLatency, Cohort, Histogram, Moments, Percentiles, RouteSummary,
+    Summary, TierSummary, Verdict, Welford,
+};
+
+/// Every metric accumulator of a run: per-bucket counters and gauges, latency
+/// histograms and moments, the entry requests' totals and their cohorts. Its fields are
+/// this module's: the event handlers record through the methods below, and only the
+/// bucket closing and [`Simulation::finish`] (here too) read them.
+#[derive(Debug)]
+pub(super) struct Recorder {
+    bucket_us: u64,
+    n_buckets: usize,
+    n_tiers: usize,
+    /// End of the run, µs (the last bucket ends there).
+    end: u64,
+    counters: Vec<TierBucket>,
+    /// Per bucket × route: `[open, half-open, closed]` breaker gauges, when some tier has
+    /// several routes with breakers of their own (see `Bucket::route_breakers`); else empty.
+    route_breakers: Vec<[u32; 3]>,
+    sample_idx: usize,
+    hist: Histogram,
+    /// Latencies of the successes in the bucket being filled.
+    bucket_hist: BucketLatency,
+    /// Per bucket, its successes' latency percentiles (set when the bucket closes).
+    bucket_latency: Vec<Percentiles>,
+    entries: u64,
+    entry_ok: u64,
+    entry_fail: u64,
+    /// Per bucket: successes and failures of the entry requests that arrived in it.
+    cohort_end: Vec<[u64; 2]>,
+    /// Per bucket × tier: attempts caused by the entry requests that arrived in it.
+    cohort_attempts: Vec<u64>,
+    /// Latency moments of the successes and failures that arrived after the warm-up.
+    ok_moments: Welford,
+    fail_moments: Welford,
+    /// The same for the bucket being filled (by the time requests end), and per bucket
+    /// once closed.
+    bucket_moments: [Welford; 2],
+    /// Per tier: histograms of queue wait and of service time (after the warm-up), µs.
+    tier_hist: Vec<[Histogram; 2]>,
+    closed_moments: Vec<[Moments; 2]>,
+    /// Arrivals before this (µs) are warm-up: left out of the run's latency figures.
+    warmup_us: u64,
+    /// End of bucket `sample_idx` (when the next gauges are due), µs; `NEVER` after the last.
+    next_close: u64,
+    /// Offset in `counters` of the bucket holding `now` (= `sample_idx` × tiers).
+    row: usize,
+}
+
+impl Recorder {
+    /// Empty accumulators for `sc`; `route_gauges` is the number of routes when each
+    /// route's breakers are gauged on their own (see `route_breakers`), else `None`.
+    pub(super) fn new(sc: &Scenario, route_gauges: Option<usize>) -> Recorder {
+        let n_tiers = sc.tiers.len();
+        let n_buckets = sc.duration_ms.div_ceil(sc.bucket_ms) as usize;
+        let mut rec = Recorder {
+            bucket_us: sc.bucket_ms * 1000,
+            n_buckets,
+            n_tiers,
+            end: sc.duration_ms * 1000,
+            counters: vec![TierBucket::default(); n_buckets * n_tiers],
+            route_breakers: route_gauges.map_or_else(Vec::new, |n| vec![[0; 3]; n_buckets * n]),
+            sample_idx: 0,
+            hist: Histogram::default(),
+            bucket_hist: BucketLatency::default(),
+            bucket_latency: vec![Percentiles::default(); n_buckets],
+            entries: 0,
+            entry_ok: 0,
+            entry_fail: 0,
+            cohort_end: vec![[0; 2]; n_buckets],
+            cohort_attempts: vec![0; n_buckets * n_tiers],
+            ok_moments: Welford::default(),
+            fail_moments: Welford::default(),
+            bucket_moments: [Welford::default(); 2],
+            tier_hist: vec![Default::default(); n_tiers],
+            closed_moments: vec![[Moments::default(); 2]; n_buckets],
+            warmup_us: sc.steady.warmup_ms.saturating_mul(1000),
+            next_close: 0,
+            row: 0,
+        };
+        rec.next_close = rec.bucket_end(0);
+        rec
+    }
+
+    fn bucket_end(&self, b: usize) -> u64 {
+        ((b as u64 + 1) * self.bucket_us).min(self.end)
+    }
+
+    /// True when an event at `t` is past the end of the bucket being filled, so the
+    /// buckets up to `t` must be closed first ([`Simulation::close_buckets`]).
+    #[inline(always)]
+    pub(super) fn due(&self, t: u64) -> bool {
+        t >= self.next_close
+    }
+
+    /// The counters of `tier` in the bucket holding `now` (the current event's time:
+    /// `close_buckets(now)` has run, so that bucket is `sample_idx`).
+    #[inline]
+    pub(super) fn bucket(&mut self, tier: usize, now: u64) -> &mut TierBucket {
+        debug_assert_eq!(
+            self.row,
+            ((now / self.bucket_us) as usize).min(self.n_buckets - 1) * self.n_tiers
+        );
+        &mut self.counters[self.row + tier]
+    }
+
+    /// A new entry request arrived now: counted, with its first attempt in its cohort
+    /// (the bucket being filled), which it returns.
+    #[inline(always)]
+    pub(super) fn entry_arrived(&mut self, now: u64) -> u32 {
+        self.entries += 1;
+        self.cohort_attempts[self.row] += 1;
+        self.bucket(0, now).first_attempts += 1;
+        (self.row / self.n_tiers) as u32
+    }
+
+    /// An attempt into `callee` caused by an entry request of `cohort`.
+    #[inline(always)]
+    pub(super) fn attempt_sent(&mut self, cohort: u32, callee: usize) {
+        self.cohort_attempts[cohort as usize * self.n_tiers + callee] += 1;
+    }
+
+    /// A job of `tier` that arrived at `arrived` starts its service now.
+    #[inline(always)]
+    pub(super) fn service_started(&mut self, tier: usize, now: u64, arrived: u64) {
+        let b = self.bucket(tier, now);
+        b.services_started += 1;
+        b.wait_us += now - arrived;
+        if now >= self.warmup_us {
+            self.tier_hist[tier][0].record(now - arrived);
+        }
+    }
+
+    /// A job of `tier` whose service started at `started` ends its service now.
+    #[inline(always)]
+    pub(super) fn service_ended(&mut self, tier: usize, now: u64, started: u64) {
+        let b = self.bucket(tier, now);
+        b.services_ended += 1;
+        b.service_us += now - started;
+        if now >= self.warmup_us {
+            self.tier_hist[tier][1].record(now - started);
+        }
+    }
+
+    /// An entry request of `cohort` that arrived at `arrived` ended now with `outcome`
+    /// (the user's view).
+    #[inline(always)]
+    pub(super) fn entry_ended(&mut self, outcome: Outcome, cohort: u32, arrived: u64, now: u64) {
+        let latency = now - arrived;
+        let after_warmup = arrived >= self.warmup_us;
+        let b = self.bucket(0, now);
+        match outcome {
+            Outcome::Success => b.successes += 1,
+            Outcome::Timeout => b.timeouts += 1,
+            Outcome::Error => b.errors += 1,
+            Outcome::Overload | Outcome::BreakerRejected => b.overloads += 1,
+        }
+        let ok = outcome == Outcome::Success;
+        // Credited to the bucket the request arrived in, however late it ends.
+        self.cohort_end[cohort as usize][usize::from(!ok)] += 1;
+        self.bucket_moments[usize::from(!ok)].record(latency);
+        if ok {
+            self.entry_ok += 1;
+            if after_warmup {
+                self.hist.record(latency);
+                self.ok_moments.record(latency);
+            }
+            // Always the bucket `close_buckets` left open: the one holding `now`.
+            self.bucket_hist.record(latency);
+        } else {
+            self.entry_fail += 1;
+            if after_warmup {
+                self.fail_moments.record(latency);
+            }
+        }
+    }
+}
 
 impl Simulation {
     /// Samples gauges for every bucket that ends at or before `t`.
     pub(super) fn close_buckets(&mut self, t: u64) {
-        while self.sample_idx < self.n_buckets {
-            let b_end = self.bucket_end(self.sample_idx);
+        while self.rec.sample_idx < self.rec.n_buckets {
+            let b_end = self.rec.bucket_end(self.rec.sample_idx);
             if b_end > t {
                 break;
             }
-            self.sample(self.sample_idx, b_end);
-            self.sample_idx += 1;
+            self.sample(self.rec.sample_idx, b_end);
+            self.rec.sample_idx += 1;
         }
-        self.next_close = if self.sample_idx < self.n_buckets {
-            self.bucket_end(self.sample_idx)
+        let rec = &mut self.rec;
+        rec.next_close = if rec.sample_idx < rec.n_buckets {
+            rec.bucket_end(rec.sample_idx)
         } else {
             NEVER
         };
-        self.row = self.sample_idx.min(self.n_buckets - 1) * self.tiers.len();
+        rec.row = rec.sample_idx.min(rec.n_buckets - 1) * rec.n_tiers;
     }
 
-    pub(super) fn bucket_end(&self, b: usize) -> u64 {
-        ((b as u64 + 1) * self.bucket_us).min(self.end)
-    }
-
-    pub(super) fn sample(&mut self, b: usize, at: u64) {
-        self.bucket_latency[b] = self.bucket_hist.take();
-        self.closed_moments[b] = self.bucket_moments.each_mut().map(|w| w.take());
+    fn sample(&mut self, b: usize, at: u64) {
+        let rec = &mut self.rec;
+        rec.bucket_latency[b] = rec.bucket_hist.take();
+        rec.closed_moments[b] = rec.bucket_moments.each_mut().map(|w| w.take());
         let n = self.tiers.len();
         for k in 0..n {
             let (mut open, mut half, mut closed) = (0u32, 0u32, 0u32);
@@ -37,7 +214,7 @@ impl Simulation {
             // Every breaker group once (routes sharing one count it once); a chain's
             // tier has one group, the last tier none (all closed).
             let routes = &self.routes[tr.routes.clone()];
-            let per_route = !self.route_breakers.is_empty();
+            let per_route = !self.rec.route_breakers.is_empty();
             for (r, route) in routes.iter().enumerate() {
                 let seen = routes[..r]
                     .iter()
@@ -64,7 +241,7 @@ impl Simulation {
                 }
                 if per_route {
                     let nr = self.routes.len();
-                    self.route_breakers[b * nr + tr.routes.start + r] = g;
+                    self.rec.route_breakers[b * nr + tr.routes.start + r] = g;
                 }
                 if !seen {
                     open += g[0];
@@ -85,7 +262,7 @@ impl Simulation {
             ];
             let prev = tr.areas;
             self.tiers[k].areas = areas;
-            let c = &mut self.counters[b * n + k];
+            let c = &mut self.rec.counters[b * n + k];
             c.queue_us = areas[0].wrapping_sub(prev[0]);
             c.in_flight_us = areas[1].wrapping_sub(prev[1]);
             c.busy_us = areas[2].wrapping_sub(prev[2]);
@@ -148,68 +325,104 @@ impl Simulation {
     pub fn finish(mut self) -> RunResult {
         let at = if self.finished { self.end } else { self.now };
         self.close_buckets(at);
-        let n = self.tiers.len();
-        let bucket_ms = self.sc.bucket_ms;
-        // Pending attempts, counted from the live jobs (not by subtraction, so that the
-        // conservation tests check something): an attempt into tier k+1 is pending while
-        // its caller at tier k is `Calling`; an entry is pending while its job is alive.
-        // An entry pending for longer than `late_ms` counts as a failure of its cohort.
-        let late_us = self.sc.steady.late_ms.saturating_mul(1000);
-        let mut cohort_late = vec![[0u64; 2]; self.n_buckets];
-        let mut pending = vec![0u64; n];
-        let mut pending_entries = 0u64;
-        for j in &self.jobs {
-            if j.st == St::Free {
-                continue;
-            }
-            if j.parent == ROOT {
-                pending_entries += 1;
-                let late = at.saturating_sub(j.arrived) > late_us;
-                cohort_late[j.cohort as usize][usize::from(!late)] += 1;
-            }
-            if j.st == St::Calling {
-                if let Some(route) = self.routes.get(j.route as usize) {
-                    pending[route.to] += 1;
-                }
-            }
-        }
-        pending[0] = pending_entries;
-        let buckets: Vec<Bucket> = (0..self.n_buckets)
-            .map(|b| Bucket {
-                latency_ms: self.bucket_latency[b].clone(),
-                success_latency: self.closed_moments[b][0],
-                failure_latency: self.closed_moments[b][1],
-                start_ms: b as u64 * bucket_ms,
-                tiers: self.counters[b * n..(b + 1) * n].to_vec(),
-                route_breakers: if self.route_breakers.is_empty() {
-                    Vec::new()
-                } else {
-                    let nr = self.routes.len();
-                    self.route_breakers[b * nr..(b + 1) * nr].to_vec()
-                },
-                cohort: Cohort {
-                    successes: self.cohort_end[b][0],
-                    failures: self.cohort_end[b][1] + cohort_late[b][0],
-                    pending: cohort_late[b][1],
-                    attempts: self.cohort_attempts[b * n..(b + 1) * n].to_vec(),
-                },
-            })
-            .collect();
+        let pending = self.pending(at);
+        let buckets = self.buckets(&pending.cohort_late);
         let trigger = self.sc.trigger_window();
         let verdict = Analysis {
-            bucket_ms,
+            bucket_ms: self.sc.bucket_ms,
             buckets: &buckets,
             trigger,
             steady: &self.sc.steady,
         }
         .run();
-        let entries = self.entries.max(1) as f64;
-        let bucket_s = bucket_ms as f64 / 1000.0;
-        let mut tiers = Vec::with_capacity(n);
+        let tiers = self.tier_summaries(&buckets, &pending.attempts, &verdict, at);
+        let summary = self.summary(&tiers, pending.entries, &verdict, trigger);
+        let routes = self.route_summaries(&buckets, &tiers);
+        RunResult {
+            routes,
+            scenario: self.sc.name.clone(),
+            seed: self.seed,
+            duration_ms: self.sc.duration_ms,
+            bucket_ms: self.sc.bucket_ms,
+            events: self.events,
+            tiers,
+            buckets,
+            summary,
+        }
+    }
+
+    /// What is still pending at `at`, counted from the live jobs (not by subtraction, so
+    /// that the conservation tests check something): an attempt into tier k+1 is pending
+    /// while its caller at tier k is `Calling`; an entry is pending while its job is
+    /// alive. An entry pending for longer than `late_ms` counts as a failure of its cohort.
+    fn pending(&self, at: u64) -> Pending {
+        let late_us = self.sc.steady.late_ms.saturating_mul(1000);
+        let mut p = Pending {
+            attempts: vec![0; self.tiers.len()],
+            entries: 0,
+            cohort_late: vec![[0; 2]; self.rec.n_buckets],
+        };
+        for j in &self.jobs {
+            if j.st == St::Free {
+                continue;
+            }
+            if j.parent == ROOT {
+                p.entries += 1;
+                let late = at.saturating_sub(j.arrived) > late_us;
+                p.cohort_late[j.cohort as usize][usize::from(!late)] += 1;
+            }
+            if j.st == St::Calling {
+                if let Some(route) = self.routes.get(j.route as usize) {
+                    p.attempts[route.to] += 1;
+                }
+            }
+        }
+        p.attempts[0] = p.entries;
+        p
+    }
+
+    /// Every bucket's figures, its cohort's late entries (see [`Pending`]) counted.
+    fn buckets(&self, cohort_late: &[[u64; 2]]) -> Vec<Bucket> {
+        let rec = &self.rec;
+        let n = rec.n_tiers;
+        (0..rec.n_buckets)
+            .map(|b| Bucket {
+                latency_ms: rec.bucket_latency[b].clone(),
+                success_latency: rec.closed_moments[b][0],
+                failure_latency: rec.closed_moments[b][1],
+                start_ms: b as u64 * self.sc.bucket_ms,
+                tiers: rec.counters[b * n..(b + 1) * n].to_vec(),
+                route_breakers: if rec.route_breakers.is_empty() {
+                    Vec::new()
+                } else {
+                    let nr = self.routes.len();
+                    rec.route_breakers[b * nr..(b + 1) * nr].to_vec()
+                },
+                cohort: Cohort {
+                    successes: rec.cohort_end[b][0],
+                    failures: rec.cohort_end[b][1] + cohort_late[b][0],
+                    pending: cohort_late[b][1],
+                    attempts: rec.cohort_attempts[b * n..(b + 1) * n].to_vec(),
+                },
+            })
+            .collect()
+    }
+
+    /// Every tier's totals over the run simulated up to `at`, with its attempts pending.
+    fn tier_summaries(
+        &self,
+        buckets: &[Bucket],
+        pending: &[u64],
+        verdict: &Verdict,
+        at: u64,
+    ) -> Vec<TierSummary> {
+        let entries = self.rec.entries.max(1) as f64;
+        let bucket_s = self.sc.bucket_ms as f64 / 1000.0;
+        let mut tiers = Vec::with_capacity(pending.len());
         for (k, pend) in pending.iter().copied().enumerate() {
             let mut tot = TierBucket::default();
             let mut peak = 0u64;
-            for b in &buckets {
+            for b in buckets {
                 tot.add(&b.tiers[k]);
                 peak = peak.max(b.tiers[k].attempts());
             }
@@ -223,7 +436,7 @@ impl Simulation {
             tiers.push(TierSummary {
                 name: self.sc.tiers[k].name.clone(),
                 pending_at_end: pend,
-                amplification: if self.entries > 0 {
+                amplification: if self.rec.entries > 0 {
                     attempts as f64 / entries
                 } else {
                     0.0
@@ -251,29 +464,42 @@ impl Simulation {
                 },
                 mean_wait_ms: tot.mean_wait_ms(),
                 mean_service_ms: tot.mean_service_ms(),
-                wait_ms: self.tier_hist[k][0].percentiles_ms(),
-                service_ms: self.tier_hist[k][1].percentiles_ms(),
+                wait_ms: self.rec.tier_hist[k][0].percentiles_ms(),
+                service_ms: self.rec.tier_hist[k][1].percentiles_ms(),
                 queue_depth_at_end: at_end.map_or(0, |t| t.queue_depth),
                 in_flight_at_end: at_end.map_or(0, |t| t.in_flight),
                 breakers_open_at_end: at_end.map_or(0, |t| t.breakers_open),
                 totals: tot,
             });
         }
+        tiers
+    }
+
+    /// The entry requests' figures: the users' view of the run.
+    fn summary(
+        &self,
+        tiers: &[TierSummary],
+        pending_entries: u64,
+        verdict: &Verdict,
+        trigger: Option<(u64, u64)>,
+    ) -> Summary {
+        let rec = &self.rec;
+        let entries = rec.entries.max(1) as f64;
         let secs = self.sc.duration_ms as f64 / 1000.0;
-        let summary = Summary {
-            requests: self.entries,
-            successes: self.entry_ok,
-            failures: self.entry_fail,
+        Summary {
+            requests: rec.entries,
+            successes: rec.entry_ok,
+            failures: rec.entry_fail,
             pending_at_end: pending_entries,
-            goodput_per_s: self.entry_ok as f64 / secs,
-            success_ratio: if self.entries > 0 {
-                self.entry_ok as f64 / entries
+            goodput_per_s: rec.entry_ok as f64 / secs,
+            success_ratio: if rec.entries > 0 {
+                rec.entry_ok as f64 / entries
             } else {
                 0.0
             },
-            latency_ms: self.hist.percentiles_ms(),
-            success_latency: self.ok_moments.moments(),
-            failure_latency: self.fail_moments.moments(),
+            latency_ms: rec.hist.percentiles_ms(),
+            success_latency: rec.ok_moments.moments(),
+            failure_latency: rec.fail_moments.moments(),
             // Attempts at the tiers that call nothing (a chain's last, a tree's leaves)
             // per entry request.
             amplification: tiers
@@ -292,18 +518,15 @@ impl Simulation {
             overload_duration_ms: verdict.unhealthy_ms,
             recovery_time_ms: verdict.recovery_ms,
             metastable: verdict.metastable,
-        };
-        let routes = self.route_summaries(&buckets, &tiers);
-        RunResult {
-            routes,
-            scenario: self.sc.name.clone(),
-            seed: self.seed,
-            duration_ms: self.sc.duration_ms,
-            bucket_ms,
-            events: self.events,
-            tiers,
-            buckets,
-            summary,
         }
     }
+}
+
+/// What [`Simulation::finish`] finds still pending: attempts into each tier (entries
+/// for tier 0), entry requests, and per bucket its cohort's pending entries `[late,
+/// not late]`.
+struct Pending {
+    attempts: Vec<u64>,
+    entries: u64,
+    cohort_late: Vec<[u64; 2]>,
 }
