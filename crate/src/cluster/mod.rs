@@ -6,7 +6,9 @@
 //! - [`run`] runs it; [`Simulation`] is the same run in slices (progress, cancel).
 //! - [`RunResult`] is the output: per-bucket, per-tier counters and whole-run figures;
 //!   [`metrics`] defines every counter, "steady state", "recovered" and "metastable".
-//! - [`report`] renders it as text, markdown or CSV.
+//! - [`present`] holds its figures and tables, [`report`] renders it as text, markdown
+//!   or CSV.
+//! - [`defaults`] is every default object an editor offers, [`edit`] the editing rules.
 //!
 //! Time runs in integer microseconds; the event queue orders by (time, sequence number);
 //! randomness is one `java.util.Random` stream; transcendental functions are computed

@@ -503,6 +503,12 @@ impl Simulation {
         }
     }
 
+    /// Simulated time reached so far, µs: the time of the latest event processed, which
+    /// never decreases (events run in time order).
+    pub fn now_us(&self) -> u64 {
+        self.now
+    }
+
     /// Events processed so far.
     pub fn events(&self) -> u64 {
         self.events

@@ -315,11 +315,6 @@ impl Simulation {
         out
     }
 
-    /// Latest event time processed, µs (for tests of causality).
-    pub fn now_us(&self) -> u64 {
-        self.now
-    }
-
     /// Builds the result (call after `advance` returned `Ok(true)`; earlier, the result
     /// covers the time simulated so far and counts the rest as pending).
     pub fn finish(mut self) -> RunResult {
