@@ -9,13 +9,16 @@
 //    Debug builds (`trunk serve`) stay readable.
 // 3. Recomputes every `integrity=` hash in index.html: Trunk hashed the glue and the
 //    style sheets before step 2, and a stale hash makes the browser refuse the file.
+// 4. Writes the first paint into index.html: the default view's verdict and results
+//    table in both languages, from the engine (the wasm just built, run here in node),
+//    so a reader sees the article's table before the wasm has arrived in the browser.
 //
 // Run by hand with TRUNK_STAGING_DIR=dist TRUNK_PROFILE=release TRUNK_PUBLIC_URL=/.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // esbuild is a pinned npm package of tests/e2e, installed by scripts/setup.sh.
@@ -70,9 +73,61 @@ if (release) {
   console.log(`post-build: minified JavaScript and CSS, ${before} B -> ${after} B`);
 }
 
+/** Text for HTML (element content and attribute values). @param {string} text */
+const escapeHtml = (text) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/**
+ * The default view's verdict and results table in `lang`, as the page renders them
+ * (js/lib/table.js: the first cell of each row its header), every cell the engine's.
+ * @param {any} wasm the glue, initialised
+ * @param {'en' | 'zh'} lang
+ */
+async function firstPaintIn(wasm, lang) {
+  const words = (await import(pathToFileURL(path.join(root, `www/js/i18n/${lang}.js`)).href)).default;
+  const run = wasm.ClassicRun.run(wasm.classicDefaults().scenario, undefined);
+  try {
+    const { columns, rows } = run.table(lang);
+    const head = columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('');
+    const body = rows
+      .map(
+        (/** @type {string[]} */ row) =>
+          `<tr>${row.map((c, i) => (i === 0 ? `<th scope="row">${escapeHtml(c)}</th>` : `<td>${escapeHtml(c)}</td>`)).join('')}</tr>`,
+      )
+      .join('');
+    return (
+      `<div class="fp-${lang}" lang="${lang === 'zh' ? 'zh-CN' : 'en'}">` +
+      `<h2>${escapeHtml(words['classic.results'])}</h2>` +
+      `<p class="verdict">${escapeHtml(run.verdict(lang))}</p>` +
+      `<div class="scroll"><table class="results" aria-label="${escapeHtml(words['classic.resultsLabel'])}">` +
+      `<thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div></div>`
+    );
+  } finally {
+    run.free();
+  }
+}
+
+/**
+ * index.html with the first paint in its placeholder; a page without one is left as it
+ * is (tests/e2e/loading.test.js checks that the site's has its table).
+ * @param {string} html
+ */
+async function withFirstPaint(html) {
+  const placeholder = '<div id="first-paint" class="first-paint"></div>';
+  if (!html.includes(placeholder)) {
+    console.log('post-build: no first-paint placeholder in index.html');
+    return html;
+  }
+  const wasm = await import(pathToFileURL(path.join(staging, 'retrystorm-web.js')).href);
+  wasm.initSync({ module: fs.readFileSync(path.join(staging, 'retrystorm-web_bg.wasm')) });
+  const inner = (await firstPaintIn(wasm, 'en')) + (await firstPaintIn(wasm, 'zh'));
+  console.log(`post-build: first paint written into index.html (${inner.length} B)`);
+  return html.replace(placeholder, placeholder.replace('></div>', `>${inner}</div>`));
+}
+
 // The hash of each file that index.html names with an integrity attribute, from its bytes now.
 const htmlFile = path.join(staging, 'index.html');
-const html = fs.readFileSync(htmlFile, 'utf8');
+const html = await withFirstPaint(fs.readFileSync(htmlFile, 'utf8'));
 let rehashed = 0;
 const fixed = html.replace(/<(?:link|script)\b[^>]*>/g, (tag) => {
   // Quoted or not: an HTML minifier may drop the quotes.

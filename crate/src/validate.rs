@@ -8,6 +8,7 @@ mod error;
 mod json;
 mod kind;
 mod messages;
+mod plain;
 mod text_path;
 
 pub(crate) use checks::{in_range, in_range_f64, Problems};

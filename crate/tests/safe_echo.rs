@@ -52,6 +52,7 @@ fn a_key_with_control_characters_is_echoed_on_one_line() {
     let e = scenario::parse(&doc.to_string()).unwrap_err();
     for lang in [Lang::En, Lang::Zh] {
         safe(&e.message(lang));
+        safe(&e.plain(lang));
     }
 }
 
@@ -64,6 +65,7 @@ fn a_value_with_control_characters_is_echoed_on_one_line() {
     let e = scenario::parse(&doc.to_string()).unwrap_err();
     for lang in [Lang::En, Lang::Zh] {
         safe(&e.message(lang));
+        safe(&e.plain(lang));
     }
 }
 
@@ -92,6 +94,7 @@ fn every_part_of_a_message_is_made_safe() {
     for lang in [Lang::En, Lang::Zh] {
         let m = e.message(lang);
         safe(&m);
+        safe(&e.plain(lang));
         assert!(
             m.contains("a\\nb\\u001b[31mc\\u0085d\\u2028e\\u202ef\\u007f"),
             "{m}"

@@ -216,7 +216,7 @@ try {
       '--seeds',
       '1000',
     ]);
-    await page.click('[data-preset="cluster-gc-stampede-naive"]');
+    await e2e.choosePreset(page, 'cluster-gc-stampede-naive');
     await e2e.waitRunCount(page, 'clusterRuns', 1);
     await ensembleCase(
       'cluster ensemble, 40 seeds, cluster-gc-stampede-naive (90 s)',

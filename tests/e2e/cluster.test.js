@@ -41,14 +41,14 @@ async function openCluster() {
   return page;
 }
 
-/** Clicks a cluster preset and waits for its run. */
+/** Chooses a cluster preset and waits for its run. */
 /**
  * @param {import('playwright-core').Page} page
  * @param {string} id
  */
 async function preset(page, id) {
   const n = await clusterRuns(page);
-  await page.click(`[data-cluster-preset="${id}"]`);
+  await e2e.choosePreset(page, id, 'cluster');
   await waitClusterRuns(page, n + 1);
 }
 
@@ -206,8 +206,9 @@ test('editing a tier changes the URL, the chart and the numbers, equal to the CL
   // An invalid value is marked at its field with the engine's message; the results stay.
   await input.fill('0');
   await page.waitForSelector('#cluster-root .field-msg');
+  assert.equal(await page.textContent('#cluster-root .field-msg'), 'Instances must be between 1 and 10000');
   assert.match(
-    await page.textContent('#cluster-root .field-msg'),
+    String(await page.getAttribute('#cluster-root .field-msg', 'title')),
     /tiers\[1\]\.instances = 0 is out of range: allowed 1\.\.=10000/,
   );
   assert.ok(await page.isVisible('#cluster-stale'));
@@ -553,7 +554,7 @@ test('each model keeps its state; classic links without a cluster scenario still
   // A cluster preset in the classic presets switches to the cluster model and runs it.
   await page.click('input[name="model"][value="classic"]');
   const m = await clusterRuns(page);
-  await page.click('#classic-presets [data-preset="cluster-gc-stampede-fixed"]');
+  await e2e.choosePreset(page, 'cluster-gc-stampede-fixed');
   await waitClusterRuns(page, m + 1);
   assert.ok(await page.isChecked('input[name="model"][value="cluster"]'));
   assert.equal((await cfg(page)).name, 'GC-pause stampede (fixed)');
@@ -618,12 +619,15 @@ test("the classic editor's problem display leaves the cluster editor's field mes
   await cap.fill('100000001');
   await page.waitForSelector('#classic-root .field-msg');
   await page.click('input[name="model"][value="cluster"]');
-  assert.match(await page.textContent('#cluster-root .field-msg'), clusterMsg);
+  assert.match(String(await page.getAttribute('#cluster-root .field-msg', 'title')), clusterMsg);
   assert.equal(await tier.getAttribute('aria-invalid'), 'true');
   // The cluster editor's own validation leaves the classic marks alone too.
   await commit(page, 'tiers[1].instances', '12');
   assert.equal(await page.$('#cluster-root .field-msg'), null);
   await page.click('input[name="model"][value="classic"]');
-  assert.match(await page.textContent('#classic-root .field-msg'), /capacity = 100000001 is out of range/);
+  assert.match(
+    String(await page.getAttribute('#classic-root .field-msg', 'title')),
+    /capacity = 100000001 is out of range/,
+  );
   await page.close();
 });

@@ -185,5 +185,16 @@ export async function commitField(page, { field, value, runs, commit }) {
   await waitRunCount(page, runs, before + 1);
 }
 
+/**
+ * Loads a bundled scenario through the presets list of `model`'s page (the classic page's
+ * lists every preset; a cluster one switches to the cluster model), as a reader does.
+ * @param {import('playwright-core').Page} page
+ * @param {string} id the preset's id
+ * @param {'classic' | 'cluster'} [model]
+ */
+export async function choosePreset(page, id, model = 'classic') {
+  await page.selectOption(`#${model}-presets`, id);
+}
+
 /** The PNG signature. */
 export const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];

@@ -468,22 +468,24 @@ test('both charts are drawn in the page’s theme: its background is their paper
 });
 
 // i18n2: the engine's validation messages in the page's language.
-test('a value out of range is marked in the page’s language, the field path as the engine names it', async () => {
+test('a value out of range is marked in plain words in the page’s language, the field path as the engine names it in the title', async () => {
   const page = await open('?lang=zh');
   await page.locator('[data-field="strategies[1].max_retry"]').fill('999');
   await page.waitForSelector('#classic-root .field-msg');
   // The range is the one docs/scenarios.md gives (`strategies[1].max_retry = 99 is out of range: allowed 0..=30`).
+  assert.equal(await page.textContent('#classic-root .field-msg'), '最多重试必须在 0 到 30 之间');
   assert.equal(
-    await page.textContent('#classic-root .field-msg'),
+    await page.getAttribute('#classic-root .field-msg', 'title'),
     'strategies[1].max_retry = 999 超出范围：允许 0..=30',
   );
   // The switch rewrites it in English.
   await page.selectOption('#lang-select', 'en');
   await page.waitForFunction(() =>
-    document.querySelector('#classic-root .field-msg')?.textContent?.includes('is out of range'),
+    document.querySelector('#classic-root .field-msg')?.textContent?.includes('must be between'),
   );
+  assert.equal(await page.textContent('#classic-root .field-msg'), 'Max retry must be between 0 and 30');
   assert.equal(
-    await page.textContent('#classic-root .field-msg'),
+    await page.getAttribute('#classic-root .field-msg', 'title'),
     'strategies[1].max_retry = 999 is out of range: allowed 0..=30',
   );
   // The cluster model, in Chinese again.
@@ -492,7 +494,11 @@ test('a value out of range is marked in the page’s language, the field path as
   await e2e.waitRunCount(page, 'clusterRuns', 1);
   await page.locator('[data-field="tiers[1].instances"]').fill('0');
   await page.waitForSelector('#cluster-root .field-msg');
-  assert.equal(await page.textContent('#cluster-root .field-msg'), 'tiers[1].instances = 0 超出范围：允许 1..=10000');
+  assert.equal(await page.textContent('#cluster-root .field-msg'), '实例数必须在 1 到 10000 之间');
+  assert.equal(
+    await page.getAttribute('#cluster-root .field-msg', 'title'),
+    'tiers[1].instances = 0 超出范围：允许 1..=10000',
+  );
   await page.selectOption('#lang-select', 'en'); // leave the saved choice as the other tests expect
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -518,9 +524,9 @@ test('in Chinese: chart readouts, presets, the cluster summary and a type error 
   assert.equal(titles.article, '原文：六种策略');
   assert.equal(await page.textContent('[data-preset="article"]'), titles.article);
   assert.equal(await page.textContent('[data-preset="cluster-call-chain"]'), titles['cluster-call-chain']);
-  await page.click('[data-preset="budget-100"]');
+  await e2e.choosePreset(page, 'budget-100');
   assert.match(String(await page.textContent('#classic-preset-desc')), /^原文的归零检验/);
-  // Switching to English rewrites the buttons, the description and the chart's texts.
+  // Switching to English rewrites the presets, the description and the chart's texts.
   const drawn = Number(await page.getAttribute('#classic-chart', 'data-drawn'));
   await page.selectOption('#lang-select', 'en');
   assert.equal(await page.textContent('[data-preset="article"]'), 'Article: six strategies');
@@ -529,7 +535,7 @@ test('in Chinese: chart readouts, presets, the cluster summary and a type error 
     (n) => Number(document.querySelector('#classic-chart')?.getAttribute('data-drawn')) > n,
     drawn,
   );
-  await page.focus('#classic-presets button');
+  await page.focus('#classic-presets');
   await page.focus('#classic-chart');
   assert.match(String(await page.textContent('#classic-readout .readout-title')), /^second 0 · capacity \d+$/);
   await page.selectOption('#lang-select', 'zh');
@@ -562,13 +568,18 @@ test('in Chinese: chart readouts, presets, the cluster summary and a type error 
   // A type error: a fraction where a whole number goes; the allowed part in Chinese.
   await page.locator('[data-field="tiers[1].instances"]').fill('1.5');
   await page.waitForSelector('#cluster-root .field-msg');
+  assert.equal(await page.textContent('#cluster-root .field-msg'), '实例数必须是 1 到 10000 之间的整数');
   assert.equal(
-    await page.textContent('#cluster-root .field-msg'),
+    await page.getAttribute('#cluster-root .field-msg', 'title'),
     'tiers[1].instances = 1.5 不被接受：应为 ≥ 0 的整数（范围 1..=10000）',
   );
   await page.selectOption('#lang-select', 'en'); // leave the saved choice as the other tests expect
   assert.equal(
     await page.textContent('#cluster-root .field-msg'),
+    'Instances must be a whole number between 1 and 10000',
+  );
+  assert.equal(
+    await page.getAttribute('#cluster-root .field-msg', 'title'),
     'tiers[1].instances = 1.5 is not allowed: expected a whole number ≥ 0 in 1..=10000',
   );
   assert.deepEqual(page.errors, []);

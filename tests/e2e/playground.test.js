@@ -162,10 +162,15 @@ test('editing a strategy changes the table, the chart and the URL, and matches t
   assert.equal(scenario.strategies[1].max_retry, 2);
   assert.deepEqual(await pageOutput(page), cli(scenario, 4242));
 
-  // An invalid value is marked at the field with the engine's message; the last results stay.
+  // An invalid value is marked at the field with the engine's plain words (its technical
+  // message, the CLI's, as the title); the last results stay.
   await page.locator('[data-field="strategies[1].max_retry"]').fill('999');
   await page.waitForSelector('.field-msg');
-  assert.match(await page.textContent('.field-msg'), /strategies\[1\]\.max_retry = 999 is out of range/);
+  assert.equal(await page.textContent('.field-msg'), 'Max retry must be between 0 and 30');
+  assert.match(
+    String(await page.getAttribute('.field-msg', 'title')),
+    /strategies\[1\]\.max_retry = 999 is out of range/,
+  );
   assert.deepEqual(await table(page), rows);
   assert.ok(await page.isVisible('#classic-stale'));
 
@@ -358,10 +363,10 @@ test('a seed above 2^53 gives the CLI table', async () => {
 
 test('presets load the bundled scenarios', async () => {
   const page = await open(h.url);
-  const ids = await page.$$eval('#classic-presets button:not([disabled])', (b) => b.map((x) => x.dataset.preset));
+  const ids = await page.$$eval('#classic-presets option[data-preset]', (b) => b.map((x) => x.dataset.preset));
   assert.ok(ids.includes('breaker-groups') && ids.includes('budget-100'), ids.join());
   const n = await runs(page);
-  await page.click('button[data-preset="breaker-groups"]');
+  await e2e.choosePreset(page, 'breaker-groups');
   await waitRuns(page, n + 1);
   const rows = await table(page);
   // Group G: threshold 100, trips at 20 and 25, 801 harmful rejections (the article's section 5, crate/tests/golden.rs).

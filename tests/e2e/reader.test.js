@@ -115,7 +115,7 @@ test('the verdict above the chart is the last line of the CLI report, for the sa
 
 test('the cluster verdict above the charts is the CLI report’s headline', async () => {
   const page = await open({ model: 'cluster', query: '?lang=en' });
-  await page.click('[data-cluster-preset="cluster-metastable"]');
+  await e2e.choosePreset(page, 'cluster-metastable', 'cluster');
   await e2e.waitRunCount(page, 'clusterRuns', 2);
   const text = execFileSync(e2e.CLI, ['run', '--preset', 'cluster-metastable'], { encoding: 'utf8' });
   const want = text.split('\n')[3];

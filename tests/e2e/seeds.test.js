@@ -161,7 +161,7 @@ test('bad seed settings get a message naming the field; a bad link names it too'
 
 test('a cluster ensemble says "recovered in k of N seeds" with the recovery times, as the CLI does', async () => {
   const page = await open();
-  await page.click('[data-preset="cluster-gc-stampede-naive"]');
+  await e2e.choosePreset(page, 'cluster-gc-stampede-naive');
   await e2e.waitRunCount(page, 'clusterRuns', 1);
   await setSeeds(page, '12', { root: '#cluster-root' });
   const native = execFileSync(e2e.CLI, ['ensemble', '--preset', 'cluster-gc-stampede-naive', '--seeds', '12'], {
@@ -275,7 +275,7 @@ test('a link with 30 seeds opens with bands on the chart whose readout is the CL
 
 test('the tipping-point preset recovers in some seeds and not in others, as the CLI counts', async () => {
   const page = await open();
-  await page.click('[data-preset="cluster-gc-stampede-tipping"]');
+  await e2e.choosePreset(page, 'cluster-gc-stampede-tipping');
   await e2e.waitRunCount(page, 'clusterRuns', 1);
   // The preset brings its 40 seeds.
   assert.equal(await page.inputValue('#cluster-root .seeds-n'), '40');

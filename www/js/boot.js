@@ -5,7 +5,8 @@
 import { ClassicApp } from './classic/app.js';
 import { ClusterApp } from './cluster/app.js';
 import { $, banner } from './lib/dom.js';
-import { initialLang, setLang, t } from './lib/i18n.js';
+import { setPlainWords } from './lib/fields.js';
+import { initialLang, lang, setLang, t } from './lib/i18n.js';
 import { readLocation } from './lib/urlstate.js';
 import { Shell } from './shell.js';
 
@@ -17,7 +18,16 @@ const LOAD_TIMEOUT_MS = 20_000;
 function failLoad(reason) {
   $('loading').hidden = true;
   document.body.classList.remove('loading');
+  // The controls stay disabled (nothing could run them); the first paint's table stays.
   banner(t('shell.loadFailed', { reason }));
+}
+
+/**
+ * The shell's controls (model switch, language, copy buttons) are disabled in index.html
+ * until the engine is ready, so while the wasm loads nothing looks live and does nothing.
+ */
+function enableControls() {
+  for (const node of document.querySelectorAll('header.top [disabled]')) node.removeAttribute('disabled');
 }
 
 /**
@@ -76,6 +86,9 @@ async function main() {
   // `theme=light|dark` overrides the reader's `prefers-color-scheme` (style.css).
   if (theme) document.documentElement.dataset.theme = theme;
   setLang(initialLang());
+  // The (still disabled) language switch shows the page's language while the wasm loads.
+  const select = /** @type {HTMLSelectElement | null} */ (document.getElementById('lang-select'));
+  if (select) select.value = lang();
   if (embed) {
     document.body.classList.add('embed', `embed-${embed}`);
     postHeight();
@@ -89,8 +102,14 @@ async function main() {
     return;
   }
   $('version').textContent = `v${wasm.version()}`;
+  // A problem at a field in the engine's plain words, the field called by its label.
+  setPlainWords((p, label) =>
+    wasm.plainMessage(p.field, p.value ?? '', p.allowed ?? '', p.kind ?? 'range', label, lang()),
+  );
   $('loading').hidden = true;
+  $('first-paint')?.remove();
   $('app').hidden = false;
+  enableControls();
   document.body.classList.remove('loading');
   /** @type {{classic?: ClassicApp, cluster?: ClusterApp}} */
   const apps = {};

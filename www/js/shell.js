@@ -151,10 +151,14 @@ export class Shell {
     let state = null;
     if (text) {
       try {
-        state = this.wasm.decodeState(text);
+        state = this.wasm.decodeState(text, lang());
         banner(null);
       } catch (e) {
-        banner(t('shell.badLink', { message: /** @type {Error} */ (e).message }));
+        const err = /** @type {Error & {plain?: string}} */ (e);
+        banner(t('shell.badLink', { message: err.plain || err.message }), 'error', {
+          summary: t('shell.badLink.detail'),
+          text: err.message,
+        });
       }
     } else if (!fromHistory) {
       banner(null);

@@ -69,6 +69,9 @@ struct AttributionTables {
 #[wasm_bindgen(js_name = classicAttribution, unchecked_return_type = "{figures: Table, checks: Table}")]
 pub fn classic_attribution(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsValue> {
     let (scenario, seed) = scenario_and_seed(&cfg, &seed, scenario_from_js, |s| s.seed)?;
+    // Once the strategies or the scenario are no longer the article's, its checks do not
+    // apply under any convention: each is "n/a", as the page's checks say, not a FAIL.
+    let applies = report::article_checks_apply(&scenario);
     let runs = Attribution::ALL
         .iter()
         .map(|&a| {
@@ -77,7 +80,11 @@ pub fn classic_attribution(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsVal
                 ..scenario.clone()
             };
             let out = classic::simulate(&sc, seed)?;
-            let checks = report::verdicts_of(&out)?;
+            let checks = if applies {
+                report::verdicts_of(&out)?
+            } else {
+                Vec::new()
+            };
             Ok((a, out, checks))
         })
         .collect::<Result<Vec<_>, ValidationError>>()
@@ -115,7 +122,10 @@ pub fn classic_attribution(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsVal
         .enumerate()
         .map(|(k, name)| {
             let mut row = vec![name.to_string()];
-            row.extend(runs.iter().map(|(_, _, c)| verdict(&c[k]).to_string()));
+            row.extend(
+                runs.iter()
+                    .map(|(_, _, c)| c.get(k).map_or("n/a", verdict).to_string()),
+            );
             row
         })
         .collect();

@@ -29,7 +29,7 @@ pub mod preview;
 pub mod strip_chart;
 pub mod sweep_chart;
 
-use js::{js_error, json_from_js, page_lang, plain_error, to_js};
+use js::{js_error, js_error_in, json_from_js, page_lang, plain_error, to_js};
 use retrystorm::lang::Lang;
 use retrystorm::share::{self, ShareState};
 use retrystorm::ValidationError;
@@ -43,7 +43,7 @@ const TS_TYPES: &str = r#"
 /** A table formatted by the engine: every cell is a string. */
 export interface Table { columns: string[]; rows: string[][] }
 /** One validation problem, at a field path such as `tiers[1].client.budget.percent`. */
-export interface Problem { field: string; value: string; allowed: string; message: string }
+export interface Problem { field: string; value: string; allowed: string; message: string; kind: string }
 /** A chart's hover readout at one bucket. */
 export interface Readout {
   bucket: number;
@@ -278,13 +278,17 @@ pub(crate) struct ProblemJs {
     value: String,
     allowed: String,
     message: String,
+    /// What kind of problem it is (`range`, `type`, `missing`, `unknown`), for
+    /// [`plain_message`]: the page shows it in plain words at its field.
+    kind: &'static str,
 }
 
 impl ProblemJs {
-    /// The problem with its message in `lang`.
+    /// The problem with its messages in `lang`.
     fn of(e: ValidationError, lang: Lang) -> Self {
         ProblemJs {
             message: e.message(lang),
+            kind: js::kind_name(e.kind),
             field: e.field,
             value: e.value,
             allowed: e.allowed,
@@ -292,7 +296,7 @@ impl ProblemJs {
     }
 }
 
-/// `[{field, value, allowed, message}]` of a model's scenario: every problem of a document
+/// `[{field, value, allowed, message, kind}]` of a model's scenario: every problem of a document
 /// that parses, else the one parse error (never a throw: the page shows it at a field);
 /// the messages in `lang` (`"zh"` or `"en"`, the default).
 pub(crate) fn problems_js<S>(
@@ -311,6 +315,23 @@ pub(crate) fn problems_js<S>(
     to_js(&list)
 }
 
+/// A problem (`field`, `value`, `allowed` and `kind` of a `Problem` or a JS `Error`)
+/// in plain words in `lang`, its field called `label` (the label the page shows beside
+/// it): "Max retry must be between 0 and 30" ([`ValidationError::plain_as`]).
+#[wasm_bindgen(js_name = plainMessage)]
+pub fn plain_message(
+    field: &str,
+    value: &str,
+    allowed: &str,
+    kind: &str,
+    label: &str,
+    lang: Option<String>,
+) -> String {
+    ValidationError::new(field, value, allowed)
+        .of_kind(js::kind_of(kind))
+        .plain_as(label, page_lang(lang.as_deref()))
+}
+
 /// Encodes the page state (`{model, classic, cluster, cluster_a, view}`) as a share-link string.
 #[wasm_bindgen(js_name = encodeState)]
 pub fn encode_state(state: JsValue) -> Result<String, JsValue> {
@@ -320,10 +341,11 @@ pub fn encode_state(state: JsValue) -> Result<String, JsValue> {
 }
 
 /// Decodes a share-link string (any version) into the page state, checking that the
-/// scenarios in it (classic, cluster) are valid; every failure names the problem.
+/// scenarios in it (classic, cluster) are valid; every failure names the problem, its
+/// `plain` words in `lang` (`"zh"` or `"en"`, the default).
 #[wasm_bindgen(js_name = decodeState)]
-pub fn decode_state(text: &str) -> Result<JsValue, JsValue> {
-    let state = decode_checked(text).map_err(|e| js_error(&e))?;
+pub fn decode_state(text: &str, lang: Option<String>) -> Result<JsValue, JsValue> {
+    let state = decode_checked(text).map_err(|e| js_error_in(&e, page_lang(lang.as_deref())))?;
     to_js(&state)
 }
 

@@ -9,7 +9,7 @@ use super::scenario::*;
 use super::texts::Text;
 use crate::lang::{Lang, Texts};
 use crate::report::fmt_change;
-pub use crate::report::{fmt, fmt_delta, Table, Unit};
+use crate::report::{fmt, fmt_delta, Table, Unit};
 
 /// One row of the summary: a label, its number (if it has one) and its text.
 #[derive(Debug, Clone, PartialEq)]

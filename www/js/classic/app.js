@@ -317,6 +317,7 @@ export class ClassicApp {
   renderPresetDesc() {
     const preset = this.hooks.presets.find((p) => p.id === this.presetId);
     this.$('preset-desc').textContent = preset ? preset.description : '';
+    /** @type {HTMLSelectElement} */ (this.$('presets')).value = preset ? preset.id : '';
   }
 
   /** @param {boolean} active */
@@ -334,6 +335,8 @@ export class ClassicApp {
    * @param {{commit: boolean}} options
    */
   changed({ commit }) {
+    // An edited scenario is no longer the preset: the list shows its prompt again.
+    /** @type {HTMLSelectElement} */ (this.$('presets')).value = '';
     // While typing, wait for a pause: a half-typed number never runs.
     clearTimeout(this.typing);
     if (commit) this.update();
@@ -369,7 +372,10 @@ export class ClassicApp {
       this.renderAttribution(/** @type {{figures: Table, checks: Table}} */ (conventions.value));
       this.$('attribution-block').classList.remove('pending');
     } catch (e) {
-      const err = /** @type {{cancelled?: boolean, superseded?: boolean, field?: string, message?: string}} */ (e);
+      const err =
+        /** @type {{cancelled?: boolean, superseded?: boolean, field?: string, message?: string, value?: string, allowed?: string, kind?: string}} */ (
+          e
+        );
       if (err.cancelled || err.superseded) {
         if (err.cancelled) {
           this.$('stale').hidden = false;
@@ -377,7 +383,8 @@ export class ClassicApp {
         }
         return;
       }
-      this.editor.showProblems([{ field: err.field || '', message: String(err.message) }]);
+      const { value, allowed, kind } = err;
+      this.editor.showProblems([{ field: err.field || '', message: String(err.message), value, allowed, kind }]);
       this.$('stale').hidden = false;
     }
   }
@@ -520,17 +527,38 @@ export class ClassicApp {
     });
   }
 
-  /** Every bundled scenario; a cluster preset switches to the cluster model. */
+  /**
+   * Every bundled scenario in one list, the classic ones first; a cluster preset switches
+   * to the cluster model. The list shows the preset loaded, and its prompt once the
+   * scenario is edited, so the same preset can be chosen again; arrow keys on the closed
+   * list load the next or the previous one.
+   */
   renderPresets() {
-    const buttons = this.hooks.presets.map((p) =>
-      el('button', {
-        type: 'button',
+    const select = /** @type {HTMLSelectElement} */ (this.$('presets'));
+    /** @param {Preset} p */
+    const option = (p) =>
+      el('option', {
+        value: p.id,
         'data-preset': p.id,
         text: p.title,
         title: p.model === 'classic' ? p.description : t('classic.clusterPreset', { description: p.description }),
-        onclick: () => this.hooks.loadPreset(p),
-      }),
+      });
+    /** @param {'classic' | 'cluster'} model */
+    const group = (model) =>
+      el(
+        'optgroup',
+        { label: t(`shell.${model}`) },
+        ...this.hooks.presets.filter((p) => p.model === model).map(option),
+      );
+    select.replaceChildren(
+      el('option', { value: '', text: t('classic.presetPick') }),
+      group('classic'),
+      group('cluster'),
     );
-    this.$('presets').replaceChildren(...buttons);
+    select.value = this.presetId ?? '';
+    select.onchange = () => {
+      const p = this.hooks.presets.find((x) => x.id === select.value);
+      if (p) this.hooks.loadPreset(p);
+    };
   }
 }

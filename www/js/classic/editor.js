@@ -29,6 +29,54 @@ function readInput(cfg, input) {
   return typeof value !== 'string' || key === 'name' || input instanceof HTMLSelectElement;
 }
 
+/** The keys that move the focus inside the strategies grid. */
+const GRID_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight']);
+
+/**
+ * The control of `cell` that takes the focus, or null.
+ * @param {Element | undefined} cell
+ * @returns {HTMLElement | null}
+ */
+function controlIn(cell) {
+  return /** @type {HTMLElement | null} */ (cell?.querySelector('input, select, button') ?? null);
+}
+
+/**
+ * Where an arrow key moves the focus from `control` in the strategies grid: up and down to
+ * the same column of the row above or below (a select keeps them: they change its value),
+ * left and right to the next control in the row once the caret is at the text's end.
+ * @param {KeyboardEvent} event
+ * @param {HTMLElement} control
+ * @returns {HTMLElement | null}
+ */
+function gridTarget(event, control) {
+  const cell = control.closest('td');
+  const row = cell?.closest('tr');
+  if (!cell || !row) return null;
+  const text = control instanceof HTMLInputElement && control.type !== 'checkbox' ? control : null;
+  if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
+    if (control instanceof HTMLSelectElement) return null;
+    const rows = [...(row.parentElement?.children ?? [])];
+    const step = event.key === 'ArrowUp' ? -1 : 1;
+    for (let r = rows.indexOf(row) + step; r >= 0 && r < rows.length; r += step) {
+      const target = controlIn(/** @type {HTMLTableRowElement} */ (rows[r]).cells[cell.cellIndex]);
+      if (target) return target;
+    }
+    return null;
+  }
+  const left = event.key === 'ArrowLeft';
+  // Inside a text, the arrows move the caret until it reaches the end it moves towards
+  // (a text selected whole, as on arrival, is at both ends).
+  if (text) {
+    const [from, to, end] = [text.selectionStart, text.selectionEnd, text.value.length];
+    const whole = from === 0 && to === end;
+    if (!whole && (from !== to || from !== (left ? 0 : end))) return null;
+  }
+  const controls = [...row.querySelectorAll('input, select, button')];
+  const next = controls[controls.indexOf(control) + (left ? -1 : 1)];
+  return next instanceof HTMLElement ? next : null;
+}
+
 /**
  * The billed kinds ticked in a cost model's `billed` group, in the engine's order.
  * @param {Element} group the element holding `data-field="strategies[i].cost.billed"`
@@ -72,6 +120,16 @@ export class ClassicEditor {
       node.addEventListener('input', onEdit(false));
       node.addEventListener('change', onEdit(true));
     }
+    // Arrow keys move between the grid's cells, as in a spreadsheet.
+    this.tbody.addEventListener('keydown', (event) => {
+      if (!GRID_KEYS.has(event.key) || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      const control = /** @type {Element} */ (event.target).closest('input, select, button');
+      const target = control instanceof HTMLElement ? gridTarget(event, control) : null;
+      if (!target) return;
+      event.preventDefault();
+      target.focus();
+      if (target instanceof HTMLInputElement && target.type !== 'checkbox') target.select();
+    });
     this.tbody.addEventListener('click', (event) => {
       const button = /** @type {HTMLButtonElement | null} */ (
         /** @type {Element} */ (event.target).closest('button[data-act]')

@@ -62,14 +62,14 @@ function section(s, level, key, attrs, ...children) {
   );
 }
 
-/** The presets, one compact row of segments (the description shown is above the chart). */
+/** The presets, one compact list (the description shown is above the chart). */
 function presetsBlock() {
   return section(
     'presets-block',
     'h2',
     'classic.presets',
     { class: 'editor-only' },
-    el('div', { id: id('presets'), class: 'presets', role: 'group', ...aria('classic.presets') }),
+    el('select', { id: id('presets'), class: 'presets', 'aria-labelledby': id('presets-block-h') }),
   );
 }
 

@@ -231,7 +231,7 @@ export class ClusterApp {
             'section',
             { 'aria-labelledby': id('presets-h') },
             el('h2', { id: id('presets-h'), ...tx('cluster.presets') }),
-            el('div', { id: id('presets'), class: 'presets', role: 'group', 'aria-labelledby': id('presets-h') }),
+            el('select', { id: id('presets'), class: 'presets', 'aria-labelledby': id('presets-h') }),
           ),
           el(
             'section',
@@ -370,19 +370,24 @@ export class ClusterApp {
     this.renderPresets();
   }
 
-  /** The preset buttons, titled in the page's language. */
+  /**
+   * The cluster presets in one list, titled in the page's language. It shows the preset
+   * loaded, and its prompt once the scenario is edited, so the same preset can be chosen
+   * again; arrow keys on the closed list load the next or the previous one.
+   */
   renderPresets() {
-    this.$('presets').replaceChildren(
+    const select = /** @type {HTMLSelectElement} */ (this.$('presets'));
+    select.replaceChildren(
+      el('option', { value: '', text: t('classic.presetPick') }),
       ...this.presets.map((p) =>
-        el('button', {
-          type: 'button',
-          'data-cluster-preset': p.id,
-          text: p.title,
-          title: p.description,
-          onclick: () => this.hooks.loadPreset(p),
-        }),
+        el('option', { value: p.id, 'data-cluster-preset': p.id, text: p.title, title: p.description }),
       ),
     );
+    select.value = this.presetId ?? '';
+    select.onchange = () => {
+      const p = this.presets.find((x) => x.id === select.value);
+      if (p) this.hooks.loadPreset(p);
+    };
   }
 
   /** Whether the chart shows cost per second: asked for (view state) and some client policy has a cost model. */
@@ -508,6 +513,7 @@ export class ClusterApp {
   renderPresetDesc() {
     const p = this.presets.find((x) => x.id === this.presetId);
     this.$('preset-desc').textContent = p?.description ?? '';
+    /** @type {HTMLSelectElement} */ (this.$('presets')).value = p?.id ?? '';
   }
 
   /**
@@ -588,6 +594,8 @@ export class ClusterApp {
    * @param {{commit?: boolean, structural?: boolean, from?: string}} [options]
    */
   changed({ commit = false, structural = false, from = 'editor' } = {}) {
+    // An edited scenario is no longer the preset: the list shows its prompt again.
+    /** @type {HTMLSelectElement} */ (this.$('presets')).value = '';
     if (from !== 'timeline' || commit) {
       this.timeline.selected = this.selected;
       this.timeline.render();

@@ -59,7 +59,8 @@ export default {
   'shell.loading': 'Loading the simulator…',
   'shell.loadFailed':
     'The simulator could not be loaded ({reason}). It needs a browser with WebAssembly and JavaScript modules, served over http(s). Reloading may help.',
-  'shell.badLink': "This link could not be read: {message}. Showing the article's defaults instead.",
+  'shell.badLink': "{message}. Showing the article's defaults instead.",
+  'shell.badLink.detail': 'details',
   'shell.running': 'running…',
   'shell.cancel': 'Cancel',
   'shell.stale': 'showing the last valid results',
@@ -67,6 +68,7 @@ export default {
   'shell.openPlayground': 'Open in the Retry Storm Playground ↗',
   'shell.export': 'Share and export',
   'shell.footer': 'every number is computed in your browser by the same Rust engine as the CLI.',
+  'classic.presetPick': 'Load a preset…',
   'classic.presets': 'Presets',
   'classic.clusterPreset': '{description} (cluster model)',
   'classic.scenario': 'Scenario',

@@ -57,7 +57,8 @@ export default {
   'shell.loading': '正在加载模拟器…',
   'shell.loadFailed':
     '模拟器无法加载（{reason}）。需要支持 WebAssembly 与 JavaScript 模块的浏览器，并通过 http(s) 访问。刷新页面也许能解决。',
-  'shell.badLink': '无法读取此链接：{message}。改为显示文章的默认设置。',
+  'shell.badLink': '{message}。改为显示文章的默认设置。',
+  'shell.badLink.detail': '详情',
   'shell.running': '运行中…',
   'shell.cancel': '取消',
   'shell.stale': '显示的是上一次有效的结果',
@@ -65,6 +66,7 @@ export default {
   'shell.openPlayground': '在重试风暴模拟器中打开 ↗',
   'shell.export': '分享与导出',
   'shell.footer': '每个数字都由与命令行工具相同的 Rust 引擎在你的浏览器中算出。',
+  'classic.presetPick': '载入预设场景…',
   'classic.presets': '预设场景',
   'classic.clusterPreset': '{description}（集群模型）',
   'classic.scenario': '场景',

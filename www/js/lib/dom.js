@@ -34,11 +34,13 @@ export function el(tag, attrs = {}, ...children) {
 export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /**
- * Shows a message in the page banner (role=alert); `null` hides it.
+ * Shows a message in the page banner (role=alert); `null` hides it. A `detail` (the
+ * engine's technical message) folds away under its summary.
  * @param {string | null} message
  * @param {string} [kind]
+ * @param {{summary: string, text: string}} [detail]
  */
-export function banner(message, kind = 'error') {
+export function banner(message, kind = 'error', detail) {
   const node = $('banner');
   if (!message) {
     node.hidden = true;
@@ -47,5 +49,8 @@ export function banner(message, kind = 'error') {
   }
   node.className = `banner ${kind}`;
   node.textContent = message;
+  if (detail) {
+    node.append(' ', el('details', {}, el('summary', { text: detail.summary }), el('code', { text: detail.text })));
+  }
   node.hidden = false;
 }

@@ -70,12 +70,51 @@ export function parseNumber(text) {
 }
 
 /**
- * A validation problem (the engine's `Problem`, or a run's error with the field it names).
- * @typedef {{field: string, message: string, value?: string, allowed?: string}} Problem
+ * A validation problem (the engine's `Problem`, or a run's error with the field it names):
+ * `message` is the technical form (the field's path, value and range); `kind` lets the
+ * engine word it plainly at the field (`plainWords`).
+ * @typedef {{field: string, message: string, value?: string, allowed?: string, kind?: string}} Problem
  */
 
 /**
- * Marks every field under `root` that the engine complained about, with its message, and
+ * How the engine words a problem plainly for a field labelled `label` (set once the wasm
+ * is ready: `wasm.plainMessage`); until then, the technical message.
+ * @type {(p: Problem, label: string) => string}
+ */
+let plainWords = (p) => p.message;
+
+/**
+ * Sets how a problem is worded plainly at its field (boot.js, with the engine's words).
+ * @param {(p: Problem, label: string) => string} words
+ */
+export function setPlainWords(words) {
+  plainWords = words;
+}
+
+/**
+ * The label the reader sees for `input`: its column's header in a table, else its
+ * `<label>`'s own text, else its aria-label.
+ * @param {Element} input
+ * @returns {string}
+ */
+export function labelOf(input) {
+  const label = input.closest('label');
+  // The label's own words: its text and spans, not its controls or messages.
+  const own = [...(label?.childNodes ?? [])]
+    .filter((n) => n.nodeType === Node.TEXT_NODE || n.nodeName === 'SPAN')
+    .map((n) => n.textContent)
+    .join('')
+    .trim();
+  if (own) return own;
+  const cell = input.closest('td');
+  const head = cell?.closest('table')?.tHead?.rows[0]?.cells[cell.cellIndex];
+  if (head?.textContent?.trim()) return head.textContent.trim();
+  return input.getAttribute('aria-label') ?? '';
+}
+
+/**
+ * Marks every field under `root` that the engine complained about, with its plain words
+ * (the technical message, with the field's path, value and range, as its title), and
  * clears the marks of the last call (under `root` only: each editor owns its marks).
  * A problem without a field path (text in a number field) goes where the bad text is.
  * @param {ParentNode} root
@@ -99,8 +138,9 @@ export function markProblems(root, problems, badText, candidates = (f) => [f]) {
       if (!input) continue;
       input.classList.add('invalid');
       input.setAttribute('aria-invalid', 'true');
+      const plain = p.kind ? plainWords(p, labelOf(input)) : p.message;
       (input.closest('label, fieldset, td') ?? input.parentElement)?.append(
-        el('small', { class: 'field-msg', text: p.message }),
+        el('small', { class: 'field-msg', text: plain, title: p.message }),
       );
       placed = true;
       // One place for a named field; text-typing problems mark every bad field.

@@ -79,16 +79,19 @@ export function runJob(wasm, { model, kind, cfg, seed, lang }, onProgress) {
 /**
  * The plain error object a worker posts: the message and the field it names.
  * @param {unknown} e
- * @returns {{message: string, field?: string, value?: string, allowed?: string}}
+ * @returns {{message: string, field?: string, value?: string, allowed?: string, plain?: string, kind?: string}}
  */
 export function errorMessage(e) {
-  const err = /** @type {{message?: unknown, field?: unknown, value?: unknown, allowed?: unknown}} */ (
-    e && typeof e === 'object' ? e : {}
-  );
-  /** @type {{message: string, field?: string, value?: string, allowed?: string}} */
+  const err =
+    /** @type {{message?: unknown, field?: unknown, value?: unknown, allowed?: unknown, plain?: unknown, kind?: unknown}} */ (
+      e && typeof e === 'object' ? e : {}
+    );
+  /** @type {{message: string, field?: string, value?: string, allowed?: string, plain?: string, kind?: string}} */
   const out = { message: String(err.message ?? e) };
   if (typeof err.field === 'string') out.field = err.field;
   if (typeof err.value === 'string') out.value = err.value;
   if (typeof err.allowed === 'string') out.allowed = err.allowed;
+  if (typeof err.plain === 'string') out.plain = err.plain;
+  if (typeof err.kind === 'string') out.kind = err.kind;
   return out;
 }

@@ -171,9 +171,10 @@ export class Runner {
 }
 
 /**
- * A real Error (with field/value/allowed) from a worker's plain error object.
- * @param {{message: string, field?: string, value?: string, allowed?: string}} e
+ * A real Error (with field/value/allowed/plain/kind) from a worker's plain error object.
+ * @param {{message: string, field?: string, value?: string, allowed?: string, plain?: string, kind?: string}} e
  */
 function toError(e) {
-  return Object.assign(new Error(e.message), { field: e.field, value: e.value, allowed: e.allowed });
+  const { field, value, allowed, plain, kind } = e;
+  return Object.assign(new Error(e.message), { field, value, allowed, plain, kind });
 }
