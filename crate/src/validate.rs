@@ -16,5 +16,5 @@ pub use error::{echo, one_line, ErrorKind, ValidationError, ECHO_MAX_CHARS};
 pub use json::{from_json_error, from_str, from_value, parse_json, read_value, MAX_JSON_DEPTH};
 pub(crate) use json::{json_value, member_error, read_member, shown};
 pub use kind::read_kind;
-pub(crate) use kind::{kind_enum, kind_tagged};
+pub(crate) use kind::{kind_enum, kind_tagged, kind_variant};
 pub(crate) use messages::{EXPECT_NUMBER, EXPECT_UNSIGNED};

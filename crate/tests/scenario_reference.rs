@@ -179,6 +179,16 @@ fn cluster_table_matches_the_constants() {
                 format!("every delay {}", range(0, t)),
             ],
         ),
+        ("resilience4j", vec![f("wait_duration_ms", 1.0, t)]),
+        ("grpc", vec![f("initial_backoff_ms", 0.001, t)]),
+        ("envoy", vec![f("base_interval_ms", 1.0, t)]),
+        (
+            "spring_cloud_gateway",
+            vec![
+                f("first_backoff_ms", 1.0, t),
+                f("backoff_factor", 1.0, MAX_MULTIPLIER),
+            ],
+        ),
         (
             ".client.budget",
             vec![

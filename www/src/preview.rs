@@ -77,7 +77,8 @@ fn sample(spec: &Spec, samples: u32, seed: i64) -> Vec<RetryDelays> {
     };
     let mut waits = vec![Vec::with_capacity(samples as usize); retries as usize];
     for _ in 0..samples {
-        let mut prev = 0u64;
+        // What the backoff carries from one retry of this request to the next.
+        let mut carry = 0u64;
         for (k, w) in waits.iter_mut().enumerate() {
             let ms = match spec {
                 Spec::Classic {
@@ -92,8 +93,8 @@ fn sample(spec: &Spec, samples: u32, seed: i64) -> Vec<RetryDelays> {
                 Spec::Cluster {
                     backoff, jitter, ..
                 } => {
-                    prev = sleep(backoff, jitter, k as u32 + 1, prev, &mut rng);
-                    prev as f64 / 1000.0
+                    let us = sleep(backoff, jitter, k as u32 + 1, &mut carry, &mut rng);
+                    us as f64 / 1000.0
                 }
             };
             w.push(ms);

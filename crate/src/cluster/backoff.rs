@@ -6,7 +6,8 @@ use crate::rng::UnitDouble;
 
 const US: u64 = 1000;
 
-/// The un-jittered delay before retry `n` (1 = first retry), µs.
+/// The un-jittered delay before retry `n` (1 = first retry), µs; for a library's rule
+/// (which jitters by itself), its delay at the middle of its random range.
 pub fn base_delay(b: &Backoff, n: u32) -> u64 {
     let n = n.max(1);
     match b {
@@ -32,6 +33,16 @@ pub fn base_delay(b: &Backoff, n: u32) -> u64 {
             let d = d.min(*cap_ms as f64);
             round_us(d * US as f64)
         }
+        library => library_sleep(library, n, &mut 0, &mut Half),
+    }
+}
+
+/// Always draws ½: a library rule's delay at the middle of its random range.
+struct Half;
+
+impl UnitDouble for Half {
+    fn next_unit(&mut self) -> f64 {
+        0.5
     }
 }
 
@@ -48,13 +59,22 @@ fn base_and_cap(b: &Backoff) -> (u64, u64) {
         Backoff::Exponential {
             base_ms, cap_ms, ..
         } => (base_ms.saturating_mul(US), cap_ms.saturating_mul(US)),
+        // Validation allows no jitter beside a library's rule: never asked.
+        _ => (0, 0),
     }
 }
 
-/// The sleep before retry `n`, given the previous sleep (for decorrelated jitter), µs.
-pub fn sleep<R: UnitDouble>(b: &Backoff, j: &Jitter, n: u32, prev: u64, rng: &mut R) -> u64 {
+/// The sleep before retry `n`, µs. `carry` is what the policy carries from one retry of a
+/// request to the next, 0 before the first: the previous sleep (decorrelated jitter,
+/// Spring Cloud Gateway), or Polly's decorrelated-jitter state as f64 bits; this updates it.
+pub fn sleep<R: UnitDouble>(b: &Backoff, j: &Jitter, n: u32, carry: &mut u64, rng: &mut R) -> u64 {
+    if b.is_library() {
+        // The library's own rule includes its randomization (validation keeps jitter none).
+        return library_sleep(b, n, carry, rng);
+    }
+    let prev = *carry;
     let d = base_delay(b, n);
-    match j {
+    let sleep = match j {
         Jitter::None => d,
         // AWS Architecture Blog, "Exponential Backoff And Jitter" (2015): full jitter.
         Jitter::Full => uniform(rng, 0, d),
@@ -71,7 +91,32 @@ pub fn sleep<R: UnitDouble>(b: &Backoff, j: &Jitter, n: u32, prev: u64, rng: &mu
             let f = 1.0 + (2.0 * rng.next_unit() - 1.0) * percent / 100.0;
             round_us(d as f64 * f)
         }
-    }
+    };
+    *carry = sleep;
+    sleep
+}
+
+/// A library's own rule (see [`super::libraries`]): the sleep before retry `n`, µs.
+fn library_sleep<R: UnitDouble>(b: &Backoff, n: u32, carry: &mut u64, rng: &mut R) -> u64 {
+    let n = n.max(1);
+    let us = match b {
+        Backoff::Resilience4j(l) => l.sleep_us(n, rng),
+        Backoff::Grpc(l) => l.sleep_us(n, rng),
+        Backoff::Envoy(l) => l.sleep_us(n, rng),
+        // Polly keeps its own state in the carry, not the previous sleep.
+        Backoff::Polly(l) => return l.sleep_us(n, carry, rng),
+        Backoff::Aws(l) => l.sleep_us(n, rng),
+        Backoff::Tenacity(l) => l.sleep_us(n, rng),
+        Backoff::CenkaltiBackoff(l) => l.sleep_us(n, rng),
+        Backoff::FailsafeGo(l) => l.sleep_us(n, rng),
+        Backoff::SpringCloudGateway(l) => l.sleep_us(n, *carry),
+        Backoff::None
+        | Backoff::Fixed { .. }
+        | Backoff::Constant { .. }
+        | Backoff::Exponential { .. } => base_delay(b, n),
+    };
+    *carry = us;
+    us
 }
 
 /// Uniform integer in `[lo, hi]` (lo when hi ≤ lo).
@@ -123,15 +168,18 @@ mod tests {
         let mut prev = 0;
         for n in 1..=8 {
             let d = base_delay(&b, n);
-            let f = sleep(&b, &Jitter::Full, n, 0, &mut rng);
+            let f = sleep(&b, &Jitter::Full, n, &mut 0, &mut rng);
             assert!(f <= d);
-            let e = sleep(&b, &Jitter::Equal, n, 0, &mut rng);
+            let e = sleep(&b, &Jitter::Equal, n, &mut 0, &mut rng);
             assert!(e >= d / 2 && e <= d);
-            let p = sleep(&b, &Jitter::Percent { percent: 20.0 }, n, 0, &mut rng);
+            let p = sleep(&b, &Jitter::Percent { percent: 20.0 }, n, &mut 0, &mut rng);
             assert!(p as f64 >= d as f64 * 0.8 - 1.0 && p as f64 <= d as f64 * 1.2 + 1.0);
-            let c = sleep(&b, &Jitter::Decorrelated, n, prev, &mut rng);
+            let before = prev;
+            let c = sleep(&b, &Jitter::Decorrelated, n, &mut prev, &mut rng);
             assert!((200_000..=5_000_000).contains(&c));
-            prev = c;
+            // The carry is the sleep just drawn, and the draw stays within 3 × the last.
+            assert_eq!(prev, c);
+            assert!(c <= before.max(200_000) * 3);
         }
     }
 }

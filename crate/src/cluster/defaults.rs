@@ -2,6 +2,7 @@
 //! to, gathered from the `Default` impls and `kinds()` lists declared beside each type in
 //! [`super::scenario`], so no front end re-declares a default.
 
+use super::libraries;
 use super::scenario::*;
 use serde::Serialize;
 
@@ -58,6 +59,16 @@ pub struct Enums {
     pub retry_on: Vec<RetryOn>,
     /// `cost.billed` entries (both models).
     pub billed: Vec<crate::cost::Billed>,
+    /// `randomization` of a gRPC backoff.
+    pub randomization: Vec<libraries::GrpcJitter>,
+    /// `implementation` of a gRPC backoff.
+    pub implementation: Vec<libraries::GrpcClient>,
+    /// `backoff_type` of a Polly backoff.
+    pub backoff_type: Vec<libraries::PollyDelay>,
+    /// `mode` of an AWS backoff.
+    pub mode: Vec<libraries::AwsMode>,
+    /// `wait` of a tenacity backoff.
+    pub wait: Vec<libraries::TenacityWait>,
 }
 
 /// The defaults of [`Defaults`], each declared once beside its type.
@@ -85,6 +96,26 @@ pub fn defaults() -> Defaults {
             window: WindowKind::kinds(),
             retry_on: RetryOn::kinds(),
             billed: crate::cost::Billed::kinds(),
+            randomization: vec![
+                libraries::GrpcJitter::Plus20Percent,
+                libraries::GrpcJitter::Full,
+            ],
+            implementation: vec![libraries::GrpcClient::Go, libraries::GrpcClient::Node],
+            backoff_type: vec![
+                libraries::PollyDelay::Constant,
+                libraries::PollyDelay::Linear,
+                libraries::PollyDelay::Exponential,
+            ],
+            mode: vec![
+                libraries::AwsMode::Legacy,
+                libraries::AwsMode::Standard,
+                libraries::AwsMode::GoV2,
+            ],
+            wait: vec![
+                libraries::TenacityWait::Exponential,
+                libraries::TenacityWait::RandomExponential,
+                libraries::TenacityWait::ExponentialJitter,
+            ],
         },
     }
 }
@@ -115,7 +146,14 @@ mod tests {
             check(&|s| s.tiers[0].client.as_mut().unwrap().breaker = b.clone());
         }
         for b in &d.backoff {
-            check(&|s| s.tiers[0].client.as_mut().unwrap().backoff = b.clone());
+            check(&|s| {
+                let c = s.tiers[0].client.as_mut().unwrap();
+                c.backoff = b.clone();
+                // A library's rule randomizes by itself: no second jitter beside it.
+                if b.is_library() {
+                    c.jitter = Jitter::None;
+                }
+            });
         }
         for j in &d.jitter {
             check(&|s| s.tiers[0].client.as_mut().unwrap().jitter = j.clone());

@@ -21,6 +21,8 @@ pub mod backoff;
 pub(crate) mod breaker;
 pub(crate) mod budget;
 pub(crate) mod faults;
+/// Real libraries' own retry delay rules (Resilience4j, gRPC, Envoy, Polly, AWS, tenacity, …).
+pub mod libraries;
 pub(crate) mod math;
 pub(crate) mod queue;
 pub(crate) mod sim;

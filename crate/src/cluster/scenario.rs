@@ -7,6 +7,7 @@
 //! This file holds the types; beside it, `bounds.rs` (the named limits), `kinds.rs`
 //! (each type's default and each enum's kinds) and `problems.rs` (the checks).
 
+use super::libraries;
 use serde::{Deserialize, Serialize};
 
 mod bounds;
@@ -337,6 +338,38 @@ crate::validate::kind_enum! {
             /// Upper bound, `base_ms`..=[`MAX_TIME_MS`] ms.
             cap_ms: u64,
         },
+        /// Resilience4j's `IntervalFunction` (its own randomization: jitter must be none).
+        Resilience4j(libraries::Resilience4jBackoff),
+        /// gRPC's retry policy backoff, ±20% (or full) jitter built in.
+        Grpc(libraries::GrpcBackoff),
+        /// Envoy's jittered exponential back-off.
+        Envoy(libraries::EnvoyBackoff),
+        /// Polly v8's retry delays (`UseJitter` built in).
+        Polly(libraries::PollyBackoff),
+        /// AWS SDK retry modes (full jitter built in).
+        Aws(libraries::AwsBackoff),
+        /// Python tenacity's `wait_exponential`, `wait_random_exponential`,
+        /// `wait_exponential_jitter`.
+        Tenacity(libraries::TenacityBackoff),
+        /// Go cenkalti/backoff's `ExponentialBackOff`.
+        CenkaltiBackoff(libraries::CenkaltiBackoff),
+        /// failsafe-go's `RetryPolicy` delays.
+        FailsafeGo(libraries::FailsafeBackoff),
+        /// Spring Cloud Gateway's `Retry` filter backoff.
+        SpringCloudGateway(libraries::GatewayBackoff),
+    }
+}
+
+impl Backoff {
+    /// Whether this backoff randomizes by its library's own rule (then jitter must be none).
+    pub fn is_library(&self) -> bool {
+        !matches!(
+            self,
+            Backoff::None
+                | Backoff::Fixed { .. }
+                | Backoff::Constant { .. }
+                | Backoff::Exponential { .. }
+        )
     }
 }
 

@@ -71,7 +71,7 @@ macro_rules! kind_enum {
         pub enum $name:ident {
             $(
                 $(#[$vmeta:meta])*
-                $variant:ident $({
+                $variant:ident $(( $inner:ty ))? $({
                     $(
                         $(#[$fmeta:meta])*
                         $field:ident : $ty:ty
@@ -84,27 +84,49 @@ macro_rules! kind_enum {
         #[derive(serde::Serialize)]
         #[serde(tag = $tag, rename_all = "snake_case")]
         pub enum $name {
-            $( $(#[$vmeta])* $variant $({ $( $(#[$fmeta])* $field: $ty ),* })? ),*
+            $( $(#[$vmeta])* $variant $(($inner))? $({ $( $(#[$fmeta])* $field: $ty ),* })? ),*
         }
 
         const _: () = {
             #[derive(serde::Deserialize)]
             #[serde(rename_all = "snake_case", deny_unknown_fields)]
             enum Twin {
-                $( $variant $({ $( $(#[$fmeta])* $field: $ty ),* })? ),*
+                $( $variant $(($inner))? $({ $( $(#[$fmeta])* $field: $ty ),* })? ),*
             }
 
             impl<'de> serde::Deserialize<'de> for $name {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                     let twin: Twin = $crate::validate::kind_tagged(d, $tag, stringify!($name))?;
-                    Ok(match twin {
-                        $( Twin::$variant $({ $($field),* })? => $name::$variant $({ $($field),* })? ),*
-                    })
+                    // One `if let` per variant (a macro can write statements, not match
+                    // arms): the twin's variant becomes the enum's, fields and all.
+                    $( $crate::validate::kind_variant!(twin, Twin, $name, $variant $(($inner))? $({ $($field),* })?); )*
+                    unreachable!("every variant of the twin is converted above")
                 }
             }
         };
     };
 }
 
-// A crate-local macro, named by path (`crate::validate::kind_enum!`): not exported.
+/// One variant of a `kind_enum!` twin converted to the enum's (unit, struct or newtype
+/// variant). Only for that macro.
+macro_rules! kind_variant {
+    ($twin:ident, $Twin:ident, $name:ident, $variant:ident) => {
+        if let $Twin::$variant = $twin {
+            return Ok($name::$variant);
+        }
+    };
+    ($twin:ident, $Twin:ident, $name:ident, $variant:ident ($inner:ty)) => {
+        if let $Twin::$variant(inner) = $twin {
+            return Ok($name::$variant(inner));
+        }
+    };
+    ($twin:ident, $Twin:ident, $name:ident, $variant:ident { $($field:ident),* }) => {
+        if let $Twin::$variant { $($field),* } = $twin {
+            return Ok($name::$variant { $($field),* });
+        }
+    };
+}
+
+// Crate-local macros, named by path (`crate::validate::kind_enum!`): not exported.
 pub(crate) use kind_enum;
+pub(crate) use kind_variant;

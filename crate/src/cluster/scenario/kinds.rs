@@ -2,6 +2,7 @@
 //! order the editor lists them (the editor's defaults, [`crate::cluster::defaults`], are
 //! gathered from here).
 
+use super::libraries;
 use super::*;
 
 // Defaults live here once: serde's field defaults (in the types' module) return named
@@ -79,6 +80,60 @@ impl Backoff {
                 multiplier: 2.0,
                 cap_ms: 2000,
             },
+            // Each library's rule with that library's own defaults (gRPC has none: its
+            // documentation's example).
+            Backoff::Resilience4j(libraries::Resilience4jBackoff {
+                wait_duration_ms: 500,
+                exponential_backoff_multiplier: None,
+                randomized_wait_factor: None,
+                exponential_max_wait_duration_ms: None,
+            }),
+            Backoff::Grpc(libraries::GrpcBackoff {
+                initial_backoff_ms: 100.0,
+                backoff_multiplier: 2.0,
+                max_backoff_ms: 1000.0,
+                randomization: libraries::GrpcJitter::default(),
+                implementation: libraries::GrpcClient::default(),
+            }),
+            Backoff::Envoy(libraries::EnvoyBackoff {
+                base_interval_ms: 25,
+                max_interval_ms: None,
+            }),
+            Backoff::Polly(libraries::PollyBackoff {
+                backoff_type: libraries::PollyDelay::Constant,
+                delay_ms: 2000.0,
+                use_jitter: false,
+                max_delay_ms: None,
+            }),
+            Backoff::Aws(libraries::AwsBackoff {
+                mode: libraries::AwsMode::Standard,
+            }),
+            Backoff::Tenacity(libraries::TenacityBackoff {
+                wait: libraries::TenacityWait::Exponential,
+                multiplier: 1.0,
+                exp_base: 2.0,
+                min_s: 0.0,
+                max_s: None,
+                jitter_s: 1.0,
+            }),
+            Backoff::CenkaltiBackoff(libraries::CenkaltiBackoff {
+                initial_interval_ms: 500.0,
+                randomization_factor: 0.5,
+                multiplier: 1.5,
+                max_interval_ms: 60_000.0,
+            }),
+            Backoff::FailsafeGo(libraries::FailsafeBackoff {
+                delay_ms: 0.0,
+                max_delay_ms: None,
+                delay_factor: 2.0,
+                jitter_factor: 0.0,
+            }),
+            Backoff::SpringCloudGateway(libraries::GatewayBackoff {
+                first_backoff_ms: 5,
+                max_backoff_ms: None,
+                backoff_factor: 2,
+                based_on_previous_value: true,
+            }),
         ]
     }
 }

@@ -185,7 +185,104 @@ impl Backoff {
                 p.range_f64("multiplier", *multiplier, 1.0, MAX_MULTIPLIER);
                 p.range("cap_ms", *cap_ms, *base_ms, MAX_TIME_MS);
             }
+            library => library_problems(library, p),
         }
+    }
+}
+
+/// The `kind` a jitter is written with.
+fn jitter_kind(j: &Jitter) -> &'static str {
+    match j {
+        Jitter::None => "none",
+        Jitter::Full => "full",
+        Jitter::Equal => "equal",
+        Jitter::Decorrelated => "decorrelated",
+        Jitter::Percent { .. } => "percent",
+    }
+}
+
+/// A library rule's settings: times within the engine's clock bound, multipliers within
+/// [`MAX_MULTIPLIER`], factors in 0..=1, each upper bound at least its lower one.
+fn library_problems(b: &Backoff, p: &mut Problems) {
+    let multiplier =
+        |p: &mut Problems, field: &str, m: f64| p.range_f64(field, m, 1.0, MAX_MULTIPLIER);
+    let factor = |p: &mut Problems, field: &str, f: f64| p.range_f64(field, f, 0.0, 1.0);
+    let max_s = MAX_TIME_MS as f64 / 1000.0;
+    match b {
+        Backoff::Resilience4j(r) => {
+            p.range("wait_duration_ms", r.wait_duration_ms, 1, MAX_TIME_MS);
+            if let Some(m) = r.exponential_backoff_multiplier {
+                multiplier(p, "exponential_backoff_multiplier", m);
+            }
+            if let Some(f) = r.randomized_wait_factor {
+                factor(p, "randomized_wait_factor", f);
+            }
+            if let Some(max) = r.exponential_max_wait_duration_ms {
+                p.range("exponential_max_wait_duration_ms", max, 1, MAX_TIME_MS);
+            }
+        }
+        Backoff::Grpc(g) => {
+            p.range_f64(
+                "initial_backoff_ms",
+                g.initial_backoff_ms,
+                0.001,
+                MAX_TIME_MS as f64,
+            );
+            multiplier(p, "backoff_multiplier", g.backoff_multiplier);
+            let lo = g.initial_backoff_ms.clamp(0.001, MAX_TIME_MS as f64);
+            p.range_f64("max_backoff_ms", g.max_backoff_ms, lo, MAX_TIME_MS as f64);
+        }
+        Backoff::Envoy(e) => {
+            p.range("base_interval_ms", e.base_interval_ms, 1, MAX_TIME_MS);
+            if let Some(max) = e.max_interval_ms {
+                let lo = e.base_interval_ms.clamp(1, MAX_TIME_MS);
+                p.range("max_interval_ms", max, lo, MAX_TIME_MS);
+            }
+        }
+        Backoff::Polly(b) => {
+            ms_f(p, "delay_ms", b.delay_ms);
+            if let Some(max) = b.max_delay_ms {
+                ms_f(p, "max_delay_ms", max);
+            }
+        }
+        Backoff::Aws(_) => {}
+        Backoff::Tenacity(t) => {
+            p.range_f64("multiplier", t.multiplier, 0.0, max_s);
+            multiplier(p, "exp_base", t.exp_base);
+            p.range_f64("min_s", t.min_s, 0.0, max_s);
+            if let Some(max) = t.max_s {
+                p.range_f64("max_s", max, 0.0, max_s);
+            }
+            p.range_f64("jitter_s", t.jitter_s, 0.0, max_s);
+        }
+        Backoff::CenkaltiBackoff(c) => {
+            ms_f(p, "initial_interval_ms", c.initial_interval_ms);
+            factor(p, "randomization_factor", c.randomization_factor);
+            multiplier(p, "multiplier", c.multiplier);
+            let lo = c.initial_interval_ms.clamp(0.0, MAX_TIME_MS as f64);
+            p.range_f64("max_interval_ms", c.max_interval_ms, lo, MAX_TIME_MS as f64);
+        }
+        Backoff::FailsafeGo(f) => {
+            ms_f(p, "delay_ms", f.delay_ms);
+            if let Some(max) = f.max_delay_ms {
+                let lo = f.delay_ms.clamp(0.0, MAX_TIME_MS as f64);
+                p.range_f64("max_delay_ms", max, lo, MAX_TIME_MS as f64);
+            }
+            multiplier(p, "delay_factor", f.delay_factor);
+            factor(p, "jitter_factor", f.jitter_factor);
+        }
+        Backoff::SpringCloudGateway(g) => {
+            p.range("first_backoff_ms", g.first_backoff_ms, 1, MAX_TIME_MS);
+            if let Some(max) = g.max_backoff_ms {
+                let lo = g.first_backoff_ms.clamp(1, MAX_TIME_MS);
+                p.range("max_backoff_ms", max, lo, MAX_TIME_MS);
+            }
+            p.range("backoff_factor", g.backoff_factor, 1, MAX_MULTIPLIER as u32);
+        }
+        Backoff::None
+        | Backoff::Fixed { .. }
+        | Backoff::Constant { .. }
+        | Backoff::Exponential { .. } => {}
     }
 }
 
@@ -194,6 +291,15 @@ impl Client {
         p.range("timeout_ms", self.timeout_ms, 1, MAX_TIME_MS);
         p.range("max_attempts", self.max_attempts, 1, MAX_ATTEMPTS);
         p.at("backoff", |p| self.backoff.problems(p));
+        if self.backoff.is_library() && self.jitter != Jitter::None {
+            // A library's rule already randomizes the way that library does; a second
+            // jitter on top would simulate no real client.
+            p.push(ValidationError::new(
+                "jitter.kind",
+                jitter_kind(&self.jitter),
+                "none: this backoff randomizes by its library's own rule",
+            ));
+        }
         if let Jitter::Percent { percent } = self.jitter {
             p.range_f64("jitter.percent", percent, 0.0, 100.0);
         }

@@ -264,7 +264,8 @@ impl Simulation {
             return;
         };
         let (b, j) = &self.routes[r].backoff;
-        let sleep = backoff::sleep(b, j, job.calls as u32, job.prev_sleep, &mut self.rng);
+        let mut carry = job.carry;
+        let sleep = backoff::sleep(b, j, job.calls as u32, &mut carry, &mut self.rng);
         if tr.propagate && now.saturating_add(sleep) >= job.deadline {
             // gRPC does not start a retry that cannot finish before the deadline.
             self.end_job(p, kind.propagate(), now);
@@ -272,7 +273,7 @@ impl Simulation {
         }
         let jm = &mut self.jobs[p as usize];
         jm.retry_cost = cost;
-        jm.prev_sleep = sleep;
+        jm.carry = carry;
         jm.st = St::Backoff;
         let gen = jm.gen;
         self.q

@@ -117,7 +117,8 @@ struct Job {
     arrived: u64,
     deadline: u64,
     sent_at: u64,
-    prev_sleep: u64,
+    /// What the backoff carries between retries (see `backoff::sleep`).
+    carry: u64,
     bh_since: u64,
     tier: u8,
     /// The route of the tier's client this job's current call uses (picked per call), an
@@ -143,7 +144,7 @@ impl Job {
         arrived: 0,
         deadline: NEVER,
         sent_at: 0,
-        prev_sleep: 0,
+        carry: 0,
         bh_since: 0,
         tier: 0,
         route: 0,
