@@ -60,6 +60,9 @@ pub mod classic;
 pub mod cluster;
 pub mod cost;
 pub mod ensemble;
+#[cfg(feature = "import")]
+/// Real libraries' configuration files read as client policies (`retrystorm import`).
+pub mod import;
 pub mod javafmt;
 pub mod lang;
 pub mod report;

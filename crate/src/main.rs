@@ -39,6 +39,10 @@ commands:
   grid      vary one or two fields over a grid (each point an ensemble), with trade-offs; any model
   grid-merge FILE...   merge the shard files of a `grid --shard` run into the unsharded result
   scenarios list the bundled scenarios, then the bundled sweeps (`grid --sweep-preset ID`)
+  import FILE   a library's retry configuration (Spring Boot resilience4j.retry YAML, a gRPC
+            service config) in words and as a client policy; with --scenario/--preset, that
+            scenario with its first calling tier's policy replaced (--from resilience4j|grpc,
+            --instance NAME)
 
 options:
   --scenario FILE         a scenario JSON file (default: the article's scenario)
@@ -96,6 +100,10 @@ struct Args {
     /// `--lang` as given (the `scenarios` listing is English unless it is).
     lang_flag: Option<retrystorm::lang::Lang>,
     json: bool,
+    /// `import --from LIBRARY`.
+    from: Option<String>,
+    /// `import --instance NAME`.
+    instance: Option<String>,
 }
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
@@ -187,12 +195,16 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
                 args.lang_flag = Some(args.lang);
             }
             "--json" => args.json = true,
+            "--from" => args.from = Some(take(&mut it)?),
+            "--instance" => args.instance = Some(take(&mut it)?),
             "--out" => args.out = Some(take(&mut it)?),
             "-h" | "--help" => args.command = "help".into(),
             "-V" | "--version" => args.command = "version".into(),
             f if f.starts_with('-') => return Err(format!("unknown option {f:?} (see --help)")),
             c if args.command.is_empty() => args.command = c.to_string(),
-            file if args.command == "grid-merge" => args.files.push(file.to_string()),
+            file if args.command == "grid-merge" || args.command == "import" => {
+                args.files.push(file.to_string())
+            }
             extra => return Err(format!("unexpected argument {extra:?} (see --help)")),
         }
     }
@@ -281,8 +293,51 @@ fn execute(args: &Args) -> Result<String, String> {
         "ensemble" => ensemble_cmd(args),
         "grid" => grid(args),
         "grid-merge" => grid_merge(args),
+        "import" => import_cmd(args),
         other => Err(format!("unknown command {other:?} (see --help)")),
     }
+}
+
+/// `import FILE`: the configuration in words (stderr) and the client policy, or the
+/// scenario using it (stdout), so `retrystorm run --scenario <(retrystorm import …)` runs it.
+fn import_cmd(args: &Args) -> Result<String, String> {
+    use retrystorm::import::{self, Library};
+    let [path] = args.files.as_slice() else {
+        return Err("import needs one FILE (see --help)".into());
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let library = match &args.from {
+        Some(name) => Library::from_name(name),
+        None => Library::detect(&text),
+    }
+    .map_err(|e| format!("{path}: {e}"))?;
+    let imported = import::import(&text, library, args.instance.as_deref(), args.lang)
+        .map_err(|e| format!("{path}: {e}"))?;
+    eprint!("{}", imported.text(args.lang));
+    let policy = imported.policy_json();
+    if args.scenario.is_none() && args.preset.is_none() {
+        return json(&policy);
+    }
+    let AnyScenario::Cluster(sc) = load(args, "article")? else {
+        return Err(
+            "import --scenario needs a cluster scenario (a client policy is the cluster model's)"
+                .into(),
+        );
+    };
+    let mut doc = serde_json::to_value(&sc).map_err(|e| e.to_string())?;
+    let tier = doc["tiers"]
+        .as_array_mut()
+        .and_then(|t| {
+            t.iter_mut()
+                .find(|t| t.get("client").is_some_and(|c| !c.is_null()))
+        })
+        .ok_or("the scenario has no tier with a client policy")?;
+    for (k, v) in policy.as_object().into_iter().flatten() {
+        tier["client"][k] = v.clone();
+    }
+    let sc: cluster::Scenario = serde_json::from_value(doc).map_err(|e| e.to_string())?;
+    sc.validate().map_err(err)?;
+    json(&AnyScenario::Cluster(sc).to_value())
 }
 
 /// `scenarios`: the bundled scenarios, then the bundled sweeps.

@@ -445,3 +445,58 @@ fn ensemble_and_grid_take_the_overrides_too() {
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("--attribution applies to classic scenarios only"));
 }
+
+#[test]
+fn import_reads_a_spring_file_into_a_scenario_that_runs() {
+    let dir = std::env::temp_dir().join(format!("retrystorm-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let yml = dir.join("application.yml");
+    std::fs::write(
+        &yml,
+        "resilience4j.retry.instances.inventory:\n  maxAttempts: 3\n  waitDuration: 500ms\n  enableExponentialBackoff: true\n",
+    )
+    .unwrap();
+    let yml = yml.to_str().unwrap();
+    let out = retrystorm(&[
+        "import",
+        yml,
+        "--preset",
+        "cluster-gc-stampede-naive",
+        "--lang",
+        "en",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let words = String::from_utf8(out.stderr).unwrap();
+    assert!(words.contains("3 attempts = 1 call + 2 retries"), "{words}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let client = doc["tiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| !t["client"].is_null())
+        .unwrap();
+    assert_eq!(client["client"]["backoff"]["kind"], "resilience4j");
+    assert_eq!(client["client"]["max_attempts"], 3);
+    let file = dir.join("scenario.json");
+    std::fs::write(&file, &out.stdout).unwrap();
+    let report = stdout(&["run", "--scenario", file.to_str().unwrap(), "--lang", "en"]);
+    assert!(report.contains("events"), "{report}");
+    // A bad setting: exit 2, its key path in the file, one line.
+    std::fs::write(
+        dir.join("bad.yml"),
+        "resilience4j.retry.instances.a:\n  waitDuration: soon\n",
+    )
+    .unwrap();
+    let bad = retrystorm(&["import", dir.join("bad.yml").to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    let msg = String::from_utf8(bad.stderr).unwrap();
+    assert!(
+        msg.contains("resilience4j.retry.instances.a.waitDuration = soon"),
+        "{msg}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,12 +1,12 @@
 //! Real resilience libraries' own retry delay rules, reproduced exactly.
 //!
 //! Every library here computes its wait in its own units and with its own rounding, cap
-//! and jitter order; the generic [`super::Backoff`] × [`super::Jitter`] pair cannot say
+//! and jitter order; the generic [`crate::cluster::Backoff`] × [`crate::cluster::Jitter`] pair cannot say
 //! "randomize, then cap" (Resilience4j) or "cap, then randomize" (cenkalti/backoff), so
 //! each library gets its formula as its source has it, cited in the item's doc comment.
-//! Each is a kind of [`super::Backoff`] whose settings carry the library's own names
+//! Each is a kind of [`crate::cluster::Backoff`] whose settings carry the library's own names
 //! (`wait_duration_ms` for Resilience4j's `waitDuration`), so a configuration reads
-//! across one to one. Each takes its uniform draws from the engine's [`UnitDouble`] (one
+//! across one to one. Each takes its uniform draws from the engine's [`crate::rng::UnitDouble`] (one
 //! draw per retry unless said) and returns whole microseconds, the engine's clock: a
 //! library that computes nanoseconds or ticks is floored to microseconds (its timer sleeps
 //! at least that long), one that computes float seconds is rounded to the nearest.
