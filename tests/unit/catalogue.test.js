@@ -35,23 +35,8 @@ function pageScripts() {
 }
 
 // Texts that are the same in both languages on purpose (a unit, an engine field name the
-// reader types into the CLI, an arrow, a library's proper name).
-const SAME_IN_BOTH = new Set([
-  'classic.col.deadline',
-  'classic.key.deadline_ms',
-  'value.grpc',
-  'value.envoy',
-  'value.polly',
-  'value.aws',
-  'value.tenacity',
-  'value.cenkalti_backoff',
-  'value.failsafe_go',
-  'value.spring_cloud_gateway',
-  'value.plus20_percent',
-  'value.go',
-  'value.go_v2',
-  'value.resilience4j',
-]);
+// reader types into the CLI, an arrow).
+const SAME_IN_BOTH = new Set(['classic.col.deadline', 'classic.key.deadline_ms']);
 
 // Chinese text: at least one CJK ideograph.
 const CJK = /[\u3400-\u9fff]/;

@@ -225,7 +225,7 @@ fn defaults_are_plain_objects_of_every_kind_and_valid() {
     for (list, n) in [
         ("budget", 7),
         ("breaker", 4),
-        ("backoff", 4),
+        ("backoff", 13),
         ("jitter", 5),
         ("effect", 6),
         ("dist", 3),
