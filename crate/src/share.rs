@@ -377,7 +377,7 @@ pub fn base64url_encode(bytes: &[u8]) -> String {
 }
 
 /// Decodes base64url, padded or not; a stray character is reported with its position.
-pub fn base64url_decode(text: &str) -> Result<Vec<u8>, ValidationError> {
+pub(crate) fn base64url_decode(text: &str) -> Result<Vec<u8>, ValidationError> {
     let body = text.trim_end_matches('=');
     if text.len() - body.len() > 2 || body.len() % 4 == 1 {
         return Err(ValidationError::new(

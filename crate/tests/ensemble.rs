@@ -2,7 +2,7 @@
 //! from single runs, counted verdicts equal to per-seed verdicts, and results identical
 //! for any thread count.
 
-use retrystorm::classic::{self, report};
+use retrystorm::classic::{self, checks};
 use retrystorm::cluster;
 use retrystorm::ensemble::{self, derive_seeds, Spread};
 use retrystorm::scenario::{self, AnyScenario};
@@ -117,7 +117,7 @@ fn verdicts_are_counted_seed_by_seed() {
     for (i, count) in e.verdicts.iter().enumerate() {
         let direct: Vec<Option<bool>> = seeds
             .iter()
-            .map(|&s| report::verdicts(&sc, s).unwrap()[i].pass)
+            .map(|&s| checks::verdicts(&sc, s).unwrap()[i].pass)
             .collect();
         assert_eq!(count.per_seed, direct, "{}", count.name);
         assert_eq!(

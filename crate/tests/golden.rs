@@ -2,7 +2,7 @@
 //! from the engine's output and from the printed reports. The rules that produce them:
 //! `docs/model.md`.
 
-use retrystorm::classic::{self, report, Scenario, StrategyResult};
+use retrystorm::classic::{self, cells, checks, report, Scenario, StrategyResult};
 use retrystorm::scenario;
 
 fn article(seed: i64) -> Vec<StrategyResult> {
@@ -41,8 +41,8 @@ const SECTION_1: [Row; 6] = [
 
 fn assert_row(r: &StrategyResult, row: &Row) {
     let (amp, deliv, peak, over, p50, p99, trips, trip_at, harmful) = *row;
-    assert_eq!(report::amplification(r), amp, "{} amplification", r.name);
-    assert_eq!(report::delivery(r), deliv, "{} delivery", r.name);
+    assert_eq!(cells::amplification(r), amp, "{} amplification", r.name);
+    assert_eq!(cells::delivery(r), deliv, "{} delivery", r.name);
     assert_eq!(r.peak, peak, "{} peak", r.name);
     assert_eq!(r.overload_seconds, over, "{} overload", r.name);
     assert_eq!(r.p50_ms, p50, "{} p50", r.name);
@@ -151,8 +151,8 @@ fn section_3_budget_forced_to_100() {
     let s5 = &forced[4];
     assert_eq!(
         (
-            report::amplification(s5).as_str(),
-            report::delivery(s5).as_str()
+            cells::amplification(s5).as_str(),
+            cells::delivery(s5).as_str()
         ),
         ("2.27x", "87.4%")
     );
@@ -226,9 +226,9 @@ fn section_4_six_seeds() {
             let r = &rs[i + 1];
             let got = format!(
                 "{} / {}s / {}",
-                report::amplification(r),
+                cells::amplification(r),
                 r.overload_seconds,
-                report::delivery(r)
+                cells::delivery(r)
             );
             assert_eq!(&got, cell, "seed {seed} S{}", i + 2);
         }
@@ -249,7 +249,7 @@ fn section_4_six_seeds() {
 
 #[test]
 fn section_4_acceptance_checks_pass() {
-    let verdicts = report::verdicts(&Scenario::article(), 4242).unwrap();
+    let verdicts = checks::verdicts(&Scenario::article(), 4242).unwrap();
     assert_eq!(verdicts.len(), 4);
     assert!(
         verdicts.iter().all(|v| v.pass == Some(true)),
@@ -263,7 +263,7 @@ fn section_4_acceptance_checks_pass() {
     assert_eq!(text.matches("[PASS]").count(), 4);
     // The article's (Chinese) report words the difference in Chinese, like its "差值 0.000".
     assert!(text.contains("：放大倍数差值 0.000\n"), "{text}");
-    let zh = report::verdicts_in(&Scenario::article(), 4242, retrystorm::lang::Lang::Zh).unwrap();
+    let zh = checks::verdicts_in(&Scenario::article(), 4242, retrystorm::lang::Lang::Zh).unwrap();
     assert_eq!(zh[3].detail, "放大倍数差值 0.000");
     assert_eq!(zh[0].detail, verdicts[0].detail);
 }
@@ -273,11 +273,11 @@ fn acceptance_checks_can_fail() {
     // Swap S2 and S4: the budgeted strategy no longer sits in S4's place.
     let mut sc = Scenario::article();
     sc.strategies.swap(1, 3);
-    let verdicts = report::verdicts(&sc, 4242).unwrap();
+    let verdicts = checks::verdicts(&sc, 4242).unwrap();
     assert_eq!(verdicts[0].pass, Some(false));
     assert_eq!(verdicts[2].pass, Some(false));
     sc.strategies.truncate(3);
-    assert!(report::verdicts(&sc, 4242)
+    assert!(checks::verdicts(&sc, 4242)
         .unwrap()
         .iter()
         .all(|v| v.pass.is_none()));
@@ -302,8 +302,8 @@ fn section_5_breaker_groups() {
     assert_eq!(out.results.len(), 7);
     let text = report::breaker_text(&out);
     for (r, (amp, deliv, over, peak, trip_at, harmful)) in out.results.iter().zip(groups) {
-        assert_eq!(report::amplification(r), amp, "{}", r.name);
-        assert_eq!(report::delivery(r), deliv, "{}", r.name);
+        assert_eq!(cells::amplification(r), amp, "{}", r.name);
+        assert_eq!(cells::delivery(r), deliv, "{}", r.name);
         assert_eq!(
             (
                 r.overload_seconds,

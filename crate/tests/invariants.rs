@@ -458,6 +458,34 @@ fn extreme_valid_values_do_not_overflow() {
     );
 }
 
+/// The outage's two ends are marked where the reader can fix them: a start beyond the run
+/// marks the start alone; a start moved past the end marks both ends, the end first.
+#[test]
+fn outage_problems_mark_the_field_that_is_wrong() {
+    let fields = |from: u32, to: u32| {
+        let mut sc = Scenario::article();
+        sc.outage.from_s = from;
+        sc.outage.to_s = to;
+        sc.problems()
+            .into_iter()
+            .map(|e| (e.field.clone(), e.allowed.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        fields(70, 26),
+        vec![("outage.from_s".into(), "0..=60".into())]
+    );
+    assert_eq!(
+        fields(40, 26),
+        vec![
+            ("outage.to_s".into(), "40..=60".into()),
+            ("outage.from_s".into(), "0..=26".into()),
+        ]
+    );
+    assert_eq!(fields(20, 26), vec![]);
+    assert_eq!(fields(26, 26), vec![]);
+}
+
 #[test]
 fn every_validation_rule_rejects_its_bad_value() {
     type Mutate = fn(&mut Scenario);

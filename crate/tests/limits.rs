@@ -2,7 +2,7 @@
 //! enough to follow by hand: the attribution convention, the endings and the answered
 //! view of delivery, and what retries cost under each billing rule.
 
-use retrystorm::classic::{self, report, Attribution, Jitter, Outage, Scenario, Strategy};
+use retrystorm::classic::{self, cells, report, Attribution, Jitter, Outage, Scenario, Strategy};
 use retrystorm::cost::{Billed, Cost};
 use retrystorm::scenario;
 use serde_json::{json, Value};
@@ -97,8 +97,8 @@ fn attribution_moves_the_article_figures_but_not_s1() {
     assert_eq!(ceil[0], floor[0]);
     assert_eq!((floor[0].peak, floor[0].overload_seconds), (800, 6));
     // S2 (no jitter) charges every retry one second earlier under floor.
-    assert_eq!(report::amplification(&ceil[1]), "2.34x");
-    assert_eq!(report::amplification(&floor[1]), "2.58x");
+    assert_eq!(cells::amplification(&ceil[1]), "2.34x");
+    assert_eq!(cells::amplification(&floor[1]), "2.58x");
     assert_eq!(
         (ceil[1].overload_seconds, floor[1].overload_seconds),
         (34, 35)
@@ -164,12 +164,12 @@ fn answered_view_of_the_article() {
     }
     // S4's 90.8% is self-restraint: 10901 delivered of 10904 not abandoned by its budget.
     let s4 = &rs[3];
-    assert_eq!(report::delivery(s4), "90.8%");
+    assert_eq!(cells::delivery(s4), "90.8%");
     assert_eq!(
         (s4.delivered, s4.ended_budget, s4.ended_upstream),
         (10901, 1096, 3)
     );
-    assert_eq!(report::answered(s4), "100.0%");
+    assert_eq!(cells::answered(s4), "100.0%");
     // S6 alone has its breaker refuse requests.
     assert!(rs[5].ended_breaker > 0 && rs[..5].iter().all(|r| r.ended_breaker == 0));
 }
@@ -236,7 +236,7 @@ fn cost_by_hand_for_each_billing_rule() {
         assert_close(c.amplification.unwrap(), total / 0.48, &what);
     }
     // Request amplification is 2.00x; by the default rule the cost is 0.32 / 0.48.
-    assert_eq!(report::amplification(&rs[0]), "2.00x");
+    assert_eq!(cells::amplification(&rs[0]), "2.00x");
     assert_close(
         rs[4].cost.as_ref().unwrap().amplification.unwrap(),
         2.0 / 3.0,

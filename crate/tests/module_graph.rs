@@ -1,5 +1,7 @@
-//! The module import graphs have no cycle: of the engine's top-level modules, and of the
-//! wasm glue's files. A cycle means neither side can be read or changed without the other.
+//! The module import graphs have no cycle: of the engine's top-level modules, of every
+//! module of the engine down to its files (`classic::report` and `classic::verdict` may
+//! not import each other), and of the wasm glue's files. A cycle means neither side can be
+//! read or changed without the other.
 //!
 //! The graph is read from the source text: every `crate::` path outside line comments and
 //! outside the trailing `#[cfg(test)]` module (tests may reach anywhere), including the
@@ -165,6 +167,151 @@ fn cycles(edges: &Edges) -> Vec<String> {
     found
 }
 
+/// The module a file defines, as its path from the crate root: `lib.rs` → `[]`,
+/// `classic/mod.rs` → `[classic]`, `cluster/sim/jobs.rs` → `[cluster, sim, jobs]`.
+fn file_module(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().to_string())
+        .collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The items of a `{…}` group at its top level, each cut before any inner group:
+/// `a::b, c::{d, e}` → `a::b`, `c::`.
+fn group_items(group: &str) -> Vec<String> {
+    let mut items = vec![String::new()];
+    let mut depth = 0;
+    for ch in group.chars() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => items.push(String::new()),
+            _ if depth == 0 => items.last_mut().unwrap().push(ch),
+            _ => {}
+        }
+    }
+    items
+}
+
+/// Every path of `code` that starts at `crate`, `super` or `self`, made absolute from
+/// `at` (the module the code is in), one per item of a `{…}` group; `super::super::x`
+/// climbs twice.
+fn module_paths(code: &str, at: &[String]) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    while i < code.len() {
+        let word_start = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+        let head = ["crate::", "super::", "self::"]
+            .into_iter()
+            .find(|h| word_start && code.is_char_boundary(i) && code[i..].starts_with(h));
+        let Some(head) = head else {
+            i += 1;
+            continue;
+        };
+        let mut base: Vec<String> = match head {
+            "crate::" => Vec::new(),
+            "super::" => at[..at.len().saturating_sub(1)].to_vec(),
+            _ => at.to_vec(),
+        };
+        let mut tail = &code[i + head.len()..];
+        while let Some(t) = tail.strip_prefix("super::") {
+            base.pop();
+            tail = t;
+        }
+        let items = match tail.strip_prefix('{') {
+            Some(group) => {
+                let mut depth = 1;
+                let end = group
+                    .char_indices()
+                    .find(|&(_, c)| {
+                        match c {
+                            '{' => depth += 1,
+                            '}' => depth -= 1,
+                            _ => {}
+                        }
+                        depth == 0
+                    })
+                    .map_or(group.len(), |(j, _)| j);
+                group_items(&group[..end])
+            }
+            None => vec![tail
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                .collect()],
+        };
+        for item in items {
+            let mut path = base.clone();
+            path.extend(
+                item.split("::")
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty() && *s != "self")
+                    .map(str::to_string),
+            );
+            out.push(path);
+        }
+        i += head.len();
+    }
+    out
+}
+
+/// The import graph between the files of the crate in `src`: an edge from each file's
+/// module to the longest known module a path of it names. Edges between a module and its
+/// own ancestors or descendants are left out: a parent re-exports its children's items
+/// and children use them through it, which is containment, not a cycle between concerns.
+fn file_graph(src: &Path, skip: &[&str]) -> Edges {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| file_module(src, f)).collect();
+    let name = |m: &[String]| {
+        if m.is_empty() {
+            ROOT.to_string()
+        } else {
+            m.join("::")
+        }
+    };
+    let mut edges = Edges::new();
+    for file in &files {
+        let rel = file
+            .strip_prefix(src)
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        if skip.contains(&rel.as_str()) {
+            continue;
+        }
+        let from = file_module(src, file);
+        let text = std::fs::read_to_string(file).unwrap();
+        // The unit tests sit at the end of a file, in one `#[cfg(test)]` module.
+        let body = text.split("#[cfg(test)]").next().unwrap();
+        for (n, line) in body.lines().enumerate() {
+            let code = line.split("//").next().unwrap();
+            for path in module_paths(code, &from) {
+                let to = (0..=path.len())
+                    .rev()
+                    .map(|k| &path[..k])
+                    .find(|p| modules.contains(*p))
+                    .unwrap_or(&[]);
+                if to.starts_with(&from) || from.starts_with(to) {
+                    continue;
+                }
+                edges
+                    .entry(name(&from))
+                    .or_default()
+                    .entry(name(to))
+                    .or_insert_with(|| format!("{rel}:{}", n + 1));
+            }
+        }
+    }
+    edges
+}
+
 fn manifest(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
@@ -174,6 +321,52 @@ fn engine_modules_import_without_cycles() {
     let edges = graph(&manifest("src"), &["main.rs"]);
     assert!(edges.len() > 5, "the graph was read: {edges:?}");
     assert_eq!(cycles(&edges), Vec::<String>::new());
+}
+
+#[test]
+fn engine_files_import_without_cycles() {
+    let edges = file_graph(&manifest("src"), &["main.rs"]);
+    assert!(edges.len() > 20, "the graph was read: {edges:?}");
+    assert!(
+        edges["classic::verdict"].contains_key("classic::cells"),
+        "paths through super:: are read: {:?}",
+        edges["classic::verdict"]
+    );
+    assert_eq!(cycles(&edges), Vec::<String>::new());
+}
+
+/// Two files of one module that import each other through `super::` make a cycle; a
+/// child using its parent's re-exports does not.
+#[test]
+fn a_cycle_between_files_is_found() {
+    let dir = std::env::temp_dir().join(format!("file-graph-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("classic")).unwrap();
+    std::fs::write(dir.join("lib.rs"), "pub mod classic;\n").unwrap();
+    std::fs::write(
+        dir.join("classic/mod.rs"),
+        "pub mod report;\npub mod verdict;\npub use report::amplification;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("classic/report.rs"),
+        "use super::verdict::line;\nuse super::Scenario;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("classic/verdict.rs"),
+        "use super::{report::{amplification, delivery}, Scenario};\n",
+    )
+    .unwrap();
+    let edges = file_graph(&dir, &[]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        cycles(&edges),
+        vec!["classic::report -> (classic/report.rs:1) classic::verdict -> (classic/verdict.rs:1) classic::report"]
+    );
+    assert!(
+        !edges.contains_key("classic"),
+        "containment is not an import: {edges:?}"
+    );
 }
 
 #[test]

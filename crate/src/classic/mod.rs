@@ -1,6 +1,8 @@
 //! The classic model of the article: one-second buckets, one upstream with hard
 //! capacity, a whole-window outage, and strategies compared on one seed.
 
+pub mod cells;
+pub mod checks;
 pub mod engine;
 pub mod glossary;
 pub mod report;

@@ -261,13 +261,18 @@ impl Scenario {
             ));
         }
         p.range("capacity", self.capacity, 0, MAX_CAPACITY);
+        // A start beyond the run is the start's problem alone: the end is then checked
+        // against the run only, so the field the reader did not touch stays unmarked.
+        let from_ok = self.outage.from_s <= self.duration_s;
         p.range("outage.from_s", self.outage.from_s, 0, self.duration_s);
-        p.range(
-            "outage.to_s",
-            self.outage.to_s,
-            self.outage.from_s.min(self.duration_s),
-            self.duration_s,
-        );
+        let to_floor = if from_ok { self.outage.from_s } else { 0 };
+        p.range("outage.to_s", self.outage.to_s, to_floor, self.duration_s);
+        // A reversed window is a problem of both ends (either edit can fix it), so the
+        // page marks the start as well when the start was moved past the end. The end's
+        // problem comes first, as the CLI shows the first one.
+        if from_ok && self.outage.to_s < self.outage.from_s {
+            p.range("outage.from_s", self.outage.from_s, 0, self.outage.to_s);
+        }
         p.range(
             "upstream_latency_ms",
             self.upstream_latency_ms,

@@ -3,8 +3,8 @@
 //! strategy that delivers the most while keeping the upstream overloaded longer). The CLI's
 //! `run` report, the page, its embeds and its Markdown export all print this line.
 
+use super::cells::{amplification, delivery};
 use super::engine::{Output, StrategyResult};
-use super::report::{amplification, delivery};
 use crate::lang::{Lang, Texts};
 
 crate::catalogue! {

@@ -16,7 +16,7 @@
 pub mod render;
 pub mod stats;
 
-use crate::classic::{self, report::verdicts_with};
+use crate::classic::{self, checks::verdicts_with};
 use crate::cluster;
 use crate::rng::JavaRandom;
 use crate::scenario::AnyScenario;
@@ -128,6 +128,21 @@ pub struct Ensemble {
     /// The chart's series as bands (none for a sweep's points).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bands: Vec<Band>,
+}
+
+impl Ensemble {
+    /// The group and the metric that a sweep's metric path names (`strategies[2].delivery_pct`:
+    /// the group keyed `strategies[2]`, its metric `delivery_pct`); `None` when there is none.
+    pub fn metric(&self, path: &str) -> Option<(&Group, &MetricSpread)> {
+        // A group's key is a prefix of the path followed by a dot; metric names may hold
+        // dots themselves (nested fields), so the path is split at the key, not at a dot.
+        let g = self.groups.iter().find(|g| {
+            path.strip_prefix(g.key.as_str())
+                .is_some_and(|r| r.starts_with('.'))
+        })?;
+        let name = &path[g.key.len() + 1..];
+        Some((g, g.metrics.iter().find(|m| m.metric == name)?))
+    }
 }
 
 /// Names of the classic model's counted verdicts are the acceptance checks' names; the
@@ -301,7 +316,7 @@ fn bands(scenario: &AnyScenario, samples: &[Sample]) -> Vec<Band> {
 /// The verdict names of a scenario, in the order of [`Sample::verdicts`].
 pub fn verdict_names(scenario: &AnyScenario) -> Vec<String> {
     match scenario {
-        AnyScenario::Classic(_) => classic::report::verdict_names(crate::lang::Lang::Zh)
+        AnyScenario::Classic(_) => classic::checks::verdict_names(crate::lang::Lang::Zh)
             .iter()
             .map(|s| s.to_string())
             .collect(),
@@ -394,9 +409,9 @@ pub(crate) fn batch_len(n: usize) -> usize {
     n.div_ceil(64).max(1)
 }
 
-/// `f` over the items of `batches`, in their order, as [`map_parallel`] does, with one
-/// [`classic::Runs`] for each batch, so a classic strategy run with the same inputs for
-/// two items of a batch is run once (see [`classic::Runs`]).
+/// `f` over the items of `batches`, in their order (natively on `threads` threads, on
+/// wasm32 one after another), with one [`classic::Runs`] for each batch, so a classic
+/// strategy run with the same inputs for two items of a batch is run once.
 pub fn map_batched<T, R, F>(
     batches: &[&[T]],
     threads: Option<usize>,
@@ -420,7 +435,7 @@ where
 /// `f` over `items`, in their order: natively on `threads` threads (`None`: every
 /// core); on wasm32 one after another.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn map_parallel<T, R, F>(
+pub(crate) fn map_parallel<T, R, F>(
     items: &[T],
     threads: Option<usize>,
     f: F,
@@ -448,7 +463,7 @@ where
 /// `f` over `items`, in their order: natively on `threads` threads (`None`: every
 /// core); on wasm32 one after another.
 #[cfg(target_arch = "wasm32")]
-pub fn map_parallel<T, R, F>(
+pub(crate) fn map_parallel<T, R, F>(
     items: &[T],
     _threads: Option<usize>,
     f: F,

@@ -39,7 +39,7 @@ pub fn median_range(median: f64, p5: f64, p95: f64) -> String {
 }
 
 /// "PASS on 997 of 1000 seeds", or "not applicable".
-pub fn count_text(pass: usize, of: usize) -> String {
+pub(crate) fn count_text(pass: usize, of: usize) -> String {
     if of == 0 {
         "not applicable".into()
     } else {

@@ -40,7 +40,7 @@ pub struct Spread {
 pub const BAND: [f64; 3] = [0.05, 0.5, 0.95];
 
 /// The `p` quantile (0..=1) of values sorted ascending, by linear interpolation (type 7).
-pub fn quantile_sorted(sorted: &[f64], p: f64) -> f64 {
+pub(crate) fn quantile_sorted(sorted: &[f64], p: f64) -> f64 {
     match sorted.len() {
         0 => f64::NAN,
         1 => sorted[0],
