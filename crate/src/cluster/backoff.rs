@@ -1,13 +1,14 @@
 //! Backoff delays and jitter, in microseconds.
 
-use super::math::round_us;
+use super::math::{exponential, round_us, us_of_ms};
 use super::scenario::{Backoff, Jitter};
 use crate::rng::UnitDouble;
 
 const US: u64 = 1000;
 
-/// The un-jittered delay before retry `n` (1 = first retry), µs; for a library's rule
-/// (which jitters by itself), its delay at the middle of its random range.
+/// The un-jittered delay before retry `n` (1 = first retry), µs; for a rule that draws its
+/// own random delay (a library's, an exponentially distributed one), its delay at the
+/// middle of its random range (the median).
 pub fn base_delay(b: &Backoff, n: u32) -> u64 {
     let n = n.max(1);
     match b {
@@ -33,7 +34,7 @@ pub fn base_delay(b: &Backoff, n: u32) -> u64 {
             let d = d.min(*cap_ms as f64);
             round_us(d * US as f64)
         }
-        library => library_sleep(library, n, &mut 0, &mut Half),
+        random => library_sleep(random, n, &mut 0, &mut Half),
     }
 }
 
@@ -68,8 +69,8 @@ fn base_and_cap(b: &Backoff) -> (u64, u64) {
 /// request to the next, 0 before the first: the previous sleep (decorrelated jitter,
 /// Spring Cloud Gateway), or Polly's decorrelated-jitter state as f64 bits; this updates it.
 pub fn sleep<R: UnitDouble>(b: &Backoff, j: &Jitter, n: u32, carry: &mut u64, rng: &mut R) -> u64 {
-    if b.is_library() {
-        // The library's own rule includes its randomization (validation keeps jitter none).
+    if b.randomizes() {
+        // The rule includes its own randomization (validation keeps jitter none).
         return library_sleep(b, n, carry, rng);
     }
     let prev = *carry;
@@ -96,7 +97,8 @@ pub fn sleep<R: UnitDouble>(b: &Backoff, j: &Jitter, n: u32, carry: &mut u64, rn
     sleep
 }
 
-/// A library's own rule (see [`super::libraries`]): the sleep before retry `n`, µs.
+/// A rule that draws its own delay (a library's, see [`super::libraries`], or an
+/// exponentially distributed one): the sleep before retry `n`, µs.
 fn library_sleep<R: UnitDouble>(b: &Backoff, n: u32, carry: &mut u64, rng: &mut R) -> u64 {
     let n = n.max(1);
     let us = match b {
@@ -110,6 +112,9 @@ fn library_sleep<R: UnitDouble>(b: &Backoff, n: u32, carry: &mut u64, rng: &mut 
         Backoff::CenkaltiBackoff(l) => l.sleep_us(n, rng),
         Backoff::FailsafeGo(l) => l.sleep_us(n, rng),
         Backoff::SpringCloudGateway(l) => l.sleep_us(n, *carry),
+        // One exponential draw per retry, whatever its number (inverse CDF, as the
+        // service times draw theirs).
+        Backoff::ExponentialDistributed { mean_ms } => us_of_ms(exponential(rng, *mean_ms)),
         Backoff::None
         | Backoff::Fixed { .. }
         | Backoff::Constant { .. }
@@ -181,5 +186,43 @@ mod tests {
             assert_eq!(prev, c);
             assert!(c <= before.max(200_000) * 3);
         }
+    }
+
+    #[test]
+    fn exponentially_distributed_delays_draw_once_per_retry_whatever_its_number() {
+        let b = Backoff::ExponentialDistributed { mean_ms: 100.0 };
+        // By hand: java.util.Random(42)'s first nextDouble() is 0.7275636800328681, and
+        // -100 ms × ln(1 - 0.7275636800328681) = 130.035038… ms.
+        let mut rng = JavaRandom::new(42);
+        let mut carry = 0;
+        assert_eq!(sleep(&b, &Jitter::None, 1, &mut carry, &mut rng), 130_035);
+        assert_eq!(carry, 130_035);
+        // The preview's middle of the range is the median, mean × ln 2.
+        assert_eq!(base_delay(&b, 3), 69_315);
+        // Memoryless: the same draws give the same delays for the first retry and the
+        // fifth, and their mean is the mean (20,000 draws: the standard error is 0.7%).
+        let draws = |n: u32| -> Vec<u64> {
+            let mut rng = JavaRandom::new(7);
+            (0..20_000)
+                .map(|_| sleep(&b, &Jitter::None, n, &mut 0, &mut rng))
+                .collect()
+        };
+        let first = draws(1);
+        assert_eq!(first, draws(5));
+        let mean = first.iter().sum::<u64>() as f64 / first.len() as f64;
+        assert!(
+            (mean - 100_000.0).abs() < 3.0 * 100_000.0 / (20_000f64).sqrt(),
+            "{mean}"
+        );
+        // Random by itself: a jitter on top is refused by name.
+        let mut s = crate::cluster::defaults::defaults().scenario;
+        let c = s.tiers[0].client.as_mut().unwrap();
+        c.backoff = b;
+        assert_eq!(c.jitter, Jitter::Full);
+        let e = s.validate().unwrap_err();
+        assert_eq!(e.field, "tiers[0].client.jitter.kind");
+        assert!(e.allowed.contains("exponentially distributed"), "{e:?}");
+        s.tiers[0].client.as_mut().unwrap().jitter = Jitter::None;
+        s.validate().unwrap();
     }
 }

@@ -2,12 +2,16 @@
 //! the open duration and an optional 25% → 50% → 100% ramp), and Google SRE adaptive
 //! throttling.
 //!
-//! Every permit carries the breaker's `epoch`, bumped on each state change; an outcome
-//! is recorded only if its permit is from the current epoch. So a slow call that was
-//! let through while closed cannot close a half-open breaker later (the ambiguity
-//! Resilience4j resolves with locks; here it is explicit and deterministic).
+//! Every permit carries the breaker's `epoch`, bumped on each state change. The
+//! consecutive breaker and the gradual-recovery stages record an outcome only if its
+//! permit is from the current epoch, so a slow call let through while closed cannot close
+//! a half-open breaker later. Resilience4j itself does not: its state machine
+//! (`CircuitBreakerStateMachine.java`) records every answer into whatever state is
+//! current when it arrives, and so does its kind here.
 
 use super::backoff::uniform;
+use super::health::HealthMetrics;
+use super::retry_gates;
 use super::scenario::{Breaker, WindowKind};
 use super::window::Window;
 use crate::rng::UnitDouble;
@@ -60,7 +64,10 @@ pub struct BreakerState {
     h_calls: u32,
     h_fails: u32,
     h_slows: u32,
+    /// SRE throttling's requests and accepts, or a retry-only breaker's calls and failures.
     sre: Option<Window<2>>,
+    /// Polly's health metrics.
+    health: Option<HealthMetrics>,
     /// Times this breaker opened.
     pub opened: u32,
 }
@@ -82,7 +89,8 @@ impl BreakerState {
                 window_size,
                 ..
             } => (vec![], vec![[0; 3]; window_size as usize], None),
-            Breaker::SreAdaptive { window_ms, .. } => {
+            // The retry-only breaker keeps its two counts in the same kind of window.
+            Breaker::SreAdaptive { window_ms, .. } | Breaker::RetryOnly { window_ms, .. } => {
                 (vec![], vec![], Some(Window::new(window_ms * 1000)))
             }
             _ => (vec![], vec![], None),
@@ -107,6 +115,13 @@ impl BreakerState {
             h_fails: 0,
             h_slows: 0,
             sre,
+            health: match *cfg {
+                Breaker::Polly {
+                    sampling_duration_ms,
+                    ..
+                } => Some(HealthMetrics::new(sampling_duration_ms)),
+                _ => None,
+            },
             opened: 0,
         }
     }
@@ -115,6 +130,13 @@ impl BreakerState {
     pub fn status(&self, cfg: &Breaker, now: u64) -> Status {
         match cfg {
             Breaker::None => Status::Closed,
+            // Open while it stops retries (it never refuses a first attempt).
+            Breaker::RetryOnly {
+                failure_percent, ..
+            } => match &self.sre {
+                Some(w) if retry_gates::retries_stopped(w, now, *failure_percent) => Status::Open,
+                _ => Status::Closed,
+            },
             Breaker::SreAdaptive { k, .. } => {
                 if self.sre_p(*k, now) > 0.0 {
                     Status::HalfOpen
@@ -197,6 +219,30 @@ impl BreakerState {
         if self.st == St::Open && now >= self.open_until {
             self.enter_half_open();
         }
+        self.tick_ramp(cfg, now);
+    }
+
+    /// Resilience4j's way out of OPEN: with the automatic transition, a scheduler moves
+    /// it to HALF_OPEN when the wait ends; without it (`lazy`), the first call strictly
+    /// after the wait does (`OpenState.tryAcquirePermission`: `isAfter`).
+    fn tick_resilience4j(&mut self, cfg: &Breaker, now: u64, lazy_call: bool) {
+        let automatic = matches!(
+            cfg,
+            Breaker::Resilience4j {
+                automatic_half_open: true,
+                ..
+            }
+        );
+        if self.st == St::Open
+            && ((automatic && now >= self.open_until) || (lazy_call && now > self.open_until))
+        {
+            self.enter_half_open();
+        }
+        self.tick_ramp(cfg, now);
+    }
+
+    /// The gradual-recovery stages due at `now`.
+    fn tick_ramp(&mut self, cfg: &Breaker, now: u64) {
         if let (
             St::Ramp(s),
             Breaker::Resilience4j {
@@ -224,7 +270,18 @@ impl BreakerState {
     /// Asks to send a call at `now`: `Some(epoch)` is the permit, `None` a rejection.
     pub fn acquire<R: UnitDouble>(&mut self, cfg: &Breaker, now: u64, rng: &mut R) -> Option<u32> {
         match *cfg {
-            Breaker::None => Some(self.epoch),
+            Breaker::None | Breaker::RetryOnly { .. } => Some(self.epoch),
+            // `CircuitStateController.OnActionPreExecuteAsync`: an open circuit whose
+            // break is over (`now >= _blockedUntil`) turns half-open and lets this call
+            // through as its one probe; every other call is refused until it answers.
+            Breaker::Polly { .. } => match self.st {
+                St::Closed => Some(self.epoch),
+                St::Open if now >= self.open_until => {
+                    self.enter_half_open();
+                    Some(self.epoch)
+                }
+                _ => None,
+            },
             Breaker::SreAdaptive { k, .. } => {
                 let p = self.sre_p(k, now);
                 if let Some(w) = &mut self.sre {
@@ -244,7 +301,11 @@ impl BreakerState {
             | Breaker::Resilience4j {
                 half_open_calls, ..
             } => {
-                self.tick(cfg, now);
+                if matches!(cfg, Breaker::Resilience4j { .. }) {
+                    self.tick_resilience4j(cfg, now, true);
+                } else {
+                    self.tick(cfg, now);
+                }
                 match self.st {
                     St::Closed => Some(self.epoch),
                     St::Open => None,
@@ -268,6 +329,14 @@ impl BreakerState {
         }
     }
 
+    /// A call's first attempt is being sent at `now`: what a retry-only breaker counts
+    /// its failures against (asked only of one, see `RouteRt::counts_calls`).
+    pub fn on_first_attempt(&mut self, now: u64) {
+        if let Some(w) = &mut self.sre {
+            retry_gates::call_started(w, now);
+        }
+    }
+
     /// Records the outcome of a call admitted with permit `epoch`.
     pub fn record<R: UnitDouble>(
         &mut self,
@@ -280,6 +349,24 @@ impl BreakerState {
     ) {
         match *cfg {
             Breaker::None => {}
+            Breaker::Polly {
+                failure_ratio,
+                minimum_throughput,
+                break_duration_ms,
+                ..
+            } => self.record_polly(
+                now,
+                failure,
+                failure_ratio,
+                minimum_throughput,
+                break_duration_ms,
+                rng,
+            ),
+            Breaker::RetryOnly { .. } => {
+                if let (true, Some(w)) = (failure, &mut self.sre) {
+                    retry_gates::attempt_failed(w, now);
+                }
+            }
             Breaker::SreAdaptive { .. } => {
                 if !failure {
                     if let Some(w) = &mut self.sre {
@@ -322,87 +409,149 @@ impl BreakerState {
                     _ => {}
                 }
             }
-            Breaker::Resilience4j {
-                window,
-                window_size,
-                minimum_calls,
-                failure_rate_percent,
-                slow_call_ms,
-                slow_call_rate_percent,
-                wait_open_ms,
-                open_jitter_ms,
-                half_open_calls,
-                ramp_stage_ms,
-                ..
-            } => {
-                self.tick(cfg, now);
-                if epoch != self.epoch {
-                    return;
-                }
-                let slow = slow_call_ms.is_some_and(|s| dur_us > s * 1000);
-                let bits = (failure as u8 * FAIL) | (slow as u8 * SLOW);
-                let exceeded = |calls: u64, fails: u64, slows: u64| {
-                    calls > 0
-                        && (fails as f64 * 100.0 / calls as f64 >= failure_rate_percent
-                            || slows as f64 * 100.0 / calls as f64 >= slow_call_rate_percent)
-                };
-                match self.st {
-                    St::Closed => {
-                        self.push(window, window_size, now, bits);
-                        // Resilience4j: rates are judged once the window holds
-                        // minimumNumberOfCalls (capped at the window size for count windows).
-                        let min = match window {
-                            WindowKind::Count => minimum_calls.min(window_size),
-                            WindowKind::Time => minimum_calls,
-                        } as u64;
-                        if self.calls >= min && exceeded(self.calls, self.fails, self.slows) {
-                            self.enter_open(now, wait_open_ms * 1000, open_jitter_ms * 1000, rng);
-                        }
-                    }
-                    St::HalfOpen => {
-                        self.h_calls += 1;
-                        self.h_fails += failure as u32;
-                        self.h_slows += slow as u32;
-                        // Judged when all permitted calls have answered.
-                        if self.h_calls >= half_open_calls {
-                            if exceeded(
-                                self.h_calls as u64,
-                                self.h_fails as u64,
-                                self.h_slows as u64,
-                            ) {
-                                self.enter_open(
-                                    now,
-                                    wait_open_ms * 1000,
-                                    open_jitter_ms * 1000,
-                                    rng,
-                                );
-                            } else if let Some(r) = ramp_stage_ms {
-                                self.st = St::Ramp(0);
-                                self.epoch = self.epoch.wrapping_add(1);
-                                self.stage_until = now.saturating_add(r * 1000);
-                                self.reset_half();
-                            } else {
-                                self.enter_closed();
-                            }
-                        }
-                    }
-                    St::Ramp(_) => {
-                        self.h_calls += 1;
-                        self.h_fails += failure as u32;
-                        self.h_slows += slow as u32;
-                        if self.h_calls >= minimum_calls
-                            && exceeded(
-                                self.h_calls as u64,
-                                self.h_fails as u64,
-                                self.h_slows as u64,
-                            )
-                        {
-                            self.enter_open(now, wait_open_ms * 1000, open_jitter_ms * 1000, rng);
-                        }
-                    }
-                    St::Open => {}
+            Breaker::Resilience4j { .. } => {
+                self.record_resilience4j(cfg, now, epoch, failure, dur_us, rng)
+            }
+        }
+    }
+
+    /// Resilience4j's `onError`/`onSuccess` with `CircuitBreakerMetrics` (and seed 004's
+    /// gradual-recovery stages).
+    fn record_resilience4j<R: UnitDouble>(
+        &mut self,
+        cfg: &Breaker,
+        now: u64,
+        epoch: u32,
+        failure: bool,
+        dur_us: u64,
+        rng: &mut R,
+    ) {
+        let Breaker::Resilience4j {
+            window,
+            window_size,
+            minimum_calls,
+            failure_rate_percent,
+            slow_call_ms,
+            slow_call_rate_percent,
+            wait_open_ms,
+            open_jitter_ms,
+            half_open_calls,
+            ramp_stage_ms,
+            ..
+        } = *cfg
+        else {
+            return;
+        };
+        self.tick_resilience4j(cfg, now, false);
+        // Resilience4j records an answer into whatever state is current, however
+        // old its permit (`CircuitBreakerStateMachine.onError`/`onSuccess`); only
+        // the gradual-recovery stages (seed 004's own code) judge their own calls.
+        if epoch != self.epoch && matches!(self.st, St::Ramp(_)) {
+            return;
+        }
+        let slow = slow_call_ms.is_some_and(|s| dur_us > s * 1000);
+        let bits = (failure as u8 * FAIL) | (slow as u8 * SLOW);
+        // `SnapshotImpl`: `failed * 100.0f / total`, a float against the float
+        // threshold.
+        let (fr, sr) = (failure_rate_percent as f32, slow_call_rate_percent as f32);
+        let exceeded = |calls: u64, fails: u64, slows: u64| {
+            calls > 0
+                && (fails as f32 * 100.0 / calls as f32 >= fr
+                    || slows as f32 * 100.0 / calls as f32 >= sr)
+        };
+        match self.st {
+            St::Closed => {
+                self.push(window, window_size, now, bits);
+                // Resilience4j: rates are judged once the window holds
+                // minimumNumberOfCalls (capped at the window size for count windows).
+                let min = match window {
+                    WindowKind::Count => minimum_calls.min(window_size),
+                    WindowKind::Time => minimum_calls,
+                } as u64;
+                if self.calls >= min && exceeded(self.calls, self.fails, self.slows) {
+                    self.enter_open(now, wait_open_ms * 1000, open_jitter_ms * 1000, rng);
                 }
             }
+            St::HalfOpen => {
+                self.h_calls += 1;
+                self.h_fails += failure as u32;
+                self.h_slows += slow as u32;
+                // `CircuitBreakerMetrics.forHalfOpen`: a count window of the
+                // permitted calls, judged from min(minimum calls, permits) answers.
+                if self.h_calls >= minimum_calls.min(half_open_calls) {
+                    if exceeded(
+                        self.h_calls as u64,
+                        self.h_fails as u64,
+                        self.h_slows as u64,
+                    ) {
+                        self.enter_open(now, wait_open_ms * 1000, open_jitter_ms * 1000, rng);
+                    } else if let Some(r) = ramp_stage_ms {
+                        self.st = St::Ramp(0);
+                        self.epoch = self.epoch.wrapping_add(1);
+                        self.stage_until = now.saturating_add(r * 1000);
+                        self.reset_half();
+                    } else {
+                        self.enter_closed();
+                    }
+                }
+            }
+            St::Ramp(_) => {
+                self.h_calls += 1;
+                self.h_fails += failure as u32;
+                self.h_slows += slow as u32;
+                if self.h_calls >= minimum_calls
+                    && exceeded(
+                        self.h_calls as u64,
+                        self.h_fails as u64,
+                        self.h_slows as u64,
+                    )
+                {
+                    self.enter_open(now, wait_open_ms * 1000, open_jitter_ms * 1000, rng);
+                }
+            }
+            St::Open => {}
+        }
+    }
+
+    /// Polly's `OnUnhandledOutcomeAsync` (a success) and `OnHandledOutcomeAsync` (a
+    /// failure), with `AdvancedCircuitBehavior`: an answer is judged in the state
+    /// current when it arrives, whatever its permit.
+    fn record_polly<R: UnitDouble>(
+        &mut self,
+        now: u64,
+        failure: bool,
+        ratio: f64,
+        minimum: u32,
+        break_ms: u64,
+        rng: &mut R,
+    ) {
+        let Some(h) = &mut self.health else {
+            return;
+        };
+        if !failure {
+            // Counted in every state; a half-open circuit closes and forgets.
+            h.success(now);
+            if self.st == St::HalfOpen {
+                h.reset();
+                self.enter_closed();
+            }
+            return;
+        }
+        let should_break = match self.st {
+            St::Closed => {
+                h.failure(now);
+                let info = h.info(now);
+                info.throughput >= minimum && info.failure_rate() >= ratio
+            }
+            // Tracked only: a late failure neither re-signals nor extends the break.
+            St::Open => {
+                h.failure(now);
+                false
+            }
+            _ => false,
+        };
+        if self.st == St::HalfOpen || should_break {
+            self.enter_open(now, break_ms.saturating_mul(1000), 0, rng);
         }
     }
 

@@ -4,8 +4,9 @@
 //! outcome, and the question "may I retry now?". Token amounts are kept in integer
 //! thousandths where the original does (gRPC, Finagle), so the arithmetic is exact.
 
+use super::retry_gates::SuccessBucket;
 use super::scenario::Budget;
-use super::window::Window;
+use super::window::{Window, WindowedAdder};
 
 /// The state of one budget (one per caller instance, or one per tier when shared).
 #[derive(Debug, Clone)]
@@ -42,11 +43,26 @@ pub enum BudgetState {
     /// Finagle `RetryBudget` (leaky token bucket over `ttl`).
     Windowed {
         /// Deposits minus withdrawals over the window.
-        window: Window<1>,
+        window: WindowedAdder,
         /// `min_retries_per_sec × ttl_seconds × withdrawal`.
         reserve: i64,
+        /// What a request deposits (1000, or 0 without a percentage).
+        deposit: i64,
         /// Cost of a retry.
         withdrawal: i64,
+    },
+    /// Finagle `RetryBudget.Empty`: no percentage and no reserve, never a retry.
+    Empty,
+    /// Envoy's retry budget or `max_retries`: retries outstanding against a limit.
+    Envoy {
+        /// Attempts in flight (Envoy's active requests).
+        active: u64,
+        /// Retries scheduled and not yet answered.
+        retries: u64,
+        /// `budget_percent` for a budget, `None` for `max_retries`.
+        percent: Option<f64>,
+        /// `min_retry_concurrency`, or `max_retries`.
+        floor: u64,
     },
     /// Seed 003: retries / requests over a window, with a minimum sample.
     Ratio {
@@ -57,6 +73,8 @@ pub enum BudgetState {
         /// Minimum sample.
         min_requests: i64,
     },
+    /// A token bucket that successes fill (see [`super::retry_gates`]).
+    SuccessBucket(SuccessBucket),
     /// AWS SDK standard mode retry quota.
     Aws {
         /// Available capacity.
@@ -108,11 +126,15 @@ impl BudgetState {
                 max_milli: max_tokens as u64 * 1000,
                 ratio_milli: (token_ratio * 1000.0).round() as u64,
             },
-            // Finagle `RetryBudget.apply(ttl, minRetriesPerSec, percentCanRetry)`:
-            //   depositAmount = 1000; withdrawalAmount = 1000 / percentCanRetry (or 1001 when 0);
-            //   reserve = minRetriesPerSec × ttl.inSeconds × withdrawalAmount;
-            //   a leaky bucket (WindowedAdder of 10 slices) over ttl holding deposits − withdrawals.
-            // (tower's `TpsBudget` is the same design.)
+            // Finagle `RetryBudget.apply(ttl, minRetriesPerSec, percentCanRetry)`
+            // (finagle-core `service/RetryBudget.scala`, finagle 4feb34cb):
+            //   both 0 → `RetryBudget.Empty`;
+            //   depositAmount = 1000, or 0 when percentCanRetry is 0;
+            //   withdrawalAmount = (1000 / percentCanRetry).toInt, or 1 when it is 0;
+            //   reserve = minRetriesPerSec × ttl.inSeconds × withdrawalAmount (Scala Ints,
+            //   here saturating instead of wrapping);
+            //   `TokenBucket.newLeakyBucket(ttl, reserve)`: a `WindowedAdder` of 10 slices
+            //   over ttl holding deposits − withdrawals, made when the client is (time 0).
             Budget::Windowed {
                 ttl_ms,
                 min_retries_per_sec,
@@ -120,17 +142,24 @@ impl BudgetState {
                 ..
             } => {
                 let frac = percent_can_retry / 100.0;
-                let withdrawal = if frac <= 0.0 {
-                    FINAGLE_DEPOSIT + 1
+                if min_retries_per_sec == 0 && frac == 0.0 {
+                    return BudgetState::Empty;
+                }
+                let (deposit, withdrawal) = if frac == 0.0 {
+                    (0, 1)
                 } else {
-                    ((FINAGLE_DEPOSIT as f64 / frac) as i64).max(1)
+                    (
+                        FINAGLE_DEPOSIT,
+                        ((FINAGLE_DEPOSIT as f64 / frac) as i64).max(1),
+                    )
                 };
                 let ttl_s = (ttl_ms / 1000) as i64;
                 BudgetState::Windowed {
-                    window: Window::new(ttl_ms * 1000),
+                    window: WindowedAdder::new(ttl_ms, 0),
                     reserve: (min_retries_per_sec as i64)
                         .saturating_mul(ttl_s)
                         .saturating_mul(withdrawal),
+                    deposit,
                     withdrawal,
                 }
             }
@@ -144,6 +173,27 @@ impl BudgetState {
                 ratio_percent,
                 min_requests: min_requests as i64,
             },
+            Budget::EnvoyRetryBudget {
+                budget_percent,
+                min_retry_concurrency,
+                ..
+            } => BudgetState::Envoy {
+                active: 0,
+                retries: 0,
+                percent: Some(budget_percent),
+                floor: min_retry_concurrency as u64,
+            },
+            Budget::EnvoyMaxRetries { max_retries, .. } => BudgetState::Envoy {
+                active: 0,
+                retries: 0,
+                percent: None,
+                floor: max_retries as u64,
+            },
+            Budget::SuccessBucket {
+                percent,
+                max_tokens,
+                ..
+            } => BudgetState::SuccessBucket(SuccessBucket::new(percent, max_tokens)),
             Budget::AwsQuota {
                 initial_tokens,
                 retry_cost,
@@ -160,10 +210,14 @@ impl BudgetState {
         }
     }
 
-    /// A first attempt of a call is being sent (retries are accounted in `try_retry`).
+    /// An attempt is being sent (`first`: the call's first; retries are charged in
+    /// `try_retry`).
     #[inline]
-    pub fn on_first_attempt(&mut self, now: u64) {
+    pub fn on_sent(&mut self, now: u64, first: bool) {
         match self {
+            // Envoy: one more active request, whichever attempt it is.
+            BudgetState::Envoy { active, .. } => *active += 1,
+            _ if !first => {}
             BudgetState::TokenBucket {
                 milli,
                 max_milli,
@@ -171,21 +225,27 @@ impl BudgetState {
             } => {
                 *milli = (*milli + *deposit_milli).min(*max_milli);
             }
-            // Finagle's RetryFilter deposits once per original request.
-            BudgetState::Windowed { window, .. } => window.add(now, 0, FINAGLE_DEPOSIT),
+            // Finagle's RetryFilter deposits once per original request (its clock: ms).
+            BudgetState::Windowed {
+                window, deposit, ..
+            } => window.add(now / 1000, *deposit),
             // Seed 003: totalRequests.incrementAndGet() once per call.
             BudgetState::Ratio { window, .. } => window.add(now, 0, 1),
             _ => {}
         }
     }
 
-    /// An attempt ended. `failure`: it failed (timeout, overload or error); `retry_cost`:
-    /// `None` for a first attempt, else what its retry took from an AWS quota.
+    /// An attempt ended. `failure`: it failed in a way the policy retries (its kind is in
+    /// `retry_on`); `retry_cost`: `None` for a first attempt, else what its retry took
+    /// from an AWS quota.
     #[inline]
     pub fn on_outcome(&mut self, success: bool, failure: bool, retry_cost: Option<u32>) {
         match self {
+            BudgetState::Envoy { active, .. } => *active = active.saturating_sub(1),
             // gRFC A6: every failed RPC (original or retry) decrements token_count by 1,
             // every success increments it by token_ratio; it stays within [0, max_tokens].
+            // A failure counts only with a retryable status code (grpc-go `stream.go`
+            // `csAttempt.shouldRetry`, grpc-js `retrying-call.ts` `handleProcessedStatus`).
             BudgetState::Grpc {
                 milli,
                 max_milli,
@@ -197,6 +257,7 @@ impl BudgetState {
                     *milli = milli.saturating_sub(1000);
                 }
             }
+            BudgetState::SuccessBucket(b) if success => b.on_success(),
             // AWS SDKs, standard retry mode: on success release the acquired retry cost,
             // or add NO_RETRY_INCREMENT when the request needed no retry; capped at the max.
             BudgetState::Aws {
@@ -255,9 +316,31 @@ impl BudgetState {
                 window,
                 reserve,
                 withdrawal,
+                ..
             } => {
-                if window.sum(now, 0).saturating_add(*reserve) >= *withdrawal {
-                    window.add(now, 0, -*withdrawal);
+                let ms = now / 1000;
+                if window.sum(ms).saturating_add(*reserve) >= *withdrawal {
+                    window.add(ms, -*withdrawal);
+                    Some(0)
+                } else {
+                    None
+                }
+            }
+            BudgetState::Empty => None,
+            // Envoy `RetryBudgetImpl::max()`: the double product truncated to an integer,
+            // then at least the minimum; `canCreate()`: retries outstanding < max.
+            BudgetState::Envoy {
+                active,
+                retries,
+                percent,
+                floor,
+            } => {
+                let limit = match percent {
+                    Some(p) => ((*p / 100.0 * *active as f64) as u64).max(*floor),
+                    None => *floor,
+                };
+                if *retries < limit {
+                    *retries += 1;
                     Some(0)
                 } else {
                     None
@@ -280,6 +363,7 @@ impl BudgetState {
                     None
                 }
             }
+            BudgetState::SuccessBucket(b) => b.try_retry().then_some(0),
             // AWS standard mode: acquire RETRY_COST (5), or RETRY_TIMEOUT_COST (10) after a
             // timeout; not enough capacity → no retry.
             BudgetState::Aws {
@@ -296,6 +380,21 @@ impl BudgetState {
                     None
                 }
             }
+        }
+    }
+
+    /// Whether a granted retry holds a slot until its answer (Envoy's budgets).
+    #[inline]
+    pub fn holds_retries(&self) -> bool {
+        matches!(self, BudgetState::Envoy { .. })
+    }
+
+    /// A retry granted by a budget that [`holds_retries`](Self::holds_retries) got its
+    /// answer, or its request ended (Envoy `RetryStateImpl::resetRetry`).
+    #[inline]
+    pub fn release_retry(&mut self) {
+        if let BudgetState::Envoy { retries, .. } = self {
+            *retries = retries.saturating_sub(1);
         }
     }
 }

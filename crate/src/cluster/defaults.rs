@@ -149,8 +149,8 @@ mod tests {
             check(&|s| {
                 let c = s.tiers[0].client.as_mut().unwrap();
                 c.backoff = b.clone();
-                // A library's rule randomizes by itself: no second jitter beside it.
-                if b.is_library() {
+                // A rule that draws its own delay: no second jitter beside it.
+                if b.randomizes() {
                     c.jitter = Jitter::None;
                 }
             });

@@ -34,6 +34,13 @@ serde_defaults! {
     aws_cost: u32 = DEFAULT_AWS_RETRY_COST;
     aws_timeout_cost: u32 = DEFAULT_AWS_TIMEOUT_COST;
     aws_no_retry_increment: u32 = DEFAULT_AWS_NO_RETRY_INCREMENT;
+    envoy_budget_percent: f64 = DEFAULT_ENVOY_BUDGET_PERCENT;
+    envoy_min_retry_concurrency: u32 = DEFAULT_ENVOY_MIN_RETRY_CONCURRENCY;
+    envoy_max_retries: u32 = DEFAULT_ENVOY_MAX_RETRIES;
+    polly_failure_ratio: f64 = DEFAULT_POLLY_FAILURE_RATIO;
+    polly_minimum_throughput: u32 = DEFAULT_POLLY_MINIMUM_THROUGHPUT;
+    polly_sampling_ms: u64 = DEFAULT_POLLY_SAMPLING_MS;
+    polly_break_ms: u64 = DEFAULT_POLLY_BREAK_MS;
 }
 
 /// A complete cluster scenario (the JSON document minus its `"model": "cluster"` key).
@@ -357,6 +364,14 @@ crate::validate::kind_enum! {
         FailsafeGo(libraries::FailsafeBackoff),
         /// Spring Cloud Gateway's `Retry` filter backoff.
         SpringCloudGateway(libraries::GatewayBackoff),
+        /// An exponentially distributed delay of mean `mean_ms` before every retry, the
+        /// same for each (memoryless: the retry model of continuous-time Markov chain
+        /// analyses, where retries leave an orbit at a constant rate). Random by itself,
+        /// so jitter must be none.
+        ExponentialDistributed {
+            /// Mean delay, 0..=[`MAX_TIME_MS`] ms.
+            mean_ms: f64,
+        },
     }
 }
 
@@ -369,7 +384,14 @@ impl Backoff {
                 | Backoff::Fixed { .. }
                 | Backoff::Constant { .. }
                 | Backoff::Exponential { .. }
+                | Backoff::ExponentialDistributed { .. }
         )
+    }
+
+    /// Whether this backoff draws its own random delay (a library's rule, or an
+    /// exponentially distributed delay): then jitter must be none.
+    pub fn randomizes(&self) -> bool {
+        self.is_library() || matches!(self, Backoff::ExponentialDistributed { .. })
     }
 }
 
@@ -435,7 +457,12 @@ crate::validate::kind_enum! {
             #[serde(default)]
             scope: Scope,
         },
-        /// gRPC retry throttling (gRFC A6).
+        /// gRPC retry throttling (gRFC A6; grpc-go `clientconn.go` `retryThrottler`, grpc-js
+        /// `retrying-call.ts` `RetryThrottler`): each failure of a kind in `retry_on` takes
+        /// a token (not below 0), each success adds `token_ratio` (up to `max_tokens`), and
+        /// a retry is refused while tokens ≤ `max_tokens` / 2. The check follows the drain,
+        /// before the attempts check, as grpc-go and grpc-java make it; grpc-js makes it
+        /// when the backoff ends instead.
         GrpcThrottle {
             /// Bucket size and initial tokens, 1..=[`MAX_GRPC_TOKENS`].
             max_tokens: u32,
@@ -445,7 +472,12 @@ crate::validate::kind_enum! {
             #[serde(default)]
             scope: Scope,
         },
-        /// Finagle `RetryBudget` / tower `TpsBudget`: a leaky window of deposits.
+        /// Finagle `RetryBudget` (finagle-core `service/RetryBudget.scala`): each call
+        /// deposits 1000, a retry withdraws 1000 / (`percent_can_retry` / 100) from the
+        /// deposits of the last `ttl_ms` (util's `WindowedAdder`) plus a reserve of
+        /// `min_retries_per_sec` × ttl seconds retries. (tower's `TpsBudget` has the same
+        /// settings but deposits 1 and withdraws ⌊1 / fraction⌋ for fractions up to 1, so
+        /// its 30% allows a third: not this kind.)
         Windowed {
             /// Window, [`MIN_TTL_MS`]..=[`MAX_TTL_MS`] ms.
             ttl_ms: u64,
@@ -469,6 +501,18 @@ crate::validate::kind_enum! {
             #[serde(default)]
             scope: Scope,
         },
+        /// A token bucket that successes fill (Brooker's adaptive retries as his post
+        /// states them): each successful attempt adds `percent`/100 token (up to
+        /// `max_tokens`, its initial content), a retry takes 1 whole token.
+        SuccessBucket {
+            /// Percent of a token a success adds, 0..=100.
+            percent: f64,
+            /// Bucket size (and initial content), 1..=[`MAX_TOKENS`] tokens.
+            max_tokens: u32,
+            /// Scope.
+            #[serde(default)]
+            scope: Scope,
+        },
         /// AWS SDK standard retry mode quota.
         AwsQuota {
             /// Initial and maximum capacity, 1..=[`MAX_TOKENS`] ([`DEFAULT_AWS_TOKENS`] in the SDKs).
@@ -484,6 +528,37 @@ crate::validate::kind_enum! {
             /// ([`DEFAULT_AWS_NO_RETRY_INCREMENT`]).
             #[serde(default = "aws_no_retry_increment")]
             no_retry_increment: u32,
+            /// Scope.
+            #[serde(default)]
+            scope: Scope,
+        },
+        /// Envoy's retry budget (`source/common/upstream/resource_manager_impl.h`
+        /// `RetryBudgetImpl`, with `source/common/router/retry_state_impl.cc`; Envoy
+        /// 1.2x–1.3x): a concurrency limit, not a rate. A retry may be scheduled while the
+        /// retries outstanding are fewer than max(⌊`budget_percent` / 100 × attempts in
+        /// flight⌋, `min_retry_concurrency`); a retry is outstanding from when it is
+        /// scheduled, its backoff wait included, until its answer. Pending requests
+        /// (waiting for a connection) are not modelled, so only attempts in flight count.
+        EnvoyRetryBudget {
+            /// Percent of the attempts in flight, 0..=100 ([`DEFAULT_ENVOY_BUDGET_PERCENT`]).
+            #[serde(default = "envoy_budget_percent")]
+            budget_percent: f64,
+            /// Retries always allowed at once, 0..=[`MAX_COUNT`]
+            /// ([`DEFAULT_ENVOY_MIN_RETRY_CONCURRENCY`]).
+            #[serde(default = "envoy_min_retry_concurrency")]
+            min_retry_concurrency: u32,
+            /// Scope (an Envoy's limits are per cluster of that Envoy: per instance).
+            #[serde(default)]
+            scope: Scope,
+        },
+        /// Envoy's `max_retries` circuit breaker (`resource_manager_impl.h`, used when
+        /// no retry budget is set; default 3): at most this many retries outstanding at
+        /// once, counted as for the retry budget. Over it the retry is refused and the
+        /// failure returned (`upstream_rq_retry_overflow`).
+        EnvoyMaxRetries {
+            /// Retries outstanding at once, 0..=[`MAX_COUNT`] ([`DEFAULT_ENVOY_MAX_RETRIES`]).
+            #[serde(default = "envoy_max_retries")]
+            max_retries: u32,
             /// Scope.
             #[serde(default)]
             scope: Scope,
@@ -527,7 +602,14 @@ crate::validate::kind_enum! {
             #[serde(default)]
             scope: Scope,
         },
-        /// Resilience4j `CircuitBreaker` with optional gradual recovery (seed 004).
+        /// Resilience4j `CircuitBreaker` (resilience4j-circuitbreaker
+        /// `internal/CircuitBreakerStateMachine.java` and `CircuitBreakerMetrics.java`,
+        /// 2.x): a count or time window judged once it holds `minimum_calls` (capped at
+        /// the window for a count window), opening when the failure or slow-call rate,
+        /// a float, reaches its threshold; every answer is recorded in the state current
+        /// when it arrives; half-open grants exactly `half_open_calls` permits and judges
+        /// them as a fresh count window from min(`minimum_calls`, `half_open_calls`)
+        /// answers. With optional gradual recovery (seed 004's own code, not the library's).
         Resilience4j {
             /// Window type.
             #[serde(default)]
@@ -555,6 +637,24 @@ crate::validate::kind_enum! {
             /// When set, closing goes through 25% and 50% admission stages of this length.
             #[serde(default)]
             ramp_stage_ms: Option<u64>,
+            /// `automaticTransitionFromOpenToHalfOpenEnabled`: half-open as soon as the
+            /// wait ends (false, the default: at the first call after it).
+            #[serde(default)]
+            automatic_half_open: bool,
+            /// Scope.
+            #[serde(default)]
+            scope: Scope,
+        },
+        /// A breaker of retries only (Brooker's retry_sim): first attempts always go
+        /// through; a failed attempt is retried only while the failed attempts are at
+        /// most `failure_percent`% of the calls (first attempts) over the window.
+        RetryOnly {
+            /// The threshold, failed attempts per 100 calls, 0..=[`MAX_RETRY_FAILURE_PERCENT`]
+            /// (retries fail too, so it can exceed 100).
+            failure_percent: f64,
+            /// Window, 0 (cumulative, as in Brooker's code) or
+            /// [`MIN_RATIO_WINDOW_MS`]..=[`MAX_TIME_MS`] ms.
+            window_ms: u64,
             /// Scope.
             #[serde(default)]
             scope: Scope,
@@ -566,6 +666,35 @@ crate::validate::kind_enum! {
             k: f64,
             /// History window, [`MIN_SRE_WINDOW_MS`]..=[`MAX_TIME_MS`] ms.
             window_ms: u64,
+            /// Scope.
+            #[serde(default)]
+            scope: Scope,
+        },
+        /// Polly v8's circuit breaker (Polly.Core `CircuitBreaker/Controller/
+        /// AdvancedCircuitBehavior.cs`, `CircuitStateController.cs`,
+        /// `Health/RollingHealthMetrics.cs`; Polly 8.x): the failure ratio of the last
+        /// `sampling_duration_ms`, kept in 10 sub-windows that start at an access, judged
+        /// at each failure once `minimum_throughput` calls are in it; open for
+        /// `break_duration_ms`, then one probe at the first call after it: its success
+        /// closes (and forgets the history), its failure opens again. An answer is
+        /// judged in the state current when it arrives.
+        Polly {
+            /// `FailureRatio`: break at this share of failures or more, 0..=1
+            /// ([`DEFAULT_POLLY_FAILURE_RATIO`]).
+            #[serde(default = "polly_failure_ratio")]
+            failure_ratio: f64,
+            /// `MinimumThroughput`: calls needed in the window,
+            /// [`MIN_POLLY_THROUGHPUT`]..=[`MAX_COUNT`] ([`DEFAULT_POLLY_MINIMUM_THROUGHPUT`]).
+            #[serde(default = "polly_minimum_throughput")]
+            minimum_throughput: u32,
+            /// `SamplingDuration`, [`MIN_POLLY_DURATION_MS`]..=[`MAX_POLLY_DURATION_MS`] ms
+            /// ([`DEFAULT_POLLY_SAMPLING_MS`]).
+            #[serde(default = "polly_sampling_ms")]
+            sampling_duration_ms: u64,
+            /// `BreakDuration`, [`MIN_POLLY_DURATION_MS`]..=[`MAX_POLLY_DURATION_MS`] ms
+            /// ([`DEFAULT_POLLY_BREAK_MS`]).
+            #[serde(default = "polly_break_ms")]
+            break_duration_ms: u64,
             /// Scope.
             #[serde(default)]
             scope: Scope,
@@ -702,7 +831,10 @@ impl Budget {
             | Budget::GrpcThrottle { scope, .. }
             | Budget::Windowed { scope, .. }
             | Budget::Ratio { scope, .. }
-            | Budget::AwsQuota { scope, .. } => *scope,
+            | Budget::SuccessBucket { scope, .. }
+            | Budget::AwsQuota { scope, .. }
+            | Budget::EnvoyRetryBudget { scope, .. }
+            | Budget::EnvoyMaxRetries { scope, .. } => *scope,
         }
     }
 }
@@ -714,7 +846,9 @@ impl Breaker {
             Breaker::None => Scope::PerInstance,
             Breaker::Consecutive { scope, .. }
             | Breaker::Resilience4j { scope, .. }
-            | Breaker::SreAdaptive { scope, .. } => *scope,
+            | Breaker::RetryOnly { scope, .. }
+            | Breaker::SreAdaptive { scope, .. }
+            | Breaker::Polly { scope, .. } => *scope,
         }
     }
 }

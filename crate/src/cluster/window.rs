@@ -1,8 +1,10 @@
-//! A sliding window cut into fixed slices: the time-windowed counter that the Finagle
-//! retry budget, the seed-003 ratio budget and SRE adaptive throttling keep.
+//! Sliding windows cut into slices: [`Window`], the counter of the seed-003 ratio budget
+//! and SRE adaptive throttling (slices aligned to multiples of their length), and
+//! [`WindowedAdder`], Twitter util's own, which Finagle's retry budget keeps (slices that
+//! start at an access).
 //!
-//! `SLICES` slices of `window / SLICES` µs each; a slice older than the window is
-//! forgotten as a whole (exactly what Finagle's `WindowedAdder` does with its 10 slices).
+//! `SLICES` slices of `window / SLICES` each; a slice older than the window is forgotten
+//! as a whole.
 
 /// Number of slices.
 pub const SLICES: usize = 10;
@@ -60,6 +62,79 @@ impl<const N: usize> Window<N> {
             }
         }
         t
+    }
+}
+
+/// Twitter util's `WindowedAdder` (util-core `WindowedAdder.scala`, twitter/util
+/// 17c8187d), the sum behind Finagle's retry budget: `slices − 1` finished slices of
+/// `range / slices` ms plus the one being written, where a new slice starts at the first
+/// access at least one slice after the last one started (not at a multiple of the slice
+/// length), and a gap of several slices clears the slices it skipped.
+#[derive(Debug, Clone)]
+pub struct WindowedAdder {
+    /// Slice length, ms (`range / slices`).
+    window: u64,
+    /// Finished slices (`N = slices − 1` of them).
+    buf: [i64; SLICES - 1],
+    /// Where the next finished slice goes.
+    i: usize,
+    /// When the slice being written started, ms.
+    old: u64,
+    /// The slice being written.
+    writer: i64,
+}
+
+impl WindowedAdder {
+    /// An adder over `range_ms` in [`SLICES`] slices, made at `now_ms`.
+    pub fn new(range_ms: u64, now_ms: u64) -> Self {
+        WindowedAdder {
+            window: (range_ms / SLICES as u64).max(1),
+            buf: [0; SLICES - 1],
+            i: 0,
+            old: now_ms,
+            writer: 0,
+        }
+    }
+
+    /// `expired()`: the slice being written is put away and the skipped ones cleared.
+    fn expired(&mut self, now_ms: u64) {
+        const N: usize = SLICES - 1;
+        self.buf[self.i] = self.writer;
+        self.writer = 0;
+        self.i = (self.i + 1) % N;
+        let nskip = ((now_ms - self.old) / self.window)
+            .saturating_sub(1)
+            .min(N as u64) as usize;
+        if nskip > 0 {
+            let r = nskip.min(N - self.i);
+            self.buf[self.i..self.i + r].fill(0);
+            self.buf[..nskip - r].fill(0);
+            self.i = (self.i + nskip) % N;
+        }
+        self.old = now_ms;
+    }
+
+    #[inline]
+    fn roll(&mut self, now_ms: u64) {
+        if now_ms.saturating_sub(self.old) >= self.window {
+            self.expired(now_ms);
+        }
+    }
+
+    /// `add(x)` at `now_ms`.
+    #[inline]
+    pub fn add(&mut self, now_ms: u64, x: i64) {
+        self.roll(now_ms);
+        self.writer = self.writer.saturating_add(x);
+    }
+
+    /// `sum()` at `now_ms`.
+    #[inline]
+    pub fn sum(&mut self, now_ms: u64) -> i64 {
+        self.roll(now_ms);
+        self.buf
+            .iter()
+            .fold(self.writer, |t, &v| t.saturating_add(v))
     }
 }
 

@@ -672,7 +672,7 @@ mod tagged_tests {
         };
         let (field, msg) = err(json!({"kind": "tokens"}));
         assert_eq!(field, "budget.kind");
-        assert!(msg.ends_with("expected one of `none`, `capacity_percent`, `token_bucket`, `grpc_throttle`, `windowed`, `ratio`, `aws_quota`"), "{msg}");
+        assert!(msg.ends_with("expected one of `none`, `capacity_percent`, `token_bucket`, `grpc_throttle`, `windowed`, `ratio`, `success_bucket`, `aws_quota`, `envoy_retry_budget`, `envoy_max_retries`"), "{msg}");
         let (field, _) = err(json!({"kind": 3}));
         assert_eq!(field, "budget.kind");
         let (field, _) = err(json!({"percent": 3}));

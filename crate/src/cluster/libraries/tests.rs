@@ -98,7 +98,7 @@ fn resilience4j_matches_its_interval_function() {
 }
 
 #[test]
-fn tenacity_and_botocore_match_their_python_code() {
+fn tenacity_botocore_backoff_and_stamina_match_their_python_code() {
     let n = replay(
         include_str!("../../../tests/data/library_vectors_python.txt"),
         |c, n, d| {
@@ -120,6 +120,41 @@ fn tenacity_and_botocore_match_their_python_code() {
                     };
                     b.wait_s(n, d)
                 }
+                // PyPI `backoff`'s default full jitter over `expo` is tenacity's
+                // `wait_random_exponential` (the cap before the jitter, from 0); over
+                // `constant` it is the same with base 1.
+                "backoff" => {
+                    let (multiplier, exp_base, max_s) = match s["gen"].as_str().unwrap() {
+                        "expo" => (
+                            num(s, "factor").unwrap(),
+                            num(s, "base").unwrap(),
+                            num(s, "max_value"),
+                        ),
+                        _ => (num(s, "interval").unwrap(), 1.0, None),
+                    };
+                    let b = TenacityBackoff {
+                        wait: TenacityWait::RandomExponential,
+                        multiplier,
+                        exp_base,
+                        min_s: 0.0,
+                        max_s,
+                        jitter_s: 1.0,
+                    };
+                    b.wait_s(n, d)
+                }
+                // stamina's `_compute_backoff` is tenacity's `wait_exponential_jitter`
+                // (min 0): the jitter added before the cap.
+                "stamina" => {
+                    let b = TenacityBackoff {
+                        wait: TenacityWait::ExponentialJitter,
+                        multiplier: num(s, "wait_initial").unwrap(),
+                        exp_base: num(s, "wait_exp_base").unwrap(),
+                        min_s: 0.0,
+                        max_s: num(s, "wait_max"),
+                        jitter_s: num(s, "wait_jitter").unwrap(),
+                    };
+                    b.wait_s(n, d)
+                }
                 _ => {
                     let mode = if s["mode"] == "legacy" {
                         AwsMode::Legacy
@@ -131,7 +166,7 @@ fn tenacity_and_botocore_match_their_python_code() {
             }
         },
     );
-    assert_eq!(n, 260);
+    assert_eq!(n, 340);
 }
 
 #[test]

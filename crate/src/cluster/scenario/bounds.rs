@@ -79,6 +79,12 @@ pub const DEFAULT_AWS_RETRY_COST: u32 = 5;
 pub const DEFAULT_AWS_TIMEOUT_COST: u32 = 10;
 /// The AWS SDKs' refund of a success that needed no retry.
 pub const DEFAULT_AWS_NO_RETRY_INCREMENT: u32 = 1;
+/// Envoy's retry budget: percent of the active requests when the budget does not say.
+pub const DEFAULT_ENVOY_BUDGET_PERCENT: f64 = 20.0;
+/// Envoy's retry budget: retries always allowed at once when the budget does not say.
+pub const DEFAULT_ENVOY_MIN_RETRY_CONCURRENCY: u32 = 3;
+/// Envoy's `max_retries` circuit breaker when the cluster does not say.
+pub const DEFAULT_ENVOY_MAX_RETRIES: u32 = 3;
 /// Most trial calls of a half-open breaker.
 pub const MAX_HALF_OPEN_CALLS: u32 = 100_000;
 /// Trial calls of a half-open consecutive breaker when the scenario does not say.
@@ -91,6 +97,23 @@ pub const MAX_TIME_WINDOW_S: u32 = 3_600;
 pub const MAX_WINDOW_CELLS: u64 = 20_000_000;
 /// Resilience4j's slow-call rate threshold when the scenario does not say (percent).
 pub const DEFAULT_SLOW_CALL_RATE_PERCENT: f64 = 100.0;
+/// Polly's shortest sampling and break durations (`[Range]` on its options).
+pub const MIN_POLLY_DURATION_MS: u64 = 500;
+/// Polly's longest sampling and break durations: one day.
+pub const MAX_POLLY_DURATION_MS: u64 = 86_400_000;
+/// Polly's smallest `MinimumThroughput` (`CircuitBreakerConstants.MinimumValidThroughput`).
+pub const MIN_POLLY_THROUGHPUT: u32 = 2;
+/// Polly's `FailureRatio` when the breaker does not say.
+pub const DEFAULT_POLLY_FAILURE_RATIO: f64 = 0.1;
+/// Polly's `MinimumThroughput` when the breaker does not say.
+pub const DEFAULT_POLLY_MINIMUM_THROUGHPUT: u32 = 100;
+/// Polly's `SamplingDuration` when the breaker does not say, ms.
+pub const DEFAULT_POLLY_SAMPLING_MS: u64 = 30_000;
+/// Polly's `BreakDuration` when the breaker does not say, ms.
+pub const DEFAULT_POLLY_BREAK_MS: u64 = 5_000;
+/// Largest threshold of a retry-only breaker: failed attempts per 100 calls (retries
+/// fail too, so the ratio can pass 100).
+pub const MAX_RETRY_FAILURE_PERCENT: f64 = 1_000.0;
 /// Largest multiplier K of SRE adaptive throttling.
 pub const MAX_SRE_K: f64 = 10.0;
 /// Shortest history window of SRE adaptive throttling.

@@ -80,6 +80,7 @@ impl Backoff {
                 multiplier: 2.0,
                 cap_ms: 2000,
             },
+            Backoff::ExponentialDistributed { mean_ms: 100.0 },
             // Each library's rule with that library's own defaults (gRPC has none: its
             // documentation's example).
             Backoff::Resilience4j(libraries::Resilience4jBackoff {
@@ -184,11 +185,26 @@ impl Budget {
                 min_requests: 20,
                 scope,
             },
+            // Brooker's adaptive retries: a tenth of a token per success, 5 tokens.
+            Budget::SuccessBucket {
+                percent: 10.0,
+                max_tokens: 5,
+                scope,
+            },
             Budget::AwsQuota {
                 initial_tokens: DEFAULT_AWS_TOKENS,
                 retry_cost: DEFAULT_AWS_RETRY_COST,
                 timeout_cost: DEFAULT_AWS_TIMEOUT_COST,
                 no_retry_increment: DEFAULT_AWS_NO_RETRY_INCREMENT,
+                scope,
+            },
+            Budget::EnvoyRetryBudget {
+                budget_percent: DEFAULT_ENVOY_BUDGET_PERCENT,
+                min_retry_concurrency: DEFAULT_ENVOY_MIN_RETRY_CONCURRENCY,
+                scope,
+            },
+            Budget::EnvoyMaxRetries {
+                max_retries: DEFAULT_ENVOY_MAX_RETRIES,
                 scope,
             },
         ]
@@ -219,11 +235,25 @@ impl Breaker {
                 open_jitter_ms: 0,
                 half_open_calls: 10,
                 ramp_stage_ms: None,
+                automatic_half_open: false,
+                scope,
+            },
+            // Brooker's retry_sim: retries stop above 10% failures, counted for ever.
+            Breaker::RetryOnly {
+                failure_percent: 10.0,
+                window_ms: 0,
                 scope,
             },
             Breaker::SreAdaptive {
                 k: 2.0,
                 window_ms: 120_000,
+                scope,
+            },
+            Breaker::Polly {
+                failure_ratio: DEFAULT_POLLY_FAILURE_RATIO,
+                minimum_throughput: DEFAULT_POLLY_MINIMUM_THROUGHPUT,
+                sampling_duration_ms: DEFAULT_POLLY_SAMPLING_MS,
+                break_duration_ms: DEFAULT_POLLY_BREAK_MS,
                 scope,
             },
         ]

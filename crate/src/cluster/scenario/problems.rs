@@ -41,6 +41,11 @@ impl Budget {
                 percent,
                 max_tokens,
                 ..
+            }
+            | Budget::SuccessBucket {
+                percent,
+                max_tokens,
+                ..
             } => {
                 p.range_f64("percent", percent, 0.0, 100.0);
                 p.range("max_tokens", max_tokens, 1, MAX_TOKENS);
@@ -97,6 +102,17 @@ impl Budget {
                 p.range("timeout_cost", timeout_cost, 0, MAX_TOKENS);
                 p.range("no_retry_increment", no_retry_increment, 0, MAX_TOKENS);
             }
+            Budget::EnvoyRetryBudget {
+                budget_percent,
+                min_retry_concurrency,
+                ..
+            } => {
+                p.range_f64("budget_percent", budget_percent, 0.0, 100.0);
+                p.range("min_retry_concurrency", min_retry_concurrency, 0, MAX_COUNT);
+            }
+            Budget::EnvoyMaxRetries { max_retries, .. } => {
+                p.range("max_retries", max_retries, 0, MAX_COUNT);
+            }
         }
     }
 }
@@ -128,6 +144,7 @@ impl Breaker {
                 open_jitter_ms,
                 half_open_calls,
                 ramp_stage_ms,
+                automatic_half_open: _,
                 scope,
             } => {
                 let max = match window {
@@ -157,9 +174,42 @@ impl Breaker {
                     p.range("ramp_stage_ms", r, 1, MAX_TIME_MS);
                 }
             }
+            Breaker::RetryOnly {
+                failure_percent,
+                window_ms,
+                ..
+            } => {
+                p.range_f64(
+                    "failure_percent",
+                    failure_percent,
+                    0.0,
+                    MAX_RETRY_FAILURE_PERCENT,
+                );
+                if window_ms != 0 {
+                    p.range("window_ms", window_ms, MIN_RATIO_WINDOW_MS, MAX_TIME_MS);
+                }
+            }
             Breaker::SreAdaptive { k, window_ms, .. } => {
                 p.range_f64("k", k, 1.0, MAX_SRE_K);
                 p.range("window_ms", window_ms, MIN_SRE_WINDOW_MS, MAX_TIME_MS);
+            }
+            Breaker::Polly {
+                failure_ratio,
+                minimum_throughput,
+                sampling_duration_ms,
+                break_duration_ms,
+                ..
+            } => {
+                p.range_f64("failure_ratio", failure_ratio, 0.0, 1.0);
+                p.range(
+                    "minimum_throughput",
+                    minimum_throughput,
+                    MIN_POLLY_THROUGHPUT,
+                    MAX_COUNT,
+                );
+                let (lo, hi) = (MIN_POLLY_DURATION_MS, MAX_POLLY_DURATION_MS);
+                p.range("sampling_duration_ms", sampling_duration_ms, lo, hi);
+                p.range("break_duration_ms", break_duration_ms, lo, hi);
             }
         }
     }
@@ -185,6 +235,7 @@ impl Backoff {
                 p.range_f64("multiplier", *multiplier, 1.0, MAX_MULTIPLIER);
                 p.range("cap_ms", *cap_ms, *base_ms, MAX_TIME_MS);
             }
+            Backoff::ExponentialDistributed { mean_ms } => ms_f(p, "mean_ms", *mean_ms),
             library => library_problems(library, p),
         }
     }
@@ -282,7 +333,8 @@ fn library_problems(b: &Backoff, p: &mut Problems) {
         Backoff::None
         | Backoff::Fixed { .. }
         | Backoff::Constant { .. }
-        | Backoff::Exponential { .. } => {}
+        | Backoff::Exponential { .. }
+        | Backoff::ExponentialDistributed { .. } => {}
     }
 }
 
@@ -291,13 +343,18 @@ impl Client {
         p.range("timeout_ms", self.timeout_ms, 1, MAX_TIME_MS);
         p.range("max_attempts", self.max_attempts, 1, MAX_ATTEMPTS);
         p.at("backoff", |p| self.backoff.problems(p));
-        if self.backoff.is_library() && self.jitter != Jitter::None {
-            // A library's rule already randomizes the way that library does; a second
-            // jitter on top would simulate no real client.
+        if self.backoff.randomizes() && self.jitter != Jitter::None {
+            // A library's rule already randomizes the way that library does, and an
+            // exponentially distributed delay is random by itself; a second jitter on top
+            // would simulate no real client (nor the model it follows).
             p.push(ValidationError::new(
                 "jitter.kind",
                 jitter_kind(&self.jitter),
-                "none: this backoff randomizes by its library's own rule",
+                if self.backoff.is_library() {
+                    "none: this backoff randomizes by its library's own rule"
+                } else {
+                    "none: an exponentially distributed delay is random by itself"
+                },
             ));
         }
         if let Jitter::Percent { percent } = self.jitter {
