@@ -51,7 +51,7 @@ fn random_scenario(seed: u64) -> Value {
             } else {
                 "shared"
             };
-            let budget = match int(0, 6) {
+            let budget = match int(0, 8) {
                 0 => json!({"kind": "none"}),
                 1 => {
                     json!({"kind": "capacity_percent", "percent": 10, "capacity_per_s": int(0, 500), "scope": scope})
@@ -68,9 +68,13 @@ fn random_scenario(seed: u64) -> Value {
                 5 => {
                     json!({"kind": "ratio", "ratio_percent": 10, "window_ms": int(0, 1) * 1000, "min_requests": int(0, 20), "scope": scope})
                 }
-                _ => json!({"kind": "aws_quota", "initial_tokens": int(5, 50), "scope": scope}),
+                6 => json!({"kind": "aws_quota", "initial_tokens": int(5, 50), "scope": scope}),
+                7 => {
+                    json!({"kind": "envoy_retry_budget", "budget_percent": int(0, 50), "min_retry_concurrency": int(0, 3), "scope": scope})
+                }
+                _ => json!({"kind": "envoy_max_retries", "max_retries": int(0, 3), "scope": scope}),
             };
-            let breaker = match int(0, 4) {
+            let breaker = match int(0, 5) {
                 0 => json!({"kind": "none"}),
                 1 => {
                     json!({"kind": "consecutive", "failures": int(1, 5), "open_ms": int(10, 500), "open_jitter_ms": int(0, 100), "half_open_calls": int(1, 3), "scope": scope})
@@ -85,7 +89,11 @@ fn random_scenario(seed: u64) -> Value {
                     json!({"kind": "resilience4j", "window": "time", "window_size": int(1, 3), "minimum_calls": int(1, 10),
                             "failure_rate_percent": 50, "wait_open_ms": int(10, 500), "half_open_calls": int(1, 3), "scope": scope})
                 }
-                _ => json!({"kind": "sre_adaptive", "k": 2.0, "window_ms": 2000, "scope": scope}),
+                4 => json!({"kind": "sre_adaptive", "k": 2.0, "window_ms": 2000, "scope": scope}),
+                _ => {
+                    json!({"kind": "polly", "failure_ratio": int(1, 10) as f64 / 10.0, "minimum_throughput": int(2, 10),
+                            "sampling_duration_ms": int(500, 3000), "break_duration_ms": int(500, 1000), "scope": scope})
+                }
             };
             let all = ["timeout", "overload", "error", "breaker_rejected"];
             let retry_on: Vec<&str> = all.iter().copied().filter(|_| int(0, 1) == 1).collect();

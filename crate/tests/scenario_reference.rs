@@ -174,6 +174,7 @@ fn cluster_table_matches_the_constants() {
         (
             ".client.backoff",
             vec![
+                "`exponential_distributed` (`mean_ms`)".into(),
                 format!("{} entries", range(1, MAX_DELAYS as u32)),
                 f("multiplier", 1.0, MAX_MULTIPLIER),
                 format!("every delay {}", range(0, t)),
@@ -204,6 +205,22 @@ fn cluster_table_matches_the_constants() {
                 f("min_requests", 0.0, f64::from(MAX_MIN_REQUESTS)),
                 f("initial_tokens", 1.0, f64::from(MAX_TOKENS)),
                 format!("defaults {aws}"),
+                f("budget_percent", 0.0, 100.0),
+                format!(
+                    "{}, defaults {}, {}",
+                    f("min_retry_concurrency", 0.0, count),
+                    n(DEFAULT_ENVOY_BUDGET_PERCENT),
+                    DEFAULT_ENVOY_MIN_RETRY_CONCURRENCY
+                ),
+                format!(
+                    "{}, default {}",
+                    f("max_retries", 0.0, count),
+                    DEFAULT_ENVOY_MAX_RETRIES
+                ),
+                format!(
+                    "`success_bucket` (`percent` 0..=100, {})",
+                    f("max_tokens", 1.0, f64::from(MAX_TOKENS))
+                ),
             ],
         ),
         (
@@ -216,6 +233,24 @@ fn cluster_table_matches_the_constants() {
                 format!("at most {} cells", n(MAX_WINDOW_CELLS as f64)),
                 f("k", 1.0, MAX_SRE_K),
                 f("window_ms", MIN_SRE_WINDOW_MS as f64, t),
+                f("failure_ratio", 0.0, 1.0),
+                f("minimum_throughput", f64::from(MIN_POLLY_THROUGHPUT), count),
+                format!(
+                    "`sampling_duration_ms`, `break_duration_ms` {}",
+                    range(MIN_POLLY_DURATION_MS as f64, MAX_POLLY_DURATION_MS as f64)
+                ),
+                format!(
+                    "defaults {}, {}, {}, {}",
+                    n(DEFAULT_POLLY_FAILURE_RATIO),
+                    DEFAULT_POLLY_MINIMUM_THROUGHPUT,
+                    n(DEFAULT_POLLY_SAMPLING_MS as f64),
+                    n(DEFAULT_POLLY_BREAK_MS as f64)
+                ),
+                f("failure_percent", 0.0, MAX_RETRY_FAILURE_PERCENT),
+                format!(
+                    "`window_ms` 0 or {}), `sre",
+                    range(MIN_RATIO_WINDOW_MS as f64, t)
+                ),
             ],
         ),
         (
@@ -254,5 +289,47 @@ fn cluster_table_matches_the_constants() {
         for want in wants {
             assert_row(key, &want);
         }
+    }
+}
+
+#[test]
+fn job_bounds_match_the_constants() {
+    use retrystorm::{ensemble, estimate, sweep};
+    let cases = [
+        (
+            "--max-memory",
+            format!(
+                "{} by default",
+                estimate::format_bytes(estimate::DEFAULT_MAX_MEMORY)
+            ),
+        ),
+        ("ensemble seeds", range(1, ensemble::MAX_SEEDS as u32)),
+        (
+            "sweep points",
+            format!("at most {}", n(sweep::MAX_POINTS as f64)),
+        ),
+        (
+            "sweep runs",
+            format!("at most {}", n(sweep::MAX_RUNS as f64)),
+        ),
+        (
+            "classic sweep work",
+            format!("at most {}", n(sweep::MAX_CLASSIC_WORK as f64)),
+        ),
+        (
+            "classic run",
+            format!("at most {}", n(classic::MAX_REQUESTS as f64)),
+        ),
+        (
+            "cluster events",
+            format!("at most {}", n(cluster::MAX_EVENTS_LIMIT as f64)),
+        ),
+        (
+            "cluster requests in flight",
+            format!("at most {}", n(retrystorm::cluster::MAX_LIVE_JOBS as f64)),
+        ),
+    ];
+    for (key, want) in cases {
+        assert_row(key, &want);
     }
 }

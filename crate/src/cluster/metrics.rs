@@ -250,7 +250,7 @@ pub struct Bucket {
 }
 
 /// Run totals of one tier.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TierSummary {
     /// Tier name.
     pub name: String,
@@ -310,7 +310,7 @@ pub struct Percentiles {
 }
 
 /// Whole-run figures.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// Entry requests.
     pub requests: u64,
@@ -411,11 +411,13 @@ pub struct Histogram {
 
 const SUB_BITS: u32 = 6;
 const SUB: u64 = 1 << SUB_BITS;
+/// Heap bytes of one [`Histogram`]'s counts (what a run's cost estimate counts per histogram).
+pub(crate) const HISTOGRAM_BYTES: u64 = (2 * SUB + (64 - SUB_BITS as u64) * SUB) * 8;
 
 impl Default for Histogram {
     fn default() -> Self {
         Histogram {
-            counts: vec![0; (2 * SUB + (64 - SUB_BITS as u64) * SUB) as usize],
+            counts: vec![0; (HISTOGRAM_BYTES / 8) as usize],
             total: 0,
         }
     }

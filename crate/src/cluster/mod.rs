@@ -21,10 +21,12 @@ pub mod backoff;
 pub(crate) mod breaker;
 pub(crate) mod budget;
 pub(crate) mod faults;
+pub(crate) mod health;
 /// Real libraries' own retry delay rules (Resilience4j, gRPC, Envoy, Polly, AWS, tenacity, …).
 pub mod libraries;
 pub(crate) mod math;
 pub(crate) mod queue;
+pub(crate) mod retry_gates;
 pub(crate) mod sim;
 pub(crate) mod window;
 
@@ -37,6 +39,8 @@ pub mod scenario;
 mod texts;
 pub mod verdict;
 
+#[cfg(test)]
+mod policy_conformance;
 #[cfg(test)]
 mod policy_tests;
 

@@ -22,6 +22,56 @@ pub struct Metric {
     pub text: String,
     /// The unit, for formatting differences.
     pub unit: Unit,
+    /// Which way the figure is better, so an A/B difference is judged, not only signed.
+    pub better: Better,
+}
+
+/// Which way a figure is better for the system's users.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Better {
+    /// More is better: deliveries, success ratio, goodput.
+    Higher,
+    /// Less is better: failures, latency, amplification, overload, recovery time.
+    Lower,
+    /// Neither: the offered load, utilisation, rejections by a protection, which are a
+    /// means and not an outcome.
+    Neither,
+}
+
+/// How B's figure compares with A's, by the figure's [`Better`] direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// B is better than A.
+    Better,
+    /// B is worse than A.
+    Worse,
+    /// The same figure.
+    Same,
+    /// Not judged: no direction, or a side without a number.
+    Unjudged,
+}
+
+impl Change {
+    /// The class the page gives the row (`""` when not judged).
+    pub fn class(self) -> &'static str {
+        match self {
+            Change::Better => "better",
+            Change::Worse => "worse",
+            Change::Same => "same",
+            Change::Unjudged => "",
+        }
+    }
+}
+
+/// How `b` compares with `a` for a figure that is better in direction `better`.
+pub fn judge(better: Better, a: f64, b: f64) -> Change {
+    match (better, b.partial_cmp(&a)) {
+        (_, Some(std::cmp::Ordering::Equal)) => Change::Same,
+        (Better::Higher, Some(std::cmp::Ordering::Greater))
+        | (Better::Lower, Some(std::cmp::Ordering::Less)) => Change::Better,
+        (Better::Higher, Some(_)) | (Better::Lower, Some(_)) => Change::Worse,
+        _ => Change::Unjudged,
+    }
 }
 
 fn metric(label: impl Into<String>, unit: Unit, v: f64) -> Metric {
@@ -30,6 +80,25 @@ fn metric(label: impl Into<String>, unit: Unit, v: f64) -> Metric {
         value: Some(v),
         text: fmt(unit, v),
         unit,
+        better: Better::Neither,
+    }
+}
+
+impl Metric {
+    /// The metric, better when higher.
+    fn higher(self) -> Metric {
+        Metric {
+            better: Better::Higher,
+            ..self
+        }
+    }
+
+    /// The metric, better when lower.
+    fn lower(self) -> Metric {
+        Metric {
+            better: Better::Lower,
+            ..self
+        }
     }
 }
 
@@ -45,7 +114,7 @@ pub fn recovery(s: &Summary) -> Metric {
 pub fn recovery_in(s: &Summary, lang: Lang) -> Metric {
     let label = Text::RecoveryTime.get(lang);
     match (s.recovery_time_ms, s.metastable) {
-        (Some(ms), _) => metric(label, Unit::Seconds, ms as f64),
+        (Some(ms), _) => metric(label, Unit::Seconds, ms as f64).lower(),
         (None, metastable) => Metric {
             label: label.into(),
             value: None,
@@ -57,6 +126,7 @@ pub fn recovery_in(s: &Summary, lang: Lang) -> Metric {
             .get(lang)
             .into(),
             unit: Unit::Seconds,
+            better: Better::Lower,
         },
     }
 }
@@ -75,73 +145,96 @@ pub fn metrics(r: &RunResult) -> Vec<Metric> {
 pub fn metrics_in(r: &RunResult, lang: Lang) -> Vec<Metric> {
     let s = &r.summary;
     let l = |t: Text| t.get(lang);
+    // Each figure with the way it is better: what the users get (deliveries, speed) and
+    // what the system suffers (failures, amplification, overload) are judged; the load
+    // offered, the utilisation and the protections' rejections (a means) are not.
     let mut m = vec![
         metric(l(Text::Requests), Unit::Count, s.requests as f64),
-        metric(l(Text::Succeeded), Unit::Count, s.successes as f64),
-        metric(l(Text::Failed), Unit::Count, s.failures as f64),
-        metric(l(Text::PendingAtEnd), Unit::Count, s.pending_at_end as f64),
-        metric(l(Text::SuccessRatio), Unit::Percent, s.success_ratio),
-        metric(l(Text::Goodput), Unit::PerSec, s.goodput_per_s),
-        metric(l(Text::LatencyP50), Unit::Ms, s.latency_ms.p50),
-        metric(l(Text::LatencyP90), Unit::Ms, s.latency_ms.p90),
-        metric(l(Text::LatencyP99), Unit::Ms, s.latency_ms.p99),
-        metric(l(Text::LatencyP999), Unit::Ms, s.latency_ms.p999),
-        metric(l(Text::LatencyMean), Unit::Ms, s.success_latency.mean_ms),
-        metric(l(Text::LatencyStdDev), Unit::Ms, s.success_latency.std_ms),
-        metric(l(Text::FailureMean), Unit::Ms, s.failure_latency.mean_ms),
-        metric(l(Text::FailureStdDev), Unit::Ms, s.failure_latency.std_ms),
-        metric(l(Text::AmplificationEndToEnd), Unit::Times, s.amplification),
+        metric(l(Text::Succeeded), Unit::Count, s.successes as f64).higher(),
+        metric(l(Text::Failed), Unit::Count, s.failures as f64).lower(),
+        metric(l(Text::PendingAtEnd), Unit::Count, s.pending_at_end as f64).lower(),
+        metric(l(Text::SuccessRatio), Unit::Percent, s.success_ratio).higher(),
+        metric(l(Text::Goodput), Unit::PerSec, s.goodput_per_s).higher(),
+        metric(l(Text::LatencyP50), Unit::Ms, s.latency_ms.p50).lower(),
+        metric(l(Text::LatencyP90), Unit::Ms, s.latency_ms.p90).lower(),
+        metric(l(Text::LatencyP99), Unit::Ms, s.latency_ms.p99).lower(),
+        metric(l(Text::LatencyP999), Unit::Ms, s.latency_ms.p999).lower(),
+        metric(l(Text::LatencyMean), Unit::Ms, s.success_latency.mean_ms).lower(),
+        metric(l(Text::LatencyStdDev), Unit::Ms, s.success_latency.std_ms).lower(),
+        metric(l(Text::FailureMean), Unit::Ms, s.failure_latency.mean_ms).lower(),
+        metric(l(Text::FailureStdDev), Unit::Ms, s.failure_latency.std_ms).lower(),
+        metric(l(Text::AmplificationEndToEnd), Unit::Times, s.amplification).lower(),
     ];
     // One row per tier of a per-tier figure.
-    let per_tier = |m: &mut Vec<Metric>, what: &str, unit: Unit, f: fn(&TierSummary) -> f64| {
+    let per_tier = |m: &mut Vec<Metric>,
+                    what: &str,
+                    (unit, better): (Unit, Better),
+                    f: fn(&TierSummary) -> f64| {
         for t in &r.tiers {
             let label = Text::TierFigure.fill(lang, &[&t.name, &what]);
-            m.push(metric(label, unit, f(t)));
+            m.push(Metric {
+                better,
+                ..metric(label, unit, f(t))
+            });
         }
     };
-    per_tier(&mut m, l(Text::Amplification), Unit::Times, |t| {
+    let (lower, neither) = (Better::Lower, Better::Neither);
+    per_tier(&mut m, l(Text::Amplification), (Unit::Times, lower), |t| {
         t.amplification
     });
-    per_tier(&mut m, l(Text::Utilisation), Unit::Percent, |t| {
-        t.utilisation
+    per_tier(
+        &mut m,
+        l(Text::Utilisation),
+        (Unit::Percent, neither),
+        |t| t.utilisation,
+    );
+    per_tier(
+        &mut m,
+        l(Text::MeanQueueLength),
+        (Unit::Count2, lower),
+        |t| t.mean_queue_length,
+    );
+    per_tier(&mut m, l(Text::MeanQueueWait), (Unit::Ms, lower), |t| {
+        t.mean_wait_ms
     });
-    per_tier(&mut m, l(Text::MeanQueueLength), Unit::Count2, |t| {
-        t.mean_queue_length
-    });
-    per_tier(&mut m, l(Text::MeanQueueWait), Unit::Ms, |t| t.mean_wait_ms);
-    per_tier(&mut m, l(Text::MeanServiceTime), Unit::Ms, |t| {
+    per_tier(&mut m, l(Text::MeanServiceTime), (Unit::Ms, lower), |t| {
         t.mean_service_ms
     });
-    per_tier(&mut m, l(Text::QueueWaitP99), Unit::Ms, |t| t.wait_ms.p99);
-    per_tier(&mut m, l(Text::ServiceTimeP99), Unit::Ms, |t| {
+    per_tier(&mut m, l(Text::QueueWaitP99), (Unit::Ms, lower), |t| {
+        t.wait_ms.p99
+    });
+    per_tier(&mut m, l(Text::ServiceTimeP99), (Unit::Ms, lower), |t| {
         t.service_ms.p99
     });
-    m.push(metric(
-        l(Text::PeakArrivals),
-        Unit::Times,
-        s.peak_arrival_ratio,
-    ));
-    per_tier(&mut m, l(Text::PeakVsSteady), Unit::Times, |t| {
+    m.push(metric(l(Text::PeakArrivals), Unit::Times, s.peak_arrival_ratio).lower());
+    per_tier(&mut m, l(Text::PeakVsSteady), (Unit::Times, lower), |t| {
         t.peak_arrival_ratio
     });
-    m.push(metric(
-        l(Text::OverloadDuration),
-        Unit::Seconds,
-        s.overload_duration_ms as f64,
-    ));
+    m.push(
+        metric(
+            l(Text::OverloadDuration),
+            Unit::Seconds,
+            s.overload_duration_ms as f64,
+        )
+        .lower(),
+    );
     m.push(recovery_in(s, lang));
-    // Failure counts summed over every hop.
-    let totals: [(&str, Count); 6] = [
-        (l(Text::TimeoutsAllHops), |t| t.timeouts),
-        (l(Text::OverloadsAllHops), |t| t.overloads),
-        (l(Text::ErrorsAllHops), |t| t.errors),
-        (l(Text::BreakerRejected), |t| t.breaker_rejected),
-        (l(Text::BudgetRejected), |t| t.budget_rejected),
-        (l(Text::BulkheadRejected), |t| t.bulkhead_rejected),
+    // Failure counts summed over every hop: the failures are worse when more, the
+    // protections' rejections are not judged.
+    let totals: [(&str, Count, Better); 6] = [
+        (l(Text::TimeoutsAllHops), |t| t.timeouts, lower),
+        (l(Text::OverloadsAllHops), |t| t.overloads, lower),
+        (l(Text::ErrorsAllHops), |t| t.errors, lower),
+        (l(Text::BreakerRejected), |t| t.breaker_rejected, neither),
+        (l(Text::BudgetRejected), |t| t.budget_rejected, neither),
+        (l(Text::BulkheadRejected), |t| t.bulkhead_rejected, neither),
     ];
-    for (label, count) in totals {
+    for (label, count, better) in totals {
         let n: u64 = r.tiers.iter().map(|t| count(&t.totals)).sum();
-        m.push(metric(label, Unit::Count, n as f64));
+        m.push(Metric {
+            better,
+            ..metric(label, Unit::Count, n as f64)
+        });
     }
     m.push(metric(
         l(Text::BreakerOpenings),
@@ -283,25 +376,35 @@ pub fn compare(a: &RunResult, b: &RunResult) -> Table {
 
 /// [`compare`] with the labels and titles in `lang`.
 pub fn compare_in(a: &RunResult, b: &RunResult, lang: Lang) -> Table {
+    compare_judged(a, b, lang).0
+}
+
+/// [`compare_in`] with each row's [`Change`]: B against A by the figure's direction, so
+/// the page colours a difference by better or worse, not by its sign.
+pub fn compare_judged(a: &RunResult, b: &RunResult, lang: Lang) -> (Table, Vec<Change>) {
     let ma = keyed(metrics_in(a, lang));
     let mb = keyed(metrics_in(b, lang));
     let mut rows_of: Vec<&(String, usize, Metric)> = ma.iter().collect();
     rows_of.extend(mb.iter().filter(|m| !ma.iter().any(|x| same(x, m))));
-    let rows = rows_of
+    let (rows, changes): (Vec<Vec<String>>, Vec<Change>) = rows_of
         .into_iter()
         .map(|k| {
             let x = ma.iter().find(|x| same(x, k)).map(|x| &x.2);
             let y = mb.iter().find(|y| same(y, k)).map(|y| &y.2);
             let text = |v: Option<&Metric>| v.map_or("—".to_string(), |v| v.text.clone());
-            let (delta, pct) = match (x.and_then(|x| x.value), y.and_then(|y| y.value)) {
-                (Some(va), Some(vb)) => (fmt_delta(k.2.unit, vb - va), fmt_change(va, vb)),
-                _ if text(x) == text(y) => ("±0".to_string(), "±0.0%".to_string()),
-                _ => ("—".to_string(), "—".to_string()),
+            let (delta, pct, change) = match (x.and_then(|x| x.value), y.and_then(|y| y.value)) {
+                (Some(va), Some(vb)) => (
+                    fmt_delta(k.2.unit, vb - va),
+                    fmt_change(va, vb),
+                    judge(k.2.better, va, vb),
+                ),
+                _ if text(x) == text(y) => ("±0".to_string(), "±0.0%".to_string(), Change::Same),
+                _ => ("—".to_string(), "—".to_string(), Change::Unjudged),
             };
-            vec![k.0.clone(), text(x), text(y), delta, pct]
+            (vec![k.0.clone(), text(x), text(y), delta, pct], change)
         })
-        .collect();
-    Table::new(
+        .unzip();
+    let table = Table::new(
         &[
             Text::Metric.get(lang),
             Text::PinnedA.get(lang),
@@ -310,7 +413,8 @@ pub fn compare_in(a: &RunResult, b: &RunResult, lang: Lang) -> Table {
             "Δ %",
         ],
         rows,
-    )
+    );
+    (table, changes)
 }
 
 /// Each metric with its label and the occurrence of that label before it.

@@ -166,6 +166,15 @@ impl EventQueue {
         }
     }
 
+    /// Heap bytes its events take beyond the empty ring (every bucket's allocated
+    /// capacity: a drained bucket keeps its room for the next lap of the ring).
+    pub(crate) fn held_bytes(&self) -> u64 {
+        let events = self.cur.capacity()
+            + self.far.capacity()
+            + self.ring.iter().map(Vec::capacity).sum::<usize>();
+        (events * std::mem::size_of::<Event>()) as u64
+    }
+
     /// Schedules an event.
     #[inline]
     pub fn push(&mut self, time: u64, kind: Kind, a: u32, b: u32) {

@@ -24,6 +24,7 @@ impl Simulation {
             propagate: route.propagate,
             idempotent_only: route.idempotent_only,
             no_retry_open: route.no_retry_open,
+            counts_calls: route.counts_calls,
         }
     }
 
@@ -123,9 +124,11 @@ impl Simulation {
                 b.retries += 1;
             }
         }
-        if calls == 1 {
-            let gi = hop.budget;
-            if let Some(b) = self.tiers[t].budgets.get_mut(gi) {
+        if let Some(b) = self.tiers[t].budgets.get_mut(hop.budget) {
+            b.on_sent(now, calls == 1);
+        }
+        if calls == 1 && hop.counts_calls {
+            if let Some(b) = self.tiers[t].breakers.get_mut(hop.breaker) {
                 b.on_first_attempt(now);
             }
         }
@@ -217,9 +220,17 @@ impl Simulation {
                 );
             }
         }
+        // A failure counts against a budget only when the policy retries its kind (gRPC
+        // charges its throttle only for a retryable status code).
+        let retryable = !success && hop.retry_mask & retry_bit(outcome.retry_kind()) != 0;
         if let Some(b) = self.tiers[t].budgets.get_mut(gi) {
-            b.on_outcome(success, !success, if calls > 1 { Some(cost) } else { None });
+            b.on_outcome(
+                success,
+                retryable,
+                if calls > 1 { Some(cost) } else { None },
+            );
         }
+        self.release_retry_slot(p);
         if success {
             // The job's own response: for the last hop this is where the chain unwinds.
             self.end_job(p, Outcome::Success, now);
@@ -228,8 +239,25 @@ impl Simulation {
         self.after_failure(p, outcome, now);
     }
 
+    /// Gives back the Envoy retry slot job `p`'s retry holds, if it holds one: the retry
+    /// got its answer (or was refused before it left), or the request ended.
+    #[inline]
+    pub(super) fn release_retry_slot(&mut self, p: u32) {
+        let job = &mut self.jobs[p as usize];
+        if !job.retry_slot {
+            return;
+        }
+        job.retry_slot = false;
+        let (t, r, i) = (job.tier as usize, job.route as usize, job.instance);
+        let gi = self.hop(r, i).budget;
+        if let Some(b) = self.tiers[t].budgets.get_mut(gi) {
+            b.release_retry();
+        }
+    }
+
     /// Decides whether job `p` retries after a failed (or unsent) attempt.
     pub(super) fn after_failure(&mut self, p: u32, kind: Outcome, now: u64) {
+        self.release_retry_slot(p);
         let job = self.jobs[p as usize];
         let (t, i, r) = (job.tier as usize, job.instance, job.route as usize);
         let tr = self.hop(r, i);
@@ -255,7 +283,11 @@ impl Simulation {
         }
         let gi = tr.budget;
         let granted = match self.tiers[t].budgets.get_mut(gi) {
-            Some(b) => b.try_retry(now, kind == Outcome::Timeout),
+            Some(b) => {
+                let g = b.try_retry(now, kind == Outcome::Timeout);
+                self.jobs[p as usize].retry_slot = g.is_some() && b.holds_retries();
+                g
+            }
             None => Some(0),
         };
         let Some(cost) = granted else {

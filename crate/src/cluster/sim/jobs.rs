@@ -267,6 +267,8 @@ impl Simulation {
 
     /// A job ends: free its slot, report to whoever waits for it, recycle it.
     pub(super) fn end_job(&mut self, j: u32, outcome: Outcome, now: u64) {
+        // A request that ends holds no retry slot (Envoy's `~RetryStateImpl`).
+        self.release_retry_slot(j);
         let job = self.jobs[j as usize];
         let (t, i) = (job.tier as usize, job.instance);
         let freed = job.st.holds_slot();

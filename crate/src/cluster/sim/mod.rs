@@ -36,6 +36,7 @@ use std::collections::VecDeque;
 
 mod client;
 mod fault_edges;
+pub(crate) mod footprint;
 mod jobs;
 mod load;
 mod record;
@@ -128,6 +129,8 @@ struct Job {
     calls: u8,
     idempotent: bool,
     bh_held: bool,
+    /// The current retry holds a slot of an Envoy budget until its answer.
+    retry_slot: bool,
 }
 
 impl Job {
@@ -152,6 +155,7 @@ impl Job {
         calls: 0,
         idempotent: true,
         bh_held: false,
+        retry_slot: false,
     };
 }
 
@@ -187,7 +191,10 @@ struct RouteRt {
     max_attempts: u8,
     propagate: bool,
     idempotent_only: bool,
+    /// No retry while the breaker is not closed: asked for, or the breaker is a retry-only one.
     no_retry_open: bool,
+    /// The breaker counts the calls (a retry-only breaker), told of each first attempt.
+    counts_calls: bool,
     breaker_cfg: Breaker,
     bulkhead: Option<Bulkhead>,
     backoff: (Backoff, Jitter),
@@ -236,6 +243,7 @@ struct Hop {
     propagate: bool,
     idempotent_only: bool,
     no_retry_open: bool,
+    counts_calls: bool,
 }
 
 fn retry_bit(k: RetryOn) -> u8 {
@@ -343,6 +351,7 @@ fn route_runtimes(
             }
         };
         upto += weight / total_weight;
+        let retry_only = matches!(c.breaker, Breaker::RetryOnly { .. });
         rts.push(RouteRt {
             to: to as usize,
             upto: if r + 1 == routes.len() { 1.0 } else { upto },
@@ -358,7 +367,8 @@ fn route_runtimes(
             max_attempts: c.max_attempts as u8,
             propagate: c.deadline_propagation,
             idempotent_only: c.idempotent_only,
-            no_retry_open: c.no_retry_while_breaker_open,
+            no_retry_open: c.no_retry_while_breaker_open || retry_only,
+            counts_calls: retry_only,
             breaker_cfg: c.breaker.clone(),
             bulkhead: c.bulkhead.clone(),
             backoff: (c.backoff.clone(), c.jitter.clone()),
