@@ -46,6 +46,8 @@
 //!   engine's internals (event queue, budgets, breakers, faults) are private.
 //! - [`cost`]: what retries cost when the upstream bills by the token.
 //! - [`ensemble`]: one scenario over many seeds, every metric as a spread, verdicts counted.
+//! - [`estimate`]: what a run, ensemble or sweep will cost (work, memory, output, time)
+//!   before it starts.
 //! - [`sweep`]: one or two fields varied over a grid, each point an ensemble; trade-offs.
 //! - [`scenario`]: one JSON format for both, told apart by its `model` field.
 //! - [`share`]: the versioned share-link codec.
@@ -60,6 +62,7 @@ pub mod classic;
 pub mod cluster;
 pub mod cost;
 pub mod ensemble;
+pub mod estimate;
 #[cfg(feature = "import")]
 /// Real libraries' configuration files read as client policies (`retrystorm import`).
 pub mod import;

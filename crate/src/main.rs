@@ -5,6 +5,7 @@
 use retrystorm::classic::{self, report};
 use retrystorm::cluster;
 use retrystorm::ensemble::{self, MAX_SEEDS};
+use retrystorm::estimate::{self, Estimate};
 use retrystorm::lang::Texts as _;
 use retrystorm::scenario::{self, AnyScenario};
 use retrystorm::seed;
@@ -39,10 +40,10 @@ commands:
   grid      vary one or two fields over a grid (each point an ensemble), with trade-offs; any model
   grid-merge FILE...   merge the shard files of a `grid --shard` run into the unsharded result
   scenarios list the bundled scenarios, then the bundled sweeps (`grid --sweep-preset ID`)
-  import FILE   a library's retry configuration (Spring Boot resilience4j.retry YAML, a gRPC
-            service config) in words and as a client policy; with --scenario/--preset, that
-            scenario with its first calling tier's policy replaced (--from resilience4j|grpc,
-            --instance NAME)
+  import FILE   a library's retry configuration (Spring Boot resilience4j retry and circuit
+            breaker, YAML or .properties; a gRPC service config) in words and as a client
+            policy; with --scenario/--preset, that scenario with its first calling tier's
+            policy replaced (--from resilience4j|grpc, --instance NAME)
 
 options:
   --scenario FILE         a scenario JSON file (default: the article's scenario)
@@ -68,8 +69,14 @@ options:
   --attribution RULE      which second a retry is charged to: ceil (the article's),
                           floor or round; overrides the scenario's (classic: reports, `ensemble`, `grid`)
   --json                  print one JSON object instead of text (`run`, `ensemble`)
+  --estimate              print what the job would cost (work, peak memory, output size, rough
+                          time) and exit without running it: `run`, `herd`, `sweep`, `breaker`,
+                          `ensemble`, `grid`
+  --max-memory SIZE       refuse a job whose estimated peak memory is over SIZE (bytes, or with
+                          KB, MB, GB, or KiB, MiB, GiB; default 1GiB), e.g. --max-memory 4GB
   --lang zh|en            the classic reports' headings: the article's Chinese (default) or English;
-                          `scenarios`: the titles in that language (default: English)
+                          `scenarios`: the titles in that language, `grid`: the recommendation
+                          in words in that language (default for both: English)
   -h, --help              this text
   -V, --version           the version";
 
@@ -97,9 +104,13 @@ struct Args {
     budget_override: Option<u32>,
     attribution: Option<classic::Attribution>,
     lang: retrystorm::lang::Lang,
-    /// `--lang` as given (the `scenarios` listing is English unless it is).
+    /// `--lang` as given (the `scenarios` listing and `grid`'s words are English unless it is).
     lang_flag: Option<retrystorm::lang::Lang>,
     json: bool,
+    /// `--estimate`: print the job's cost instead of running it.
+    estimate: bool,
+    /// `--max-memory SIZE` in bytes (default [`estimate::DEFAULT_MAX_MEMORY`]).
+    max_memory: Option<u64>,
     /// `import --from LIBRARY`.
     from: Option<String>,
     /// `import --instance NAME`.
@@ -195,6 +206,13 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
                 args.lang_flag = Some(args.lang);
             }
             "--json" => args.json = true,
+            "--estimate" => args.estimate = true,
+            "--max-memory" => {
+                let v = take(&mut it)?;
+                args.max_memory = Some(estimate::parse_size(&v).ok_or_else(|| {
+                    format!("--max-memory {v:?} is not a size: bytes, or a number with KB, MB, GB, KiB, MiB or GiB")
+                })?);
+            }
             "--from" => args.from = Some(take(&mut it)?),
             "--instance" => args.instance = Some(take(&mut it)?),
             "--out" => args.out = Some(take(&mut it)?),
@@ -280,6 +298,49 @@ fn err(e: retrystorm::ValidationError) -> String {
     e.to_string()
 }
 
+/// The output format the arguments ask for, as the estimate counts it.
+fn format(args: &Args) -> estimate::Format {
+    if args.json {
+        estimate::Format::Json
+    } else if args.jsonl || args.shard.is_some() {
+        estimate::Format::Jsonl
+    } else if args.csv {
+        estimate::Format::Csv
+    } else {
+        estimate::Format::Text
+    }
+}
+
+/// Before a job starts: with `--estimate`, its cost in words (printed instead of
+/// running it); otherwise `None` when its estimated peak memory is within the bound,
+/// and the refusal naming the estimate, the bound and the option that raises it when
+/// it is not.
+fn gate(args: &Args, est: &Estimate) -> Result<Option<String>, String> {
+    let bound = args.max_memory.unwrap_or(estimate::DEFAULT_MAX_MEMORY);
+    if args.estimate {
+        let over = if est.peak_bytes > bound {
+            " (over it: refused)"
+        } else {
+            ""
+        };
+        return Ok(Some(format!(
+            "{}memory bound: {}{over}; --max-memory SIZE sets it\n",
+            est.text(),
+            estimate::format_bytes(bound)
+        )));
+    }
+    if est.peak_bytes > bound {
+        // A round size in GB above the estimate, so the suggestion works as given.
+        let gb = est.peak_bytes.div_ceil(1_000_000_000);
+        return Err(format!(
+            "this job needs about {} of memory (estimated), over the bound of {}: raise it with --max-memory SIZE (e.g. --max-memory {gb}GB), or see --estimate",
+            estimate::format_bytes(est.peak_bytes),
+            estimate::format_bytes(bound)
+        ));
+    }
+    Ok(None)
+}
+
 /// Runs the command the arguments name and returns what it prints.
 fn execute(args: &Args) -> Result<String, String> {
     match args.command.as_str() {
@@ -357,9 +418,12 @@ fn scenarios(args: &Args) -> String {
 
 /// `run`: one run of any model, as its report or as JSON.
 fn run(args: &Args) -> Result<String, String> {
-    match load(args, "article")? {
+    let sc = with_overrides(args, load(args, "article")?)?;
+    if let Some(text) = gate(args, &estimate::run(&sc, format(args)))? {
+        return Ok(text);
+    }
+    match sc {
         AnyScenario::Classic(sc) => {
-            let sc = classic_overrides(args, sc);
             let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
             if args.json {
                 json(&out)
@@ -370,7 +434,6 @@ fn run(args: &Args) -> Result<String, String> {
             }
         }
         AnyScenario::Cluster(sc) => {
-            with_overrides(args, AnyScenario::Cluster(sc.clone()))?;
             let seed = args.seed.unwrap_or(sc.seed);
             let result = cluster::run(&sc, seed).map_err(err)?;
             if args.json {
@@ -388,6 +451,12 @@ fn run(args: &Args) -> Result<String, String> {
 /// `herd`: attempts per second around the outage (classic model).
 fn herd(args: &Args) -> Result<String, String> {
     let sc = classic_only(args, load(args, "article")?, "herd")?;
+    if let Some(text) = gate(
+        args,
+        &estimate::run(&AnyScenario::Classic(sc.clone()), format(args)),
+    )? {
+        return Ok(text);
+    }
     let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
     Ok(report::herd_text_in(&out, args.lang))
 }
@@ -402,12 +471,28 @@ fn multi_seed(args: &Args) -> Result<String, String> {
         Some(list) => seed_list("--seeds", list, 100)?,
         None => report::ARTICLE_SEEDS.to_vec(),
     };
+    // The report runs each seed (and its budget-forced check) as an ensemble would.
+    let est = estimate::ensemble(
+        &AnyScenario::Classic(sc.clone()),
+        seeds.len(),
+        Some(1),
+        format(args),
+    );
+    if let Some(text) = gate(args, &est)? {
+        return Ok(text);
+    }
     report::multi_seed_text_in(&sc, &seeds, args.lang).map_err(err)
 }
 
 /// `breaker`: the breaker group table (classic model).
 fn breaker(args: &Args) -> Result<String, String> {
     let sc = classic_only(args, load(args, "breaker-groups")?, "breaker")?;
+    if let Some(text) = gate(
+        args,
+        &estimate::run(&AnyScenario::Classic(sc.clone()), format(args)),
+    )? {
+        return Ok(text);
+    }
     let out = classic::simulate(&sc, args.seed.unwrap_or(sc.seed)).map_err(err)?;
     Ok(report::breaker_text_in(&out, args.lang))
 }
@@ -448,6 +533,10 @@ fn ensemble_seeds(args: &Args, sc: &AnyScenario) -> Result<Vec<i64>, String> {
 fn ensemble_cmd(args: &Args) -> Result<String, String> {
     let sc = with_overrides(args, load(args, "article")?)?;
     let seeds = ensemble_seeds(args, &sc)?;
+    let est = estimate::ensemble(&sc, seeds.len(), args.threads, format(args));
+    if let Some(text) = gate(args, &est)? {
+        return Ok(text);
+    }
     let result = ensemble::run(&sc, &seeds, args.threads).map_err(err)?;
     if args.json {
         json(&result)
@@ -466,7 +555,13 @@ fn grid(args: &Args) -> Result<String, String> {
     if let Some(text) = &args.shard {
         let (k, n) = sweep::parse_shard(text)
             .ok_or_else(|| format!("--shard {text:?} is not K/N with 0 <= K < N <= 100000"))?;
+        if let Some(text) = gate(args, &estimate::shard(&plan, k, n, args.threads))? {
+            return Ok(text);
+        }
         return sweep::shard_jsonl(&plan, k, n, args.threads).map_err(err);
+    }
+    if let Some(text) = gate(args, &estimate::sweep(&plan, args.threads, format(args)))? {
+        return Ok(text);
     }
     let result = plan.run(args.threads).map_err(err)?;
     Ok(grid_output(args, &plan, &result))
@@ -582,7 +677,9 @@ fn grid_output(args: &Args, plan: &sweep::Plan, r: &sweep::SweepResult) -> Strin
     } else if args.csv {
         sweep::render::csv(r)
     } else {
-        sweep::render::text(plan, r)
+        // The recommendation's words in English unless --lang names a language.
+        let lang = args.lang_flag.unwrap_or(retrystorm::lang::Lang::En);
+        sweep::render::text_in(plan, r, lang)
     }
 }
 

@@ -403,6 +403,74 @@ fn grid_sweep_preset_is_the_bundled_file_on_its_scenario() {
 }
 
 #[test]
+fn grid_ends_with_the_recommendation_in_words() {
+    // The technical line names the path; the last line says it as a reader would, in
+    // English unless --lang says otherwise, naming the same threshold.
+    let args = [
+        "grid",
+        "--param",
+        "strategies[5].breaker_trip_failures=5,300",
+        "--seeds",
+        "2",
+        "--objective",
+        "max:strategies[5].delivery_pct",
+        "--constraint",
+        "p95(strategies[5].overload_seconds)<=30",
+    ];
+    let en = stdout(&args);
+    let at = en
+        .lines()
+        .find_map(|l| l.strip_prefix("recommended: strategies[5].breaker_trip_failures = "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{en}"));
+    let last = en.lines().last().unwrap();
+    assert!(
+        last.starts_with(&format!(
+            "Recommended: trip after {at} consecutive failures: "
+        )),
+        "{en}"
+    );
+    assert!(
+        last.contains("overload ≤ 30 s in 95% of seeds.")
+            && last
+                .ends_with("Over 2 seeds per point; it holds for this scenario, not in general."),
+        "{last}"
+    );
+    let mut zh = args.to_vec();
+    zh.extend(["--lang", "zh"]);
+    let zh = stdout(&zh);
+    assert!(
+        zh.lines()
+            .last()
+            .unwrap()
+            .starts_with(&format!("建议：连续失败 {at} 次后熔断")),
+        "{zh}"
+    );
+    // A sweep of the load alone recommends no setting: the load is not chosen.
+    let load = stdout(&[
+        "grid",
+        "--preset",
+        "cluster-metastable",
+        "--param",
+        "load.rate_per_s=500,1000",
+        "--seeds",
+        "1",
+        "--objective",
+        "max:run.goodput_per_s",
+        "--lang",
+        "en",
+    ]);
+    let last = load.lines().last().unwrap();
+    assert!(
+        last.starts_with("offered load (per s): conditions, not settings you choose."),
+        "{load}"
+    );
+    // Without an objective there is nothing to recommend, and no words for it.
+    let plain = stdout(&["grid", "--param", "capacity=240", "--seeds", "2"]);
+    assert!(!plain.contains("Recommended"), "{plain}");
+}
+
+#[test]
 fn ensemble_and_grid_take_the_overrides_too() {
     // With every budget forced to 100, S4 is S3 on every seed and in every metric (the
     // article's fourth check), and unforced it is not.
@@ -499,4 +567,103 @@ fn import_reads_a_spring_file_into_a_scenario_that_runs() {
         "{msg}"
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The article's scenario made an hour long, in a temporary file: an ensemble of it
+/// holds every seed's attempts per second.
+fn hour_long_article() -> String {
+    let article = retrystorm::scenario::bundled()
+        .into_iter()
+        .find(|b| b.id == "article")
+        .unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(article.json).unwrap();
+    v["duration_s"] = serde_json::json!(3600);
+    let path = std::env::temp_dir().join(format!("retrystorm-hour-{}.json", std::process::id()));
+    std::fs::write(&path, v.to_string()).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn work_over_the_memory_bound_is_refused_before_it_starts() {
+    use retrystorm::estimate;
+    let file = hour_long_article();
+    // 10,000 seeds of an hour: minutes of work and about 1.7 GiB of per-second curves.
+    // Refused at once with the default bound, naming the estimate, the bound and the option.
+    let args = ["ensemble", "--scenario", &file, "--seeds", "10000"];
+    let out = retrystorm(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let sc = retrystorm::scenario::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let est = estimate::ensemble(&sc, 10_000, None, estimate::Format::Text);
+    assert!(est.peak_bytes > estimate::DEFAULT_MAX_MEMORY, "{est:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    for part in [
+        &estimate::format_bytes(est.peak_bytes),
+        "over the bound of 1.0 GiB",
+        "--max-memory SIZE (e.g. --max-memory 2GB)",
+    ] {
+        assert!(err.contains(part), "{part:?} not in {err}");
+    }
+    // `--estimate` prints the same figures and runs nothing, over the bound or not.
+    let text = stdout(&[&args[..], &["--estimate"]].concat());
+    assert!(text.starts_with("runs: 10,000\nwork: "), "{text}");
+    assert!(text.contains(&format!(
+        "peak memory: {}\n",
+        estimate::format_bytes(est.peak_bytes)
+    )));
+    assert!(
+        text.contains("memory bound: 1.0 GiB (over it: refused)"),
+        "{text}"
+    );
+    let raised = stdout(&[&args[..], &["--estimate", "--max-memory", "4GB"]].concat());
+    assert!(raised.contains("memory bound: 3.7 GiB;"), "{raised}");
+    std::fs::remove_file(&file).ok();
+}
+
+#[test]
+fn every_command_that_runs_work_checks_the_bound() {
+    let sweep = format!(
+        "{}/../scenarios/sweeps/breaker-threshold.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let jobs: [&[&str]; 9] = [
+        &["run"],
+        &["run", "--preset", "cluster-gc-stampede-naive", "--json"],
+        &["herd"],
+        &["sweep"],
+        &["breaker"],
+        &["ensemble", "--seeds", "20"],
+        &["grid", "--sweep-preset", "breaker-threshold"],
+        &["grid", "--sweep", &sweep, "--shard", "1/4"],
+        &["grid", "--preset", "cluster-call-chain", "--seeds", "3"],
+    ];
+    for job in jobs {
+        // A bound below any job's estimate refuses it; the default lets it run.
+        let out = retrystorm(&[job, &["--max-memory", "1KB"]].concat());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{job:?}: {err}");
+        assert!(
+            err.contains("over the bound of 1000 B: raise it with --max-memory"),
+            "{job:?}: {err}"
+        );
+        let est = retrystorm(&[job, &["--estimate"]].concat());
+        assert!(est.status.success(), "{job:?}");
+        assert!(
+            String::from_utf8_lossy(&est.stdout).contains("peak memory: "),
+            "{job:?}"
+        );
+    }
+    // Sizes take decimal and binary units; anything else is named.
+    assert!(retrystorm(&["run", "--max-memory", "1GiB"])
+        .status
+        .success());
+    assert!(retrystorm(&["run", "--max-memory=500MB"]).status.success());
+    for bad in ["abc", "0", "12XB", "-5"] {
+        let err = error(&["run", "--max-memory", bad]);
+        assert!(
+            err.contains(&format!("--max-memory {bad:?} is not a size")),
+            "{err}"
+        );
+    }
 }
