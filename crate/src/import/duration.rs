@@ -1,7 +1,9 @@
-//! Durations as Spring Boot binds them (`DurationStyle`): `500ms`, `10s`, `1m`, ISO-8601
-//! `PT0.5S`, or a bare number of milliseconds.
+//! Durations as each format writes them, in milliseconds: Spring Boot's (`500ms`, `10s`,
+//! ISO-8601 `PT0.5S`, bare milliseconds) and protobuf JSON's (`"0.025s"`, Envoy and
+//! gRPC). Each returns `None` where its library would refuse the text.
 
-/// The duration `text` in milliseconds, or `None` when Spring would not read it.
+/// Spring's `DurationStyle`: a number and one unit (ns, us, ms, s, m, h, d), ISO-8601
+/// (`PT0.5S`), or a bare number of milliseconds.
 pub fn spring_ms(text: &str) -> Option<f64> {
     let t = text.trim();
     if let Ok(ms) = t.parse::<f64>() {
@@ -11,21 +13,25 @@ pub fn spring_ms(text: &str) -> Option<f64> {
     if let Some(iso) = lower.strip_prefix("pt") {
         return iso_ms(iso);
     }
-    // The simple style: a number and one unit (ns, us, ms, s, m, h, d).
     let split = lower.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))?;
     let (num, unit) = lower.split_at(split);
     let v: f64 = num.parse().ok()?;
-    let scale = match unit {
+    let scale = unit_ms(unit.trim())?;
+    (v.is_finite() && v >= 0.0).then_some(v * scale)
+}
+
+/// Milliseconds in one of a duration unit's usual names.
+fn unit_ms(unit: &str) -> Option<f64> {
+    Some(match unit {
         "ns" => 1e-6,
-        "us" => 1e-3,
+        "us" | "µs" => 1e-3,
         "ms" => 1.0,
         "s" => 1000.0,
         "m" => 60_000.0,
         "h" => 3_600_000.0,
         "d" => 86_400_000.0,
         _ => return None,
-    };
-    (v.is_finite() && v >= 0.0).then_some(v * scale)
+    })
 }
 
 /// The time part of an ISO-8601 duration after `PT` (`1h2m0.5s`), in ms.
@@ -50,12 +56,20 @@ fn iso_ms(iso: &str) -> Option<f64> {
     (num.is_empty() && total.is_finite()).then_some(total)
 }
 
+/// Protobuf JSON's `Duration`: decimal seconds and an `s` (`"0.025s"`), at least 0.
+pub fn proto_ms(text: &str) -> Option<f64> {
+    let secs: f64 = text.trim().strip_suffix('s')?.parse().ok()?;
+    (secs.is_finite() && secs >= 0.0).then_some(secs * 1000.0)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::spring_ms;
+    use super::*;
 
     #[test]
     fn reads_the_styles_spring_binds() {
+        assert_eq!(proto_ms("0.025s"), Some(25.0));
+        assert_eq!(proto_ms("25ms"), None);
         assert_eq!(spring_ms("500ms"), Some(500.0));
         assert_eq!(spring_ms("10s"), Some(10_000.0));
         assert_eq!(spring_ms("2m"), Some(120_000.0));

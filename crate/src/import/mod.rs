@@ -1,53 +1,102 @@
 //! Reading a real library's retry configuration as a client policy of the cluster model
-//! (`retrystorm import`): the file's settings mapped onto the library's own backoff rule
-//! ([`crate::cluster::libraries`]), with the library's defaults filled in and its quirks
-//! said in words. Every setting that cannot be read is a [`ValidationError`] naming its
-//! key path in the file, the value and what is allowed, like a scenario's.
+//! (`retrystorm import`): the file's settings mapped onto the engine's kinds for that
+//! library ([`crate::cluster::libraries`], the budgets and breakers), with the library's
+//! defaults filled in and its quirks said in words. Every setting that cannot be read is
+//! a [`ValidationError`] naming its key path in the file, the value and what is allowed,
+//! like a scenario's.
+//!
+//! [`import`] is a pure function of the text, so the page can call it from a wasm module
+//! of its own; the words come from the catalogues beside each reader and in [`texts`](crate::import::texts).
 
 mod duration;
 mod grpc;
+mod policy;
+mod properties;
 mod resilience4j;
+mod resilience4j_breaker;
+mod spring;
+pub mod texts;
+mod tree;
+pub mod words;
 
-use crate::cluster::{Backoff, Budget, Jitter};
-use crate::lang::Lang;
-use crate::validate::ValidationError;
+pub use policy::{Origins, Policy};
+
+use crate::lang::{Lang, Texts};
+use crate::validate::{ErrorKind, ValidationError};
+use texts::Text;
+
+/// Longest configuration text read, in bytes.
+pub const MAX_TEXT_BYTES: usize = 1 << 20;
 
 /// The libraries whose configuration files can be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Library {
-    /// Spring Boot `application.yml` with `resilience4j.retry.*`.
+    /// Spring Boot `application.yml` / `.properties` with `resilience4j.retry.*` and
+    /// `resilience4j.circuitbreaker.*`.
     Resilience4j,
     /// A gRPC service config (JSON, `methodConfig[].retryPolicy`, `retryThrottling`).
     Grpc,
 }
 
 impl Library {
-    /// The library named as `--from` takes it.
-    pub fn from_name(name: &str) -> Result<Library, ValidationError> {
-        match name {
-            "resilience4j" => Ok(Library::Resilience4j),
-            "grpc" => Ok(Library::Grpc),
-            other => Err(ValidationError::new(
-                "--from",
-                other,
-                "resilience4j or grpc",
-            )),
+    /// Every library, in the order `--from` lists them.
+    pub const ALL: [Library; 2] = [Library::Resilience4j, Library::Grpc];
+
+    /// The name `--from` and `--to` take.
+    pub fn name(self) -> &'static str {
+        match self {
+            Library::Resilience4j => "resilience4j",
+            Library::Grpc => "grpc",
         }
     }
 
-    /// Guesses the library from the text: a JSON object with `methodConfig` is a gRPC
-    /// service config; a text naming `resilience4j` is a Spring Boot file.
+    /// The library's own name, as its users write it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Library::Resilience4j => "Resilience4j",
+            Library::Grpc => "gRPC",
+        }
+    }
+
+    /// The library named as `--from` takes it.
+    pub fn from_name(name: &str) -> Result<Library, ValidationError> {
+        Library::ALL
+            .into_iter()
+            .find(|l| l.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<_> = Library::ALL.iter().map(|l| l.name()).collect();
+                ValidationError::new("--from", crate::validate::echo(name), names.join(", "))
+                    .of_kind(ErrorKind::Type)
+            })
+    }
+
+    /// Guesses the library from the text.
     pub fn detect(text: &str) -> Result<Library, ValidationError> {
         if text.trim_start().starts_with('{') && text.contains("methodConfig") {
             Ok(Library::Grpc)
         } else if text.contains("resilience4j") {
             Ok(Library::Resilience4j)
         } else {
-            Err(ValidationError::document(
-                "the library is not recognised: a Spring Boot file with resilience4j.retry or a gRPC service config (JSON with methodConfig); name it with --from",
-            ))
+            let names: Vec<_> = Library::ALL.iter().map(|l| l.name()).collect();
+            Err(ValidationError::document(format!(
+                "the library is not recognised; name it with --from ({})",
+                names.join(", ")
+            )))
         }
     }
+}
+
+/// What a reader makes of a file: the policy and its notes; the words are added by
+/// [`import`].
+pub(crate) struct Read {
+    /// Which part of the file was read (`instance inventory`).
+    pub source: String,
+    /// The policy, already checked by the engine.
+    pub policy: Policy,
+    /// Settings that do not do what their name suggests, in the reader's language.
+    pub quirks: Vec<String>,
+    /// Defaults filled in, `setting = value`.
+    pub defaults: Vec<String>,
 }
 
 /// A client policy read from a configuration, and what it means in words.
@@ -55,102 +104,93 @@ impl Library {
 pub struct Imported {
     /// The library it was read as.
     pub library: Library,
-    /// Attempts per call, the first included (the engine's `max_attempts`).
-    pub max_attempts: u32,
-    /// The library's own backoff rule with the settings read.
-    pub backoff: Backoff,
-    /// The retry budget, when the configuration has one.
-    pub budget: Option<Budget>,
-    /// What the policy does, one sentence per line.
+    /// Which part of the file was read (`instance inventory`).
+    pub source: String,
+    /// The policy.
+    pub policy: Policy,
+    /// What the policy does, one sentence per line, its source first.
     pub words: Vec<String>,
     /// Settings that do not do what their name suggests, as the library's code reads them.
     pub quirks: Vec<String>,
-    /// Defaults the library fills in for settings the file leaves out.
+    /// Defaults the library fills in for settings the file leaves out (`setting = value`).
     pub defaults: Vec<String>,
 }
 
 impl Imported {
-    /// The client policy's fields as JSON: `max_attempts`, `backoff`, `jitter` (none: the
-    /// library's rule randomizes by itself) and `budget` when there is one.
+    /// The client policy's fields as JSON, to merge into a scenario's client.
     pub fn policy_json(&self) -> serde_json::Value {
-        let mut v = serde_json::json!({
-            "max_attempts": self.max_attempts,
-            "backoff": self.backoff,
-            "jitter": Jitter::None,
-        });
-        if let Some(b) = &self.budget {
-            v["budget"] = serde_json::to_value(b).unwrap_or_default();
-        }
-        v
+        self.policy.to_json()
     }
 
-    /// The explanation as the CLI prints it.
+    /// Everything as one JSON object (`library`, `source`, `policy`, `words`, `quirks`,
+    /// `defaults`): what the page's paste box shows.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "library": self.library.name(),
+            "source": self.source,
+            "policy": self.policy_json(),
+            "words": self.words,
+            "quirks": self.quirks,
+            "defaults": self.defaults,
+        })
+    }
+
+    /// The explanation as the CLI prints it: the words, then each quirk and default.
     pub fn text(&self, lang: Lang) -> String {
         let mut out = String::new();
         for w in &self.words {
             out.push_str(w);
             out.push('\n');
         }
-        let (quirk, default) = match lang {
-            Lang::Zh => ("注意：", "默认值："),
-            Lang::En => ("note: ", "default: "),
-        };
-        for q in &self.quirks {
-            out.push_str(quirk);
-            out.push_str(q);
-            out.push('\n');
-        }
-        for d in &self.defaults {
-            out.push_str(default);
-            out.push_str(d);
-            out.push('\n');
+        for (label, lines) in [(Text::Note, &self.quirks), (Text::Default, &self.defaults)] {
+            for l in lines {
+                out.push_str(label.get(lang));
+                out.push_str(l);
+                out.push('\n');
+            }
         }
         out
     }
 }
 
-/// Reads `text` as `library`'s configuration (`instance`: which named instance, when the
-/// file has several).
+/// Reads `text` as `library`'s configuration (`instance`: which named instance, route
+/// or profile, when the file has several), in `lang`.
 pub fn import(
     text: &str,
     library: Library,
     instance: Option<&str>,
     lang: Lang,
 ) -> Result<Imported, ValidationError> {
-    match library {
+    if text.len() > MAX_TEXT_BYTES {
+        return Err(ValidationError::document(format!(
+            "a configuration of at most {MAX_TEXT_BYTES} bytes"
+        )));
+    }
+    let read = match library {
         Library::Resilience4j => resilience4j::read(text, instance, lang),
         Library::Grpc => grpc::read(text, instance, lang),
     }
+    .map_err(worded)?;
+    let mut words = vec![Text::Source.fill(lang, &[&library.title(), &read.source])];
+    words.extend(words::words(&read.policy, lang));
+    Ok(Imported {
+        library,
+        source: read.source,
+        policy: read.policy,
+        words,
+        quirks: read.quirks,
+        defaults: read.defaults,
+    })
 }
 
-/// The first waits of a backoff at the middle of its random range, "500 ms, 750 ms, 1.1 s".
-fn first_waits(b: &Backoff, retries: u32) -> String {
-    (1..=retries.min(4))
-        .map(|n| ms_words(crate::cluster::backoff::base_delay(b, n) as f64 / 1000.0))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A duration in words: "750 ms", "1.5 s", "2 min".
-fn ms_words(ms: f64) -> String {
-    if ms < 1000.0 {
-        format!("{} ms", (ms * 10.0).round() / 10.0)
-    } else if ms < 120_000.0 {
-        format!("{} s", (ms / 100.0).round() / 10.0)
+/// A setting that is absent "is missing", as a scenario's field is; the readers give
+/// every other error its kind (a value of the wrong form "is not allowed", a number
+/// beyond the engine's bounds "is out of range").
+fn worded(e: ValidationError) -> ValidationError {
+    if e.value == "missing" {
+        e.of_kind(ErrorKind::Missing)
     } else {
-        format!("{} min", (ms / 6000.0).round() / 10.0)
-    }
-}
-
-/// "3 attempts = 1 call + 2 retries" in `lang`.
-fn attempts_words(attempts: u32, lang: Lang) -> String {
-    let retries = attempts.saturating_sub(1);
-    match lang {
-        Lang::Zh => format!("{attempts} 次尝试 = 1 次调用 + {retries} 次重试"),
-        Lang::En => format!(
-            "{attempts} attempts = 1 call + {retries} {}",
-            if retries == 1 { "retry" } else { "retries" }
-        ),
+        e
     }
 }
 

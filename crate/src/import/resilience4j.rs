@@ -1,489 +1,398 @@
-//! Spring Boot's `resilience4j.retry.*` (`application.yml`), read as the Spring starter
-//! reads it: `CommonRetryConfigurationProperties` (resilience4j-framework-common 2.x) —
-//! `configs.default` under every instance unless `baseConfig` names another, relaxed
-//! names (`wait-duration` = `waitDuration`), and `configureRetryIntervalFunction`'s
-//! choice of interval function, quirks included.
+//! Spring Boot's `resilience4j.retry.*` and `resilience4j.circuitbreaker.*`
+//! (`application.yml` or `.properties`), read as the Spring starter binds them
+//! (resilience4j-framework-common 2.x):
+//!
+//! - retry (`CommonRetryConfigurationProperties.createRetryConfig`): an instance starts
+//!   from its base config's *built* `RetryConfig` (`baseConfig`, else `configs.default`);
+//!   only the `enable*` flags, the multiplier and the max wait are copied from the base's
+//!   properties (`ConfigUtils.mergePropertiesIfAny`), so an instance that sets its own
+//!   `waitDuration` does not inherit the base's `randomizedWaitFactor`, and one that does
+//!   not set `waitDuration` keeps the base's interval whatever flags it sets
+//!   (`configureRetryIntervalFunction` acts only beside a `waitDuration`);
+//! - circuit breaker (`CommonCircuitBreakerConfigurationProperties`): an instance over
+//!   its base (`baseConfig`, else the config of its own name, else `configs.default`),
+//!   field by field; the open state's interval function likewise only beside a
+//!   `waitDurationInOpenState`.
 
 use super::duration::spring_ms;
-use super::{attempts_words, first_waits, Imported, Library};
+use super::policy::{Origins, Policy};
+use super::tree::{Names, Node};
+use super::Read;
 use crate::cluster::libraries::Resilience4jBackoff;
-use crate::cluster::{Backoff, MAX_ATTEMPTS};
-use crate::lang::Lang;
+use crate::cluster::Backoff;
+use crate::lang::{Lang, Texts};
 use crate::validate::ValidationError;
-use yaml_rust2::{Yaml, YamlLoader};
 
-/// `maxAttempts` when the file leaves it out (`RetryConfig.DEFAULT_MAX_ATTEMPTS`).
+crate::catalogue! {
+    /// What the Spring starter does that its property names do not say.
+    pub enum Quirk {
+        /// A flag without `waitDuration` beside it: `{0}` the flag's key path.
+        FlagWithoutWait => ("`{0}` 不起作用：同一层没有设置 waitDuration", "`{0}` has no effect: no waitDuration is set beside it"),
+        /// A max wait the starter drops: `{0}` its key path.
+        MaxIgnored => ("`{0}` 被忽略：它还需要 exponentialBackoffMultiplier（随机等待时还需要 randomizedWaitFactor）", "`{0}` is ignored: it needs exponentialBackoffMultiplier (and, with randomized wait, randomizedWaitFactor)"),
+        /// A multiplier or factor without its flag: `{0}` its key path.
+        WithoutFlag => ("`{0}` 不起作用：没有对应的 enable* 开关", "`{0}` has no effect: its enable* flag is not set"),
+        /// A base's factor the instance does not inherit: `{0}` its key path.
+        FactorNotInherited => ("`{0}` 不会被继承：实例自己设置了 waitDuration，随机系数取默认 0.5", "`{0}` is not inherited: the instance sets its own waitDuration, so the factor is the default 0.5"),
+        /// Profile documents: `{0}` how many.
+        Profiles => ("{0} 个带 profile 的文档未读入：只读默认 profile", "{0} profile-specific document(s) not read: only the default profile is"),
+        /// How retry and breaker nest.
+        Nesting => ("Spring 的默认切面顺序是 Retry(CircuitBreaker(…))：熔断器记录每一次尝试，包括重试", "Spring's default aspect order is Retry(CircuitBreaker(…)): the breaker records every attempt, retries included"),
+        /// Only a breaker, no retry.
+        NoRetry => ("这个实例没有 resilience4j.retry 配置：不重试", "this instance has no resilience4j.retry settings: no retries"),
+    }
+}
+
+/// `RetryConfig.DEFAULT_MAX_ATTEMPTS`.
 const DEFAULT_MAX_ATTEMPTS: u32 = 3;
-/// `waitDuration` when the file leaves it out (`RetryConfig.DEFAULT_WAIT_DURATION`), ms.
-const DEFAULT_WAIT_MS: u64 = 500;
+/// `RetryConfig.DEFAULT_WAIT_DURATION`, ms.
+const DEFAULT_WAIT_MS: f64 = 500.0;
 /// `IntervalFunction.DEFAULT_MULTIPLIER`.
 const DEFAULT_MULTIPLIER: f64 = 1.5;
 /// `IntervalFunction.DEFAULT_RANDOMIZATION_FACTOR`.
 const DEFAULT_FACTOR: f64 = 0.5;
+/// Deepest `baseConfig` chain followed.
+const MAX_BASES: usize = 8;
 
-/// One instance's (or config's) retry properties, each with the key path it came from.
+/// What Spring durations look like, for messages.
+const DURATION: &str = "a duration (500ms, 2s, PT0.5S or milliseconds)";
+
+/// A setting as read: its key path and value.
+type Set<T> = Option<(String, T)>;
+
+/// One level's retry properties.
 #[derive(Default, Clone)]
-struct Props {
-    wait_duration: Option<(String, f64)>,
-    max_attempts: Option<(String, u32)>,
-    enable_exponential_backoff: Option<(String, bool)>,
-    exponential_backoff_multiplier: Option<(String, f64)>,
-    exponential_max_wait_duration: Option<(String, f64)>,
-    enable_randomized_wait: Option<(String, bool)>,
-    randomized_wait_factor: Option<(String, f64)>,
-    base_config: Option<String>,
+struct RetryProps {
+    wait: Set<f64>,
+    attempts: Set<u32>,
+    exp: Set<bool>,
+    rand: Set<bool>,
+    mult: Set<f64>,
+    max: Set<f64>,
+    factor: Set<f64>,
+    base: Set<String>,
 }
 
-impl Props {
-    /// `ConfigUtils.mergePropertiesIfAny`: what `self` (the instance) leaves out comes from `base`.
-    fn over(self, base: &Props) -> Props {
-        Props {
-            wait_duration: self.wait_duration.or(base.wait_duration.clone()),
-            max_attempts: self.max_attempts.or(base.max_attempts.clone()),
-            enable_exponential_backoff: self
-                .enable_exponential_backoff
-                .or(base.enable_exponential_backoff.clone()),
-            exponential_backoff_multiplier: self
-                .exponential_backoff_multiplier
-                .or(base.exponential_backoff_multiplier.clone()),
-            exponential_max_wait_duration: self
-                .exponential_max_wait_duration
-                .or(base.exponential_max_wait_duration.clone()),
-            enable_randomized_wait: self
-                .enable_randomized_wait
-                .or(base.enable_randomized_wait.clone()),
-            randomized_wait_factor: self
-                .randomized_wait_factor
-                .or(base.randomized_wait_factor.clone()),
-            base_config: self.base_config,
-        }
+fn set<T>(n: &Node, v: T) -> Set<T> {
+    Some((n.path.clone(), v))
+}
+
+fn retry_props(n: &Node) -> Result<RetryProps, ValidationError> {
+    let mut p = RetryProps::default();
+    if !matches!(n.node, yaml_rust2::Yaml::Hash(_) | yaml_rust2::Yaml::Null) {
+        return Err(n.bad("a mapping of retry properties"));
     }
-}
-
-/// Spring's relaxed binding: `wait-duration`, `wait_duration` and `waitDuration` are one key.
-fn canonical(key: &str) -> String {
-    key.chars()
-        .filter(|c| *c != '-' && *c != '_')
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// A mapping's entry by relaxed name.
-fn get<'a>(map: &'a Yaml, key: &str) -> Option<&'a Yaml> {
-    let Yaml::Hash(h) = map else { return None };
-    let want = canonical(key);
-    h.iter()
-        .find(|(k, _)| k.as_str().map(canonical).as_deref() == Some(want.as_str()))
-        .map(|(_, v)| v)
-}
-
-/// The entry at a property path, however the file nests or dots it (`resilience4j:` /
-/// `retry:` or one key `resilience4j.retry:`, as Spring binds both).
-fn path_get<'a>(map: &'a Yaml, segments: &[&str]) -> Option<&'a Yaml> {
-    if segments.is_empty() {
-        return Some(map);
-    }
-    let Yaml::Hash(h) = map else { return None };
-    for (k, v) in h {
-        let Some(key) = k.as_str() else { continue };
-        let parts: Vec<String> = key.split('.').map(canonical).collect();
-        let n = parts.len();
-        if n <= segments.len() && parts.iter().zip(segments).all(|(p, s)| *p == canonical(s)) {
-            if let Some(found) = path_get(v, &segments[n..]) {
-                return Some(found);
-            }
-        }
-    }
-    None
-}
-
-/// The tree with every dotted key (`resilience4j.retry.instances.a:`) spelled out as
-/// nested mappings and merged with its siblings, as Spring binds a property path.
-fn expand(y: &Yaml) -> Yaml {
-    let Yaml::Hash(h) = y else { return y.clone() };
-    let mut out = yaml_rust2::yaml::Hash::new();
-    for (k, v) in h {
-        let v = expand(v);
-        match k.as_str() {
-            Some(key) if key != "<<" && key.contains('.') => {
-                let mut parts = key.split('.').rev();
-                let mut nested = v;
-                let first = parts.next().unwrap_or_default();
-                let mut h1 = yaml_rust2::yaml::Hash::new();
-                h1.insert(Yaml::String(first.to_string()), nested);
-                nested = Yaml::Hash(h1);
-                for part in parts {
-                    let mut h2 = yaml_rust2::yaml::Hash::new();
-                    h2.insert(Yaml::String(part.to_string()), nested);
-                    nested = Yaml::Hash(h2);
-                }
-                if let Yaml::Hash(n) = nested {
-                    for (nk, nv) in n {
-                        merge_into(&mut out, nk, nv);
-                    }
-                }
-            }
-            _ => merge_into(&mut out, k.clone(), v),
-        }
-    }
-    Yaml::Hash(out)
-}
-
-/// Puts `v` at `k`, merging two mappings entry by entry (a later scalar wins).
-fn merge_into(out: &mut yaml_rust2::yaml::Hash, k: Yaml, v: Yaml) {
-    match (out.get_mut(&k), v) {
-        (Some(Yaml::Hash(old)), Yaml::Hash(new)) => {
-            for (nk, nv) in new {
-                merge_into(old, nk, nv);
-            }
-        }
-        (_, v) => {
-            out.insert(k, v);
-        }
-    }
-}
-
-/// The scalar as the text Spring's converters see.
-fn scalar(v: &Yaml) -> Option<String> {
-    match v {
-        Yaml::String(s) | Yaml::Real(s) => Some(s.clone()),
-        Yaml::Integer(i) => Some(i.to_string()),
-        Yaml::Boolean(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
-/// Reads one instance's properties at `path`.
-fn props(map: &Yaml, path: &str) -> Result<Props, ValidationError> {
-    let mut p = Props::default();
-    let Yaml::Hash(h) = map else {
-        return Err(ValidationError::new(
-            path,
-            "not a mapping",
-            "a mapping of retry properties",
-        ));
-    };
-    let mut merged: Option<Props> = None;
-    for (k, v) in h {
-        let key = k.as_str().unwrap_or_default();
-        if key == "<<" {
-            // A YAML merge key (`<<: *defaults`), which SnakeYAML applies for Spring: the
-            // anchored mapping's settings under this one's.
-            merged = Some(props(v, path)?);
-            continue;
-        }
-        let at = format!("{path}.{key}");
-        let text = scalar(v).unwrap_or_default();
-        let bad =
-            |allowed: &str| ValidationError::new(at.clone(), crate::validate::echo(&text), allowed);
-        match canonical(key).as_str() {
-            "waitduration" => {
-                p.wait_duration = Some((
-                    at.clone(),
-                    spring_ms(&text)
-                        .ok_or_else(|| bad("a duration (500ms, 2s, PT0.5S or milliseconds)"))?,
-                ))
-            }
+    for (key, v) in n.entries() {
+        match super::tree::relaxed(&key).as_str() {
+            "waitduration" => p.wait = set(&v, v.ms(spring_ms, DURATION)?),
             "maxattempts" => {
-                let n: u32 = text.parse().map_err(|_| bad("a whole number ≥ 0"))?;
-                p.max_attempts = Some((at.clone(), n));
+                let a = v.u64()?;
+                p.attempts = set(
+                    &v,
+                    u32::try_from(a).map_err(|_| v.bad("a whole number ≥ 0"))?,
+                )
             }
-            "enableexponentialbackoff" => {
-                p.enable_exponential_backoff =
-                    Some((at.clone(), text.parse().map_err(|_| bad("true or false"))?))
-            }
-            "exponentialbackoffmultiplier" => {
-                let m: f64 = text.parse().map_err(|_| bad("a number"))?;
-                p.exponential_backoff_multiplier = Some((at.clone(), m));
-            }
-            "exponentialmaxwaitduration" => {
-                p.exponential_max_wait_duration = Some((
-                    at.clone(),
-                    spring_ms(&text)
-                        .ok_or_else(|| bad("a duration (500ms, 2s, PT0.5S or milliseconds)"))?,
-                ))
-            }
-            "enablerandomizedwait" => {
-                p.enable_randomized_wait =
-                    Some((at.clone(), text.parse().map_err(|_| bad("true or false"))?))
-            }
-            "randomizedwaitfactor" => {
-                let f: f64 = text.parse().map_err(|_| bad("a number in 0..=1"))?;
-                p.randomized_wait_factor = Some((at.clone(), f));
-            }
-            "baseconfig" => p.base_config = Some(text),
-            // Exceptions, predicates and event settings shape which failures retry, not
-            // when: the engine's `retry_on` says that.
+            "enableexponentialbackoff" => p.exp = set(&v, v.bool()?),
+            "enablerandomizedwait" => p.rand = set(&v, v.bool()?),
+            "exponentialbackoffmultiplier" => p.mult = set(&v, v.f64()?),
+            "exponentialmaxwaitduration" => p.max = set(&v, v.ms(spring_ms, DURATION)?),
+            "randomizedwaitfactor" => p.factor = set(&v, v.f64()?),
+            "baseconfig" => p.base = set(&v, v.text().unwrap_or_default()),
+            // Exceptions, predicates and events decide which failures retry, not when: the
+            // engine's `retry_on` says that.
             _ => {}
         }
     }
-    Ok(match merged {
-        Some(base) => p.over(&base),
-        None => p,
+    Ok(p)
+}
+
+/// A retry config as the starter builds it: the attempts and the interval's properties
+/// (from the level that set `waitDuration`), each `None` when no level set it.
+#[derive(Default)]
+struct BuiltRetry {
+    attempts: Set<u32>,
+    interval: Option<RetryProps>,
+    /// The factor a base had that an instance with its own wait does not inherit.
+    lost_factor: Option<String>,
+}
+
+/// The quirks found while building, with the defaults filled in.
+#[derive(Default)]
+struct Notes {
+    quirks: Vec<String>,
+    defaults: Vec<String>,
+}
+
+fn build_retry(
+    configs: Option<&Node>,
+    name: &str,
+    mut p: RetryProps,
+    depth: usize,
+    notes: &mut Notes,
+    lang: Lang,
+) -> Result<BuiltRetry, ValidationError> {
+    if p.wait.is_none() {
+        for flag in [&p.exp, &p.rand].into_iter().flatten() {
+            if flag.1 {
+                notes
+                    .quirks
+                    .push(Quirk::FlagWithoutWait.fill(lang, &[&flag.0]));
+            }
+        }
+    }
+    let base_name = match &p.base {
+        Some((_, b)) => Some(b.clone()),
+        None => (name != "default"
+            && configs
+                .and_then(|c| c.get("default", Names::Relaxed))
+                .is_some())
+        .then(|| "default".to_string()),
+    };
+    let base = match base_name {
+        Some(b) if depth < MAX_BASES && b != name => {
+            let node = configs
+                .and_then(|c| c.get(&b, Names::Relaxed))
+                .ok_or_else(|| {
+                    let (at, _) = p.base.clone().unwrap_or_default();
+                    ValidationError::new(at, b.clone(), "a name under resilience4j.retry.configs")
+                })?;
+            let bp = retry_props(&node)?;
+            // mergePropertiesIfAny: the flags, multiplier and max wait come from the base.
+            p.exp = p.exp.or(bp.exp.clone());
+            p.rand = p.rand.or(bp.rand.clone());
+            p.mult = p.mult.or(bp.mult.clone());
+            p.max = p.max.or(bp.max.clone());
+            let lost = (p.wait.is_some() && p.factor.is_none())
+                .then(|| bp.factor.as_ref().map(|f| f.0.clone()))
+                .flatten();
+            let mut built = build_retry(configs, &b, bp, depth + 1, notes, lang)?;
+            built.lost_factor = lost;
+            Some(built)
+        }
+        Some(b) => {
+            return Err(ValidationError::new(
+                p.base.map(|b| b.0).unwrap_or_default(),
+                b,
+                format!("a base config other than itself, at most {MAX_BASES} deep"),
+            ))
+        }
+        None => None,
+    };
+    let base = base.unwrap_or_default();
+    let attempts = match p.attempts.clone() {
+        // `maxAttempts: 0` is skipped by the starter: the base's (or the default) stays.
+        Some((_, 0)) | None => base.attempts,
+        some => some,
+    };
+    let (interval, lost_factor) = if p.wait.is_some() {
+        (Some(p), base.lost_factor)
+    } else {
+        (base.interval, None)
+    };
+    Ok(BuiltRetry {
+        attempts,
+        interval,
+        lost_factor,
     })
 }
 
-/// Reads a Spring Boot `application.yml`.
-pub fn read(text: &str, instance: Option<&str>, lang: Lang) -> Result<Imported, ValidationError> {
-    let docs = YamlLoader::load_from_str(text).map_err(|e| {
-        ValidationError::document(format!(
-            "not valid YAML: {}",
-            crate::validate::one_line(&e.to_string())
-        ))
-    })?;
-    // Spring merges the documents of the active profiles; without a profile, those that
-    // do not ask for one, in order.
-    let mut retry: Option<Yaml> = None;
-    let mut skipped_profiles = 0;
-    let docs: Vec<Yaml> = docs.iter().map(expand).collect();
-    for doc in &docs {
-        let profiled = path_get(doc, &["spring", "config", "activate"]).is_some()
-            || path_get(doc, &["spring", "profiles"]).is_some();
-        let Some(r) = path_get(doc, &["resilience4j", "retry"]) else {
-            continue;
-        };
-        if profiled {
-            skipped_profiles += 1;
-        } else if retry.is_none() {
-            retry = Some(r.clone());
+/// `configureRetryIntervalFunction`'s choice, with its quirks.
+fn interval(
+    p: Option<&RetryProps>,
+    origins: &mut Origins,
+    notes: &mut Notes,
+    lang: Lang,
+) -> Backoff {
+    let Some(p) = p else {
+        notes
+            .defaults
+            .push(format!("waitDuration = {DEFAULT_WAIT_MS}ms"));
+        return r4j(DEFAULT_WAIT_MS, None, None, None);
+    };
+    let (wait_at, wait) = p.wait.clone().unwrap_or_default();
+    origins.note("backoff.wait_duration_ms", &wait_at, format!("{wait}ms"));
+    let on = |f: &Set<bool>| f.as_ref().is_some_and(|f| f.1);
+    let (exp, rand) = (on(&p.exp), on(&p.rand));
+    let mult = p.mult.as_ref().map(|m| m.1);
+    let factor = p.factor.as_ref().map(|f| f.1);
+    for (value, flag) in [(&p.mult, exp), (&p.factor, rand)] {
+        if let (Some((at, _)), false) = (value, flag) {
+            notes.quirks.push(Quirk::WithoutFlag.fill(lang, &[at]));
         }
     }
-    let retry = retry.ok_or_else(|| {
-        ValidationError::new(
+    let max_applies = exp && mult.is_some() && (factor.is_some() || !rand);
+    if let (Some((at, _)), false) = (&p.max, max_applies) {
+        notes.quirks.push(Quirk::MaxIgnored.fill(lang, &[at]));
+    }
+    if exp && mult.is_none() {
+        notes.defaults.push(format!(
+            "exponentialBackoffMultiplier = {DEFAULT_MULTIPLIER}"
+        ));
+    }
+    if rand && factor.is_none() {
+        notes
+            .defaults
+            .push(format!("randomizedWaitFactor = {DEFAULT_FACTOR}"));
+    }
+    for (field, s) in [
+        ("backoff.exponential_backoff_multiplier", &p.mult),
+        ("backoff.randomized_wait_factor", &p.factor),
+        ("backoff.exponential_max_wait_duration_ms", &p.max),
+    ] {
+        if let Some((at, v)) = s {
+            origins.note(field, at, v.to_string());
+        }
+    }
+    let max = if max_applies {
+        p.max.as_ref().map(|m| m.1)
+    } else {
+        None
+    };
+    match (exp, rand) {
+        (true, true) => r4j(
+            wait,
+            Some(mult.unwrap_or(DEFAULT_MULTIPLIER)),
+            Some(factor.unwrap_or(DEFAULT_FACTOR)),
+            max,
+        ),
+        (true, false) => r4j(wait, Some(mult.unwrap_or(DEFAULT_MULTIPLIER)), None, max),
+        (false, true) => r4j(wait, None, Some(factor.unwrap_or(DEFAULT_FACTOR)), None),
+        (false, false) => r4j(wait, None, None, None),
+    }
+}
+
+fn r4j(wait: f64, mult: Option<f64>, factor: Option<f64>, max_ms: Option<f64>) -> Backoff {
+    Backoff::Resilience4j(Resilience4jBackoff {
+        wait_duration_ms: wait.round() as u64,
+        exponential_backoff_multiplier: mult,
+        randomized_wait_factor: factor,
+        exponential_max_wait_duration_ms: max_ms.map(|m| m.round() as u64),
+    })
+}
+
+/// The names under `instances` of a section.
+fn instance_names(section: Option<&Node>) -> Vec<String> {
+    section
+        .and_then(|s| s.get("instances", Names::Relaxed))
+        .map(|i| i.entries().into_iter().map(|(k, _)| k).collect())
+        .unwrap_or_default()
+}
+
+/// Reads a Spring Boot file's Resilience4j retry and circuit breaker of one instance.
+pub fn read(text: &str, instance: Option<&str>, lang: Lang) -> Result<Read, ValidationError> {
+    let file = super::spring::load(text)?;
+    let root = Node::root(&file.tree);
+    let retry = root.at(&["resilience4j", "retry"], Names::Relaxed);
+    let cb = root.at(&["resilience4j", "circuitbreaker"], Names::Relaxed);
+    if retry.is_none() && cb.is_none() {
+        return Err(ValidationError::new(
             "resilience4j.retry",
             "missing",
-            "a mapping with configs or instances",
-        )
-    })?;
-    let configs = get(&retry, "configs");
-    let instances = get(&retry, "instances");
-    let names: Vec<String> = match instances {
-        Some(Yaml::Hash(h)) => h
-            .keys()
-            .filter_map(|k| k.as_str().map(str::to_string))
-            .collect(),
-        _ => Vec::new(),
-    };
-    let (name, path, own) = match instance {
-        Some(n) => {
-            let v = instances.and_then(|i| get(i, n)).ok_or_else(|| {
-                ValidationError::new("--instance", n, format!("one of: {}", names.join(", ")))
-            })?;
-            (
-                n.to_string(),
-                format!("resilience4j.retry.instances.{n}"),
-                v.clone(),
-            )
+            "resilience4j.retry or resilience4j.circuitbreaker with instances or configs",
+        ));
+    }
+    let mut names = instance_names(retry.as_ref());
+    for n in instance_names(cb.as_ref()) {
+        if !names.contains(&n) {
+            names.push(n);
         }
-        None if names.len() == 1 => {
-            let n = names[0].clone();
-            let v = instances
-                .and_then(|i| get(i, &n))
-                .cloned()
-                .unwrap_or(Yaml::Null);
-            (n.clone(), format!("resilience4j.retry.instances.{n}"), v)
+    }
+    let name = match (instance, names.len()) {
+        (Some(n), _) if names.iter().any(|x| x == n) || names.is_empty() => n.to_string(),
+        (Some(n), _) => {
+            return Err(ValidationError::new(
+                "--instance",
+                n,
+                format!("one of: {}", names.join(", ")),
+            ))
         }
-        None if names.is_empty() => {
-            let v = configs
-                .and_then(|c| get(c, "default"))
-                .cloned()
-                .ok_or_else(|| {
-                    ValidationError::new(
-                        "resilience4j.retry",
-                        "no instances",
-                        "instances or configs.default",
-                    )
-                })?;
-            (
-                "default".to_string(),
-                "resilience4j.retry.configs.default".to_string(),
-                v,
-            )
-        }
-        None => {
+        (None, 0) => "default".to_string(),
+        (None, 1) => names[0].clone(),
+        (None, _) => {
             return Err(ValidationError::new(
                 "--instance",
                 "not given",
                 format!("one of: {}", names.join(", ")),
-            ));
+            ))
         }
     };
-    let mut p = props(&own, &path)?;
-    // CommonRetryConfigurationProperties.createRetryConfig: the named base, else `default`.
-    let base_name = p
-        .base_config
-        .clone()
-        .or_else(|| (name != "default").then(|| "default".to_string()));
-    if let Some(b) = base_name {
-        if let Some(base) = configs.and_then(|c| get(c, &b)) {
-            let base = props(base, &format!("resilience4j.retry.configs.{b}"))?;
-            p = p.over(&base);
-        } else if p.base_config.is_some() {
-            return Err(ValidationError::new(
-                format!("{path}.baseConfig"),
-                b,
-                "a name under resilience4j.retry.configs",
-            ));
+    let mut notes = Notes::default();
+    let mut origins = Origins::default();
+    let (attempts, backoff) = match &retry {
+        Some(r) => read_retry(r, &name, &mut origins, &mut notes, lang)?,
+        None => {
+            notes.quirks.push(Quirk::NoRetry.get(lang).to_string());
+            (1, Backoff::None)
+        }
+    };
+    let mut policy = Policy::new(attempts, backoff);
+    if let Some(c) = &cb {
+        if let Some(b) = super::resilience4j_breaker::read(c, &name, &mut origins)? {
+            policy.breaker = b.breaker.clone();
+            notes.quirks.extend(b.quirks(lang));
+            notes.defaults.extend(b.defaults);
+            if attempts > 1 {
+                notes.quirks.push(Quirk::Nesting.get(lang).to_string());
+            }
         }
     }
-    let mut out = policy(&p, lang)?;
-    if skipped_profiles > 0 {
-        out.quirks.push(match lang {
-            Lang::Zh => format!("{skipped_profiles} 个带 profile 的文档未读入：只读默认 profile"),
-            Lang::En => format!("{skipped_profiles} profile-specific document(s) not read: only the default profile is"),
-        });
+    if file.profiled > 0 {
+        notes
+            .quirks
+            .push(Quirk::Profiles.fill(lang, &[&file.profiled]));
     }
-    out.words.insert(
-        0,
-        match lang {
-            Lang::Zh => format!("Resilience4j 重试实例 {name}"),
-            Lang::En => format!("Resilience4j retry instance {name}"),
-        },
-    );
-    Ok(out)
+    Ok(Read {
+        source: format!("instance {name}"),
+        policy: origins.checked(policy)?,
+        quirks: notes.quirks,
+        defaults: notes.defaults,
+    })
 }
 
-/// `configureRetryIntervalFunction` and `maxAttempts`, as the starter applies them.
-fn policy(p: &Props, lang: Lang) -> Result<Imported, ValidationError> {
-    let zh = lang == Lang::Zh;
-    let mut quirks = Vec::new();
-    let mut defaults = Vec::new();
-    let flag = |f: &Option<(String, bool)>| f.as_ref().is_some_and(|(_, b)| *b);
-    let exp = flag(&p.enable_exponential_backoff);
-    let rand = flag(&p.enable_randomized_wait);
-    let mult = p.exponential_backoff_multiplier.as_ref().map(|(_, m)| *m);
-    let factor = p.randomized_wait_factor.as_ref().map(|(_, f)| *f);
-    let max = p.exponential_max_wait_duration.as_ref().map(|(_, m)| *m);
-    if let Some((at, f)) = &p.randomized_wait_factor {
-        if !(0.0..=1.0).contains(f) {
-            return Err(ValidationError::new(
-                at.clone(),
-                f,
-                "0..=1 (IntervalFunction.checkRandomizationFactor)",
-            ));
-        }
+/// The retry instance `name` (or the default config): its attempts and backoff.
+fn read_retry(
+    retry: &Node,
+    name: &str,
+    origins: &mut Origins,
+    notes: &mut Notes,
+    lang: Lang,
+) -> Result<(u32, Backoff), ValidationError> {
+    let configs = retry.get("configs", Names::Relaxed);
+    let own = retry
+        .get("instances", Names::Relaxed)
+        .and_then(|i| i.get(name, Names::Relaxed));
+    let props = match &own {
+        Some(n) => retry_props(n)?,
+        None => RetryProps::default(),
+    };
+    let built = build_retry(configs.as_ref(), name, props, 0, notes, lang)?;
+    if let Some(at) = &built.lost_factor {
+        notes
+            .quirks
+            .push(Quirk::FactorNotInherited.fill(lang, &[at]));
     }
-    let attempts = match &p.max_attempts {
-        // `maxAttempts: 0` is skipped by the starter: the default stays.
-        Some((_, 0)) | None => {
-            defaults.push(format!("maxAttempts = {DEFAULT_MAX_ATTEMPTS}"));
+    let attempts = match &built.attempts {
+        Some((at, n)) => {
+            origins.note("max_attempts", at, n.to_string());
+            *n
+        }
+        None => {
+            notes
+                .defaults
+                .push(format!("maxAttempts = {DEFAULT_MAX_ATTEMPTS}"));
             DEFAULT_MAX_ATTEMPTS
         }
-        Some((at, n)) if *n > MAX_ATTEMPTS => {
-            return Err(ValidationError::new(
-                at.clone(),
-                n,
-                format!("1..={MAX_ATTEMPTS} (the engine's bound on attempts)"),
-            ));
-        }
-        Some((_, n)) => *n,
     };
-    let backoff = match &p.wait_duration {
-        None => {
-            for (name, set) in [
-                ("enableExponentialBackoff", exp),
-                ("enableRandomizedWait", rand),
-            ] {
-                if set {
-                    quirks.push(if zh {
-                        format!("{name} 不起作用：没有设置 waitDuration")
-                    } else {
-                        format!("{name} has no effect: waitDuration is not set")
-                    });
-                }
-            }
-            defaults.push(format!("waitDuration = {DEFAULT_WAIT_MS}ms"));
-            r4j(DEFAULT_WAIT_MS, None, None, None)
-        }
-        Some((_, wait)) => {
-            let wait = wait.round().max(1.0) as u64;
-            if max.is_some() && !(exp && mult.is_some() && (factor.is_some() || !rand)) {
-                quirks.push(if zh {
-                    "exponentialMaxWaitDuration 被忽略：还需要 exponentialBackoffMultiplier（随机等待时还需要 randomizedWaitFactor）".to_string()
-                } else {
-                    "exponentialMaxWaitDuration is ignored: it needs exponentialBackoffMultiplier (and, with randomized wait, randomizedWaitFactor)".to_string()
-                });
-            }
-            if (mult.is_some() && !exp) || (factor.is_some() && !rand) {
-                quirks.push(if zh {
-                    "倍率或随机系数没有对应的 enable 开关，不起作用".to_string()
-                } else {
-                    "a multiplier or factor without its enable* flag has no effect".to_string()
-                });
-            }
-            match (exp, rand) {
-                (true, true) => {
-                    let m = mult.unwrap_or(DEFAULT_MULTIPLIER);
-                    let f = factor.unwrap_or(DEFAULT_FACTOR);
-                    let cap = if mult.is_some() && factor.is_some() {
-                        max
-                    } else {
-                        None
-                    };
-                    r4j(wait, Some(m), Some(f), cap)
-                }
-                (true, false) => r4j(
-                    wait,
-                    Some(mult.unwrap_or(DEFAULT_MULTIPLIER)),
-                    None,
-                    if mult.is_some() { max } else { None },
-                ),
-                (false, true) => r4j(wait, None, Some(factor.unwrap_or(DEFAULT_FACTOR)), None),
-                (false, false) => r4j(wait, None, None, None),
-            }
-        }
-    };
-    let Backoff::Resilience4j(rule) = &backoff else {
-        unreachable!("r4j builds a Resilience4j backoff")
-    };
-    if exp && mult.is_none() && p.wait_duration.is_some() {
-        defaults.push(format!(
-            "exponentialBackoffMultiplier = {DEFAULT_MULTIPLIER}"
-        ));
-    }
-    if rand && factor.is_none() && p.wait_duration.is_some() {
-        defaults.push(format!("randomizedWaitFactor = {DEFAULT_FACTOR}"));
-    }
-    let mut words = vec![attempts_words(attempts, lang)];
-    if attempts > 1 {
-        let spread = match rule.randomized_wait_factor {
-            Some(f) if zh => format!("，各 ±{}%", f * 100.0),
-            Some(f) => format!(", each ±{}%", f * 100.0),
-            None => String::new(),
-        };
-        let growth = match rule.exponential_backoff_multiplier {
-            Some(m) if zh => format!("（×{m}）"),
-            Some(m) => format!(" (×{m})"),
-            None => String::new(),
-        };
-        let cap = match rule.exponential_max_wait_duration_ms {
-            Some(c) if zh => format!("，最长 {}", super::ms_words(c as f64)),
-            Some(c) => format!(", at most {}", super::ms_words(c as f64)),
-            None => String::new(),
-        };
-        let waits = first_waits(&backoff, attempts - 1);
-        words.push(if zh {
-            format!("等待 {waits}{growth}{spread}{cap}")
-        } else {
-            format!("waits {waits}{growth}{spread}{cap}")
-        });
-    }
-    Ok(Imported {
-        library: Library::Resilience4j,
-        max_attempts: attempts,
-        backoff,
-        budget: None,
-        words,
-        quirks,
-        defaults,
-    })
+    let backoff = interval(built.interval.as_ref(), origins, notes, lang);
+    Ok((attempts, backoff))
 }
 
-fn r4j(wait: u64, mult: Option<f64>, factor: Option<f64>, max_ms: Option<f64>) -> Backoff {
-    Backoff::Resilience4j(Resilience4jBackoff {
-        wait_duration_ms: wait,
-        exponential_backoff_multiplier: mult,
-        randomized_wait_factor: factor,
-        exponential_max_wait_duration_ms: max_ms.map(|m| m.round().max(1.0) as u64),
-    })
+#[cfg(test)]
+mod tests {
+    use super::Quirk;
+
+    #[test]
+    fn the_catalogue_is_sound() {
+        assert_eq!(crate::lang::problems::<Quirk>(), Vec::<String>::new());
+    }
 }
