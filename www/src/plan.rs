@@ -160,6 +160,15 @@ pub struct SweepOutcome {
     plan: sweep::Plan,
 }
 
+/// The recommendation in words, with the point it names as the CLI writes it.
+#[derive(Serialize)]
+struct AdviceJs {
+    #[serde(flatten)]
+    advice: sweep::advice::Advice,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    at: Option<String>,
+}
+
 /// The recommendation as the page words it: the engine's parts, the sentence the page's.
 #[derive(Serialize)]
 struct RecommendJs {
@@ -211,17 +220,7 @@ impl SweepOutcome {
         };
         let best = self.result.best.map(|b| &self.result.points[b]);
         let rec = RecommendJs {
-            at: best
-                .map(|p| {
-                    self.result
-                        .paths
-                        .iter()
-                        .zip(&p.params)
-                        .map(|(k, v)| format!("{k} = {}", ensemble::render::num(*v)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .unwrap_or_default(),
+            at: self.result.best.map(|b| self.at(b)).unwrap_or_default(),
             point: self.result.best,
             goal: match o.goal {
                 choose::Goal::Max => "max",
@@ -243,16 +242,21 @@ impl SweepOutcome {
         to_js(&rec)
     }
 
-    /// The recommendation in words in `lang` (`"zh"`/`"en"`), `{text, complete, point?}`:
-    /// only once every point is in (before, `text` says it comes), and only over the
-    /// settings the reader chooses; `undefined` without an objective.
+    /// The recommendation in words in `lang` (`"zh"`/`"en"`), `{text, complete, point?,
+    /// at?}`: only once every point is in (before, `text` says it comes), and only over
+    /// the settings the reader chooses; `at` is the point's `path = value` of each
+    /// parameter, as the CLI's `recommended:` line writes them; `undefined` without an
+    /// objective.
     #[wasm_bindgen(
-        unchecked_return_type = "{text: string, complete: boolean, point?: number} | undefined"
+        unchecked_return_type = "{text: string, complete: boolean, point?: number, at?: string} | undefined"
     )]
     pub fn advice(&self, lang: Option<String>) -> Result<JsValue, JsValue> {
         let lang = crate::js::page_lang(lang.as_deref());
         match sweep::advice::advice(&self.plan, &self.result, lang) {
-            Some(a) => to_js(&a),
+            Some(advice) => to_js(&AdviceJs {
+                at: advice.point.map(|b| self.at(b)),
+                advice,
+            }),
             None => Ok(JsValue::UNDEFINED),
         }
     }
@@ -267,9 +271,11 @@ impl SweepOutcome {
             .collect()
     }
 
-    /// The CLI's text summary (`retrystorm grid`), of the points so far.
-    pub fn text(&self) -> String {
-        sweep_render::text(&self.plan, &self.result)
+    /// The CLI's text summary (`retrystorm grid --lang <lang>`), of the points so far,
+    /// its recommendation in words in `lang` (`"zh"`/`"en"`).
+    pub fn text(&self, lang: Option<String>) -> String {
+        let lang = crate::js::page_lang(lang.as_deref());
+        sweep_render::text_in(&self.plan, &self.result, lang)
     }
 
     /// One JSON line per point (`retrystorm grid --jsonl`).
@@ -361,6 +367,17 @@ impl SweepOutcome {
 }
 
 impl SweepOutcome {
+    /// Point `b`'s `path = value` of each parameter (`capacity = 240, clients = 800`).
+    fn at(&self, b: usize) -> String {
+        self.result
+            .paths
+            .iter()
+            .zip(&self.result.points[b].params)
+            .map(|(k, v)| format!("{k} = {}", ensemble::render::num(*v)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The parameter paths and whether each is log-spaced.
     fn axes(&self) -> (Vec<String>, Vec<bool>) {
         let log = self
@@ -389,7 +406,10 @@ pub fn numeric_fields(model: &str, scenario: JsValue) -> Result<JsValue, JsValue
 }
 
 /// A scenario of `model` (`"classic"` or `"cluster"`) as the page holds it, checked.
-fn base_scenario(model: &str, scenario: &JsValue) -> Result<scenario::AnyScenario, JsValue> {
+pub(crate) fn base_scenario(
+    model: &str,
+    scenario: &JsValue,
+) -> Result<scenario::AnyScenario, JsValue> {
     let model: scenario::Model =
         retrystorm::validate::read_value(&serde_json::Value::String(model.into()))
             .map_err(plain_error)?;
@@ -398,7 +418,7 @@ fn base_scenario(model: &str, scenario: &JsValue) -> Result<scenario::AnyScenari
 }
 
 /// A JS value read as the engine reads a file of `T` (unknown fields named by path).
-fn read_js<T: serde::de::DeserializeOwned>(v: &JsValue) -> Result<T, JsValue> {
+pub(crate) fn read_js<T: serde::de::DeserializeOwned>(v: &JsValue) -> Result<T, JsValue> {
     retrystorm::validate::from_value(&json_from_js(v).map_err(|e| js_error(&e))?)
         .map_err(|e| js_error(&e))
 }
@@ -461,10 +481,10 @@ pub fn sweep_fields(
 }
 
 /// The metrics of `scenario` (of `model`) the sweep form lists, labelled in `lang`:
-/// `[{metric, label, unit}]`.
+/// `[{metric, label, unit, symbol}]` (`symbol`: what follows a value, `%`, `s`).
 #[wasm_bindgen(
     js_name = sweepMetrics,
-    unchecked_return_type = "{metric: string, label: string, unit: string}[]"
+    unchecked_return_type = "{metric: string, label: string, unit: string, symbol: string}[]"
 )]
 pub fn sweep_metrics(
     model: &str,

@@ -59,6 +59,15 @@ fn heatmap_readouts_are_the_engines_values_and_clicks_find_the_point() {
     // The recommendation is the native best point's.
     let rec = out.recommendation().unwrap();
     assert_eq!(get(&rec, "point").as_f64(), native.best.map(|b| b as f64));
+    // In words too (both parameters are settings): the same point, its `at` as the CLI's.
+    let advice = out.advice(Some("en".into())).unwrap();
+    assert_eq!(
+        get(&advice, "point").as_f64(),
+        native.best.map(|b| b as f64)
+    );
+    assert_eq!(get(&advice, "at").as_string(), get(&rec, "at").as_string());
+    let text = get(&advice, "text").as_string().unwrap();
+    assert!(text.starts_with("Recommended: "), "{text}");
     // A point's scenario has its values applied.
     let sc = p.point_scenario(4).unwrap();
     assert_eq!(get(&sc, "capacity").as_f64(), Some(300.0));
@@ -76,6 +85,18 @@ fn fields_presets_and_choices_cross_as_plain_objects() {
     assert_eq!(presets.length(), 3);
     let desc = get(&presets.get(0), "description").as_string().unwrap();
     assert!(desc.contains("断路器"), "{desc}");
+    // The form's lists: every metric with its label and the symbol after a threshold.
+    let article = || js(&serde_json::to_string(&Scenario::article()).unwrap());
+    let metrics = js_sys::Array::from(&plan::sweep_metrics("classic", article(), None).unwrap());
+    let delivery = metrics
+        .iter()
+        .find(|m| get(m, "metric").as_string().as_deref() == Some("strategies[5].delivery_pct"))
+        .unwrap();
+    assert_eq!(
+        get(&delivery, "label").as_string().unwrap(),
+        "S6 · delivery"
+    );
+    assert_eq!(get(&delivery, "symbol").as_string().unwrap(), "%");
     let bad = plan::with_sweep_choices(js(TWO), js(r#"{"objective": "best:x"}"#)).unwrap_err();
     assert!(message(&bad).contains("objective"), "{}", message(&bad));
     assert_eq!(get(&bad, "field").as_string().unwrap(), "objective");

@@ -270,13 +270,7 @@ mod flat {
 /// The value of `m` in an ensemble; `None` when no group or metric has that name, or no
 /// seed has a value.
 pub fn value(e: &Ensemble, m: &MetricRef) -> Option<f64> {
-    let g = e.groups.iter().find(|g| {
-        m.metric
-            .strip_prefix(g.key.as_str())
-            .is_some_and(|r| r.starts_with('.'))
-    })?;
-    let name = &m.metric[g.key.len() + 1..];
-    let spread = g.metrics.iter().find(|x| x.metric == name)?.spread?;
+    let spread = e.metric(&m.metric)?.1.spread?;
     Some(m.stat.of(&spread))
 }
 

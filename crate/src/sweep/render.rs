@@ -5,6 +5,7 @@ use super::choose::{self, MetricRef};
 use super::SweepResult;
 use crate::ensemble::render::num;
 use crate::ensemble::Spread;
+use crate::lang::Lang;
 use crate::report::csv_field;
 use core::fmt::Write as _;
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -138,9 +139,15 @@ pub fn metric_label(m: &MetricRef) -> String {
     }
 }
 
-/// The text summary: a row per point with the metrics the definition names, the marks,
-/// and the recommendation with its caveat.
+/// The text summary ([`text_in`]) with the recommendation's words in English.
 pub fn text(plan: &super::Plan, r: &SweepResult) -> String {
+    text_in(plan, r, Lang::En)
+}
+
+/// The text summary: a row per point with the metrics the definition names, the marks,
+/// the recommendation with its caveat, and last the recommendation in words in `lang`
+/// (the page's sentence, [`super::advice`]: only over the settings the reader chooses).
+pub fn text_in(plan: &super::Plan, r: &SweepResult, lang: Lang) -> String {
     let sw = &plan.sweep;
     let mut refs: Vec<MetricRef> = Vec::new();
     let mut add = |m: &MetricRef| {
@@ -245,6 +252,9 @@ pub fn text(plan: &super::Plan, r: &SweepResult) -> String {
             "This answer holds for this scenario (its load, outage, strategies and {} seeds), not in general.",
             plan.seeds.len()
         );
+    }
+    if let Some(a) = super::advice::advice(plan, r, lang) {
+        let _ = write!(out, "\n{}\n", a.text);
     }
     out
 }

@@ -275,18 +275,22 @@ pub enum Unit {
 }
 
 impl Unit {
+    /// What follows a number in this unit: `%`, ` s`, `x` (empty for a plain number).
+    pub fn suffix(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (Unit::Pct, _) => "%",
+            (Unit::S, Lang::En) => " s",
+            (Unit::S, Lang::Zh) => " 秒",
+            (Unit::Ms, _) => " ms",
+            (Unit::Ratio, _) => "x",
+            (Unit::PerS, _) => "/s",
+            (Unit::Count | Unit::Flag, _) => "",
+        }
+    }
+
     /// `v` with this unit.
     pub fn show(self, v: f64, lang: Lang) -> String {
-        let n = num(v);
-        match (self, lang) {
-            (Unit::Pct, _) => format!("{n}%"),
-            (Unit::S, Lang::En) => format!("{n} s"),
-            (Unit::S, Lang::Zh) => format!("{n} 秒"),
-            (Unit::Ms, _) => format!("{n} ms"),
-            (Unit::Ratio, _) => format!("{n}x"),
-            (Unit::PerS, _) => format!("{n}/s"),
-            (Unit::Count | Unit::Flag, _) => n,
-        }
+        format!("{}{}", num(v), self.suffix(lang))
     }
 }
 
@@ -407,6 +411,8 @@ pub struct MetricChoice {
     pub label: String,
     /// Its unit.
     pub unit: Unit,
+    /// What follows a value of it (`%`, `s`), for a threshold's input; empty for a count.
+    pub symbol: String,
 }
 
 /// The metrics of `s` the form lists, labelled in `lang`: every strategy's (classic),
@@ -435,6 +441,7 @@ pub fn metric_choices(s: &AnyScenario, lang: Lang) -> Vec<MetricChoice> {
         .map(|metric| MetricChoice {
             label: metric_label(s, &metric, lang),
             unit: unit(&metric),
+            symbol: unit(&metric).suffix(lang).trim().into(),
             metric,
         })
         .collect()
@@ -499,7 +506,7 @@ impl Share {
 }
 
 /// What `stat` under `op` says of the seeds: `in 95% of seeds`.
-pub fn share_words(stat: Stat, op: Op, lang: Lang) -> &'static str {
+pub(crate) fn share_words(stat: Stat, op: Op, lang: Lang) -> &'static str {
     let w = match (stat, op) {
         (Stat::Mean, _) => Word::ShareMean,
         (Stat::Median, _) => Word::ShareHalf,
@@ -708,5 +715,11 @@ mod tests {
             constraint_words(&c, "overload", Lang::En),
             "overload ≤ 2 s in 95% of seeds"
         );
+        assert_eq!(Unit::S.show(2.5, Lang::Zh), "2.5 秒");
+        let delivery = metric_choices(&article(), Lang::En)
+            .into_iter()
+            .find(|m| m.metric == "strategies[5].delivery_pct")
+            .unwrap();
+        assert_eq!((delivery.unit, delivery.symbol.as_str()), (Unit::Pct, "%"));
     }
 }

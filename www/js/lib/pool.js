@@ -14,10 +14,20 @@
 /** @typedef {import('../../retrystorm-web.js').Plan} Plan */
 
 const UPDATE_MS = 100;
-// Items per message: enough that the messages cost little, few enough that every
-// worker gets work and the first results come back at once.
+// Items per message: about this much work, so the messages cost little and a point
+// still shows as soon as its seeds are in; a heavy item (a cluster run of seconds) goes
+// alone. The first ranges are one item each, until a worker says what an item costs.
+const TARGET_MS = 100;
 const MAX_CHUNK = 25;
 const MAX_WORKERS = 16;
+
+/**
+ * Items per message when an item takes `ms` of a worker's time.
+ * @param {number} ms
+ */
+export function chunkFor(ms) {
+  return Math.max(1, Math.min(MAX_CHUNK, Math.floor(TARGET_MS / Math.max(ms, 0.01))));
+}
 
 /** The pool size: the machine's cores, or `?workers=N` in the page's address (tests). */
 export function poolSize() {
@@ -56,7 +66,7 @@ export class Pool {
     this.cancel();
     const run = ++this.runId;
     const items = plan.items();
-    const chunk = Math.max(1, Math.min(MAX_CHUNK, Math.ceil(items / (this.size * 4))));
+    let chunk = 1;
     let next = 0;
     let lastUpdate = 0;
     let timer = 0;
@@ -88,9 +98,9 @@ export class Pool {
         else if (!timer) timer = setTimeout(report, UPDATE_MS);
       };
       this.stop = () => end(() => reject({ cancelled: true }));
-      const workers = this.spawn(Math.min(this.size, Math.ceil(items / chunk)));
+      const workers = this.spawn(Math.min(this.size, items));
       if (!workers) {
-        this.inline(plan, items, chunk, take, () => finished);
+        this.inline(plan, items, take, () => finished);
         return;
       }
       /** @param {Worker} w */
@@ -108,6 +118,7 @@ export class Pool {
             end(() => reject(Object.assign(new Error(m.error.message), m.error)));
             return;
           }
+          if (m.samples.length) chunk = chunkFor(m.ms / m.samples.length);
           feed(w);
           take(m.samples);
         };
@@ -141,20 +152,23 @@ export class Pool {
   }
 
   /**
-   * The main-thread fallback: a slice of items per frame, so the page still paints.
+   * The main-thread fallback: a slice of items per frame (sized as a worker's message),
+   * so the page still paints.
    * @param {Plan} plan
    * @param {number} items
-   * @param {number} chunk
    * @param {(samples: [number, string][]) => void} take
    * @param {() => boolean} stopped
    */
-  inline(plan, items, chunk, take, stopped) {
+  inline(plan, items, take, stopped) {
     let i = 0;
+    let chunk = 1;
     const step = () => {
       if (stopped()) return;
       /** @type {[number, string][]} */
       const samples = [];
+      const t0 = performance.now();
       for (const end = Math.min(items, i + chunk); i < end; i++) samples.push([i, plan.runItem(i)]);
+      chunk = chunkFor((performance.now() - t0) / samples.length);
       take(samples);
       if (i < items) setTimeout(step, 0);
     };

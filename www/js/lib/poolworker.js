@@ -2,8 +2,8 @@
 // sweep) it is sent, once per run, and runs the items it is handed.
 //
 // Protocol: the page posts {run, model, scenario, sweep, from, to}; the worker answers
-// {run, samples: [[item, sampleJSON], …]} for the items from..to, or
-// {run, error: {message, field, value, allowed}}.
+// {run, samples: [[item, sampleJSON], …], ms} for the items from..to (ms: the time they
+// took, which sizes the next ranges), or {run, error: {message, field, value, allowed}}.
 
 import init, * as wasm from '../../retrystorm-web.js';
 import { errorMessage } from './jobs.js';
@@ -26,8 +26,9 @@ self.onmessage = async (/** @type {MessageEvent} */ event) => {
     }
     /** @type {[number, string][]} */
     const samples = [];
+    const t0 = performance.now();
     for (let i = from; i < to; i++) samples.push([i, plan.runItem(i)]);
-    self.postMessage({ run, samples });
+    self.postMessage({ run, samples, ms: performance.now() - t0 });
   } catch (e) {
     self.postMessage({ run, error: errorMessage(e) });
   }
