@@ -46,8 +46,9 @@ step "cargo doc" env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
 # Biome's config is biome.json; `biome check --write www/js www/types tests/e2e tests/unit` applies its fixes.
 step "js format and lint" biome ci --colors=off www/js www/types tests/e2e tests/unit scripts/post-build.mjs
 # The page's run scheduling (newest request wins, restart, cancel), in node with a fake Worker.
+# The pool's ranges (one heavy item per message, light ones batched), in node with fake workers.
 # The page's catalogues: both languages have every key, and no page text is outside them.
-step "js unit tests" node --test "$ROOT/tests/unit/runner.test.js" "$ROOT/tests/unit/catalogue.test.js"
+step "js unit tests" node --test "$ROOT/tests/unit/runner.test.js" "$ROOT/tests/unit/catalogue.test.js" "$ROOT/tests/unit/place.test.js" "$ROOT/tests/unit/pool.test.js"
 step "engine tests" cargo test
 # The charts' data choices and what they draw, natively (SVG backend): no browser needed.
 step "chart tests (native)" cargo test -p retrystorm-web
@@ -65,7 +66,7 @@ step "trunk build (sub-path)" trunk build --release --offline --public-url "$SUB
 mkdir -p "$ROOT/tests/artifacts"
 step "e2e" env DIST="$ROOT/dist" DIST_SUBPATH="$ROOT/target/dist-subpath" SUBPATH="$SUBPATH" \
   RETRYSTORM_BIN="$ROOT/target/release/retrystorm" ARTIFACTS="$ROOT/tests/artifacts" \
-  node --test --test-concurrency=1 "$E2E_DIR/postbuild.test.js" "$E2E_DIR/playground.test.js" "$E2E_DIR/cluster.test.js" "$E2E_DIR/cost-attribution-routes.test.js" "$E2E_DIR/i18n.test.js" "$E2E_DIR/seeds.test.js" "$E2E_DIR/sweep.test.js" "$E2E_DIR/reader.test.js" "$E2E_DIR/errors.test.js" "$E2E_DIR/loading.test.js" "$E2E_DIR/a11y.test.js"
+  node --test --test-concurrency=1 "$E2E_DIR/postbuild.test.js" "$E2E_DIR/playground.test.js" "$E2E_DIR/cluster.test.js" "$E2E_DIR/cost-attribution-routes.test.js" "$E2E_DIR/i18n.test.js" "$E2E_DIR/seeds.test.js" "$E2E_DIR/sweep.test.js" "$E2E_DIR/reader.test.js" "$E2E_DIR/errors.test.js" "$E2E_DIR/loading.test.js" "$E2E_DIR/a11y.test.js" "$E2E_DIR/chart-readout.test.js" "$E2E_DIR/embed.test.js"
 
 log "summary"
 printf '%s\n' "${summary[@]}"

@@ -86,8 +86,8 @@ for (const [name, query, runs] of VIEWS) {
   });
 }
 
-for (const embed of [null, 'both']) {
-  test(`axe-core: no serious or critical violation on the cluster ${embed ? 'embed' : 'view'}`, async () => {
+for (const embed of [null, 'both', 'chart']) {
+  test(`axe-core: no serious or critical violation on the cluster ${embed ? `embed (${embed})` : 'view'}`, async () => {
     const first = await h.page(h.url);
     await e2e.waitRunCount(first, 'runs', 1);
     const link = await clusterLink(first);
@@ -101,6 +101,26 @@ for (const embed of [null, 'both']) {
     await page.close();
   });
 }
+
+test('axe-core: no serious or critical violation on the narrow embed and in the embed dialog', async () => {
+  // The compact table of a narrow embed.
+  const narrow = await h.page(`${h.url}?embed=table`);
+  await narrow.setViewportSize({ width: 360, height: 800 });
+  await e2e.waitRunCount(narrow, 'runs', 1);
+  await settled(narrow);
+  assert.deepEqual(await violations(narrow), []);
+  await narrow.close();
+  // The dialog open, its preview measured.
+  const page = await h.page(h.url);
+  await e2e.waitRunCount(page, 'runs', 1);
+  await page.click('#copy-embed');
+  await page.waitForFunction(() => !!document.getElementById('embed-dialog')?.dataset.height, null, {
+    timeout: 60_000,
+  });
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
 
 test('arrow keys move inside the strategy grid as in a spreadsheet', async () => {
   const page = await h.page(h.url);

@@ -357,6 +357,51 @@ test('dragging a fault bar moves the fault and re-runs', async () => {
   await page.close();
 });
 
+test('a short fault is dragged by its label, where the label runs past its bar', async () => {
+  const page = await openCluster();
+  // Half a second of a 90 s run: a bar narrower than its label.
+  await page.locator('#cluster-timeline g.bar.fault .body').first().click();
+  const n = await clusterRuns(page);
+  await page.fill('[data-field="faults[0].duration_ms"]', '500');
+  await page.press('[data-field="faults[0].duration_ms"]', 'Tab');
+  await waitClusterRuns(page, n + 1);
+  const before = (await cfg(page)).faults[0];
+  const bar = /** @type {{x: number, y: number, width: number, height: number}} */ (
+    await page.locator('#cluster-timeline g.bar.fault .body').first().boundingBox()
+  );
+  const label = /** @type {{x: number, y: number, width: number, height: number}} */ (
+    await page.locator('#cluster-timeline g.bar.fault .bar-label').first().boundingBox()
+  );
+  const x = label.x + label.width - 3;
+  assert.ok(
+    x > bar.x + bar.width + 4,
+    `the label (${label.x}–${x + 3}) runs past the bar (${bar.x}–${bar.x + bar.width})`,
+  );
+  const m = await clusterRuns(page);
+  await page.mouse.move(x, label.y + label.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(x + 60, label.y + label.height / 2, { steps: 6 });
+  await page.mouse.up();
+  await waitClusterRuns(page, m + 1);
+  const after = (await cfg(page)).faults[0];
+  assert.ok(after.start_ms > before.start_ms + 3000, `${before.start_ms} → ${after.start_ms}`);
+  assert.equal(after.duration_ms, 500, 'a move keeps the length');
+  // The form names the fault's tier by the number its card shows (from 1), not its index.
+  const k = after.tier;
+  const card = await page.textContent(`#cluster-editor .tier[data-tier="${k}"] .tier-no`);
+  const chosen = await page.$eval('[data-field="faults[0].tier"]', (e) => {
+    const sel = /** @type {HTMLSelectElement} */ (e);
+    return sel.options[sel.selectedIndex].text;
+  });
+  assert.equal(chosen.split(' ')[0], String(card).trim());
+  assert.equal(chosen.split(' ')[0], String(k + 1));
+  assert.equal((await cfg(page)).faults.length, 1, 'no fault added on the row under the label');
+  await page
+    .locator('#cluster-timeline')
+    .screenshot({ path: path.join(e2e.ARTIFACTS, 'cluster-fault-label-drag.png') });
+  await page.close();
+});
+
 test('a long run shows progress, can be cancelled, and the page keeps responding', async () => {
   const page = await openCluster();
   const sum = await summary(page);
@@ -444,6 +489,16 @@ test('A/B: pin naive as A, load fixed as B, see both with correct deltas', async
     `${sign(g)}${Math.abs(g).toFixed(1)}/s`,
     `${sign(g)}${Math.abs((g / a.summary.goodput_per_s) * 100).toFixed(1)}%`,
   ]);
+  // Coloured by better or worse, not by sign: B delivers more (+) and is overloaded
+  // less (−), both better; the offered load is not judged.
+  const classes = Object.fromEntries(
+    await page.$$eval('#cluster-compare tbody tr', (trs) =>
+      trs.map((tr) => [String(tr.firstElementChild?.textContent), tr.className]),
+    ),
+  );
+  assert.equal(classes['success ratio'], 'better');
+  assert.equal(classes['overload duration'], 'better');
+  assert.equal(classes.requests, '');
   await page.locator('#cluster-root').screenshot({ path: path.join(e2e.ARTIFACTS, 'cluster-ab.png') });
   // The link carries A too (a version-2 state): a fresh page shows the same comparison.
   assert.match(page.url(), /[?&]s=v2\./);
@@ -492,18 +547,30 @@ test('exports: Markdown, CSV per bucket and tier, PNG, and a scenario file the C
   await page.close();
 });
 
-test('embed mode shows the cluster chart and summary only', async () => {
+test('embed mode shows the cluster verdict and charts only', async () => {
   const page = await openCluster();
   const sum = await summary(page);
+  // The embed dialog's first view for the cluster model: the verdict and the charts.
   await page.click('#copy-embed');
-  const snippet = await page.inputValue('#cluster-export-text');
+  const snippet = await page.inputValue('#embed-code');
   const src = /src="([^"]+)"/.exec(snippet)[1].replaceAll('&amp;', '&');
+  assert.equal(src, `${page.url()}&embed=chart&lang=en`);
   await page.close();
   const embed = await open(src, { cluster: true });
-  for (const hidden of ['.cluster-editor', '#cluster-timeline', '#cluster-pin', '#copy-link', '#cluster-export-md']) {
+  for (const hidden of [
+    '.cluster-editor',
+    '#cluster-timeline',
+    '#cluster-pin',
+    '#copy-link',
+    '#cluster-export-md',
+    '#cluster-summary',
+    '#cluster-tiers',
+  ]) {
     assert.equal(await embed.isVisible(hidden), false, `${hidden} is hidden`);
   }
   assert.ok(await embed.isVisible('#cluster-chart'));
+  assert.ok(await embed.isVisible('#cluster-verdict'));
+  // The engine's figures behind it are the page's (the tables' view shows them).
   assert.deepEqual(await summary(embed), sum);
   const href = await embed.getAttribute('#cluster-open', 'href');
   assert.ok(href.startsWith(h.url) && !href.includes('embed'), href);
@@ -584,7 +651,7 @@ test('each model keeps its state; classic links without a cluster scenario still
   await page.close();
 });
 
-test('copy link and copy embed code show the current text in the cluster export box, from the first click', async () => {
+test('copy link and the embed dialog give the current state, from the first click', async () => {
   const page = await openCluster();
   await page.click('#copy-link');
   const link = await page.inputValue('#cluster-export-text');
@@ -596,9 +663,9 @@ test('copy link and copy embed code show the current text in the cluster export 
   // After an edit, the next copy is the new state.
   await commit(page, 'tiers[1].instances', '11');
   await page.click('#copy-embed');
-  const snippet = await page.inputValue('#cluster-export-text');
+  const snippet = await page.inputValue('#embed-code');
   const src = /src="([^"]+)"/.exec(snippet)?.[1].replaceAll('&amp;', '&');
-  assert.equal(src, `${page.url()}&embed=both`);
+  assert.equal(src, `${page.url()}&embed=chart&lang=en`);
   await page.close();
 });
 

@@ -66,6 +66,25 @@ for (const [lang, maxRetry, instances] of [
   });
 }
 
+test('an outage start past the run or past the end marks the start, not only the other end', async () => {
+  const page = await open('?lang=en');
+  const from = page.locator('[data-field="outage.from_s"]');
+  const to = page.locator('[data-field="outage.to_s"]');
+  // Beyond the run (60 s): the start alone is wrong.
+  await from.fill('70');
+  await page.waitForSelector('#classic-root .field-msg');
+  assert.equal(await from.getAttribute('aria-invalid'), 'true');
+  assert.notEqual(await to.getAttribute('aria-invalid'), 'true');
+  // Past the end (26): both ends can fix it, and the start just edited is marked.
+  await from.fill('40');
+  await page.waitForFunction(
+    () => document.querySelector('[data-field="outage.to_s"]')?.getAttribute('aria-invalid') === 'true',
+  );
+  assert.equal(await from.getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('the JS Error of a run keeps the field path, the value and the range, with the plain words beside', async () => {
   const page = await open('');
   const err = await page.evaluate(() => {

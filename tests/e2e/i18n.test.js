@@ -134,8 +134,13 @@ test('embed=herd shows only that report', async () => {
 
 test('the embed snippet in a host page at 360 px: the iframe grows to its content', async () => {
   const page0 = await open('?view=herd');
+  // The embed dialog's snippet, once its preview has measured the height.
   await page0.click('#copy-embed');
-  const snippet = await page0.inputValue('#classic-export-text');
+  await page0.check('input[name="embed-width"][value="360"]');
+  await page0.waitForFunction(() => !!document.getElementById('embed-dialog')?.dataset.height, null, {
+    timeout: 60_000,
+  });
+  const snippet = await page0.inputValue('#embed-code');
   await page0.close();
   assert.match(snippet, /embed=herd/);
   // A host page on another origin (another port), holding the snippet as it was copied,

@@ -64,21 +64,33 @@ function waitForWasm() {
 
 /**
  * An embedded page tells its host how tall it is, whenever that changes, with the
- * message `{type: 'retrystorm:height', height}` (CSS pixels; docs/playground.md, "Embed"): the
- * snippet of "copy embed code" listens for it and sizes the iframe, so nothing scrolls
- * inside it. A host without the listener keeps the iframe's fixed height.
+ * message `{type: 'retrystorm:height', height, width, ready}` (CSS pixels; docs/playground.md,
+ * "Embed"): the snippet's listener sizes the iframe by `height`, so nothing scrolls inside
+ * it, and a host without the listener keeps the snippet's fixed height. The embed dialog's
+ * preview measures that fixed height from the same message: `width` is the width it was
+ * laid out at, and `ready` says the model's run is shown (before it, the height is the
+ * loading page's).
+ * @returns {() => void} marks the page ready (the shell calls it when the run is shown)
  */
 function postHeight() {
-  if (window.parent === window) return;
-  let last = -1;
+  if (window.parent === window) return () => {};
+  let last = '';
+  let ready = false;
   const send = () => {
-    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
-    if (height === last) return;
-    last = height;
-    window.parent.postMessage({ type: 'retrystorm:height', height }, '*');
+    const root = document.documentElement;
+    const height = Math.ceil(root.getBoundingClientRect().height);
+    const width = root.clientWidth;
+    const key = `${height} ${width} ${ready}`;
+    if (key === last) return;
+    last = key;
+    window.parent.postMessage({ type: 'retrystorm:height', height, width, ready }, '*');
   };
   new ResizeObserver(send).observe(document.documentElement);
   send();
+  return () => {
+    ready = true;
+    send();
+  };
 }
 
 async function main() {
@@ -89,9 +101,10 @@ async function main() {
   // The (still disabled) language switch shows the page's language while the wasm loads.
   const select = /** @type {HTMLSelectElement | null} */ (document.getElementById('lang-select'));
   if (select) select.value = lang();
+  let shown = () => {};
   if (embed) {
     document.body.classList.add('embed', `embed-${embed}`);
-    postHeight();
+    shown = postHeight();
   }
   /** @type {Wasm} */
   let wasm;
@@ -118,6 +131,7 @@ async function main() {
     apps.cluster = new ClusterApp($('cluster-root'), hooks);
     return { classic: apps.classic, cluster: apps.cluster };
   });
+  shell.onShown = shown;
   // For the console and the end-to-end tests.
   window.playground = {
     shell,

@@ -1,10 +1,10 @@
 // The page shell: the URL and history, the model switch, embed mode, "copy link" and
-// "copy embed code", and the presets that switch models. It talks to the two model apps
+// the embed dialog, and the presets that switch models. It talks to the two model apps
 // (classic/app.js, cluster/app.js) through the same interface, ModelApp below; each app
 // owns its scenario, editor, runner, charts, tables and exports.
 
+import { EmbedDialog } from './embed/dialog.js';
 import { $, banner } from './lib/dom.js';
-import { embedSnippet } from './lib/exports.js';
 import { lang, onLangChange, setLang, t } from './lib/i18n.js';
 import { readLocation, urlFor, VIEWS, writeLocation } from './lib/urlstate.js';
 
@@ -21,12 +21,13 @@ import { readLocation, urlFor, VIEWS, writeLocation } from './lib/urlstate.js';
 /**
  * What the shell needs of a model's app.
  * @typedef {object} ModelApp
- * @property {import('./lib/exports.js').Exports} exports where copied links and embed code show
+ * @property {import('./lib/exports.js').Exports} exports where copied links show
  * @property {() => PageState} linkState this model's part of the share state
  * @property {(state: PageState | null, shown: boolean) => void} restore loads a link's state (null: the defaults)
  * @property {(preset: Preset) => void} loadPreset
  * @property {(active: boolean) => void} setActive shows or hides the model
  * @property {(href: string) => void} setOpenLink the "open in playground" link of embeds
+ * @property {() => string} embedTitle the scenario's title, as the embed's caption shows it
  * @property {() => void} [relabel] redraws the texts it built after a language switch
  * @property {(view: string) => void} [setView] shows one of the article's reports (the classic model)
  */
@@ -40,7 +41,14 @@ import { readLocation, urlFor, VIEWS, writeLocation } from './lib/urlstate.js';
  * @property {(commit: boolean, viewOnly?: boolean) => void} changed writes the URL: `commit` adds a history entry
  * @property {(preset: Preset) => void} loadPreset loads a preset of any model, switching to it
  * @property {(view: string) => void} setView shows the results table or one of the article's reports, in a new history entry
+ * @property {(model: Model) => void} shown a run of the model is on screen (an embed then tells its host it is ready)
  */
+
+/** What an embed of each model can show (`embed=`), in the dialog's order. */
+const EMBED_VIEWS = {
+  classic: ['both', 'chart', 'table', 'herd', 'sweep', 'breaker'],
+  cluster: ['chart', 'both', 'table'],
+};
 
 export class Shell {
   /**
@@ -63,6 +71,10 @@ export class Shell {
     this.entryDirty = false;
     /** The classic page's view: the results table or one of the article's reports. */
     this.view = readLocation().view;
+    /** Called when the model on screen has shown a run (boot.js: an embed's height is then its content's). */
+    this.onShown = () => {};
+    /** @type {EmbedDialog | null} built on first use */
+    this.embedDialog = null;
     // The presets in the page's language; refilled in place on a switch, so every app's
     // reference to the list stays current.
     const presets = wasm.bundledScenarios(lang());
@@ -73,6 +85,9 @@ export class Shell {
       changed: (commit, viewOnly = false) => this.syncUrl({ commit, viewOnly }),
       loadPreset: (preset) => this.loadPreset(preset),
       setView: (view) => this.setView(view),
+      shown: (model) => {
+        if (model === this.model) this.onShown();
+      },
     });
     for (const radio of this.radios()) {
       radio.addEventListener('change', () => {
@@ -82,11 +97,7 @@ export class Shell {
     $('copy-link')?.addEventListener('click', () =>
       this.app.exports.copy(urlFor(this.stateText(), { view: this.shownView() }), t('shell.what.link')),
     );
-    $('copy-embed')?.addEventListener('click', () => {
-      const view = this.shownView();
-      const embed = view === 'table' ? 'both' : view;
-      this.app.exports.copy(embedSnippet(urlFor(this.stateText(), { embed }), embed), t('shell.what.embed'));
-    });
+    $('copy-embed')?.addEventListener('click', () => this.openEmbed());
     const select = /** @type {HTMLSelectElement | null} */ ($('lang-select'));
     if (select) {
       select.value = lang();
@@ -98,6 +109,26 @@ export class Shell {
       for (const [, app] of this.entries()) app.relabel?.();
     });
     addEventListener('popstate', () => this.restore({ fromHistory: true }));
+  }
+
+  /**
+   * Opens the embed dialog for the model and view on screen. The embed's language is the
+   * page's, fixed in its link: its measured height holds for that language's texts.
+   */
+  openEmbed() {
+    this.embedDialog ??= new EmbedDialog();
+    const text = this.safeStateText() ?? readLocation().text;
+    const view = this.shownView();
+    this.embedDialog.open(
+      {
+        model: this.model,
+        views: EMBED_VIEWS[this.model],
+        view: this.model === 'classic' && view !== 'table' ? view : EMBED_VIEWS[this.model][0],
+        url: (embed) => urlFor(text, { embed, lang: lang() }),
+        title: this.app.embedTitle(),
+      },
+      $('copy-embed'),
+    );
   }
 
   /** The view a link should carry: reports belong to the classic model. */

@@ -354,6 +354,9 @@ pub struct ChartHandle {
     /// The middle of every bucket (a second of the classic model), 0..=1 of the time axis.
     centres: Vec<f64>,
     at: ReadoutAt,
+    /// The device-pixel rows the cursor line spans: the plot's (every panel's on a
+    /// chart of panels).
+    cursor_y: (i32, i32),
 }
 
 impl ChartHandle {
@@ -372,7 +375,15 @@ impl ChartHandle {
             y_px,
             centres,
             at,
+            cursor_y: y_px,
         }
+    }
+
+    /// The handle with its cursor line over device-pixel rows `y_px` rather than the
+    /// rows the readout answers in (a chart of panels answers at any height).
+    pub fn with_cursor(mut self, y_px: (i32, i32)) -> ChartHandle {
+        self.cursor_y = y_px;
+        self
     }
 }
 
@@ -410,6 +421,14 @@ impl ChartHandle {
             Some(r) => to_js(&r),
             None => Ok(JsValue::NULL),
         }
+    }
+
+    /// The CSS pixel rows `[top, bottom]` the cursor line spans at a readout: the plot's
+    /// height, so the line marks the bucket read out without crossing the legend.
+    #[wasm_bindgen(js_name = cursorSpan)]
+    pub fn cursor_span(&self) -> Vec<f64> {
+        let (y0, y1) = self.cursor_y;
+        vec![f64::from(y0) / self.dpr, f64::from(y1) / self.dpr]
     }
 
     /// The CSS x pixel of bucket `i`'s middle (where the keyboard's readout stands).

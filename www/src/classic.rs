@@ -4,7 +4,9 @@
 use crate::chart::{ChartHandle, ChartOptions};
 use crate::js::{js_error, json_from_js, page_lang, to_js};
 use crate::{problems_js, run_class, scenario_and_seed, HeldRun};
-use retrystorm::classic::{self, report, Attribution, Output, Scenario, StrategyResult};
+use retrystorm::classic::{
+    self, cells, checks, report, Attribution, Output, Scenario, StrategyResult,
+};
 use retrystorm::cost::{Billed, Cost};
 use retrystorm::ValidationError;
 use serde::Serialize;
@@ -71,7 +73,7 @@ pub fn classic_attribution(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsVal
     let (scenario, seed) = scenario_and_seed(&cfg, &seed, scenario_from_js, |s| s.seed)?;
     // Once the strategies or the scenario are no longer the article's, its checks do not
     // apply under any convention: each is "n/a", as the page's checks say, not a FAIL.
-    let applies = report::article_checks_apply(&scenario);
+    let applies = checks::article_checks_apply(&scenario);
     let runs = Attribution::ALL
         .iter()
         .map(|&a| {
@@ -81,7 +83,7 @@ pub fn classic_attribution(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsVal
             };
             let out = classic::simulate(&sc, seed)?;
             let checks = if applies {
-                report::verdicts_of(&out)?
+                checks::verdicts_of(&out)?
             } else {
                 Vec::new()
             };
@@ -90,8 +92,8 @@ pub fn classic_attribution(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsVal
         .collect::<Result<Vec<_>, ValidationError>>()
         .map_err(|e| js_error(&e))?;
     let figures: [(&str, Cell); 3] = [
-        ("amplification", report::amplification),
-        ("delivery", report::delivery),
+        ("amplification", cells::amplification),
+        ("delivery", cells::delivery),
         ("peak QPS", |r| r.peak.to_string()),
     ];
     let mut columns = vec!["strategy".to_string()];
@@ -110,14 +112,14 @@ pub fn classic_attribution(cfg: JsValue, seed: JsValue) -> Result<JsValue, JsVal
             row
         })
         .collect();
-    let verdict = |v: &report::Verdict| match v.pass {
+    let verdict = |v: &checks::Verdict| match v.pass {
         Some(true) => "PASS",
         Some(false) => "FAIL",
         None => "n/a",
     };
     let mut check_columns = vec!["check".to_string()];
     check_columns.extend(runs.iter().map(|(a, ..)| a.name().to_string()));
-    let checks = report::verdict_names(retrystorm::lang::Lang::Zh)
+    let checks = checks::verdict_names(retrystorm::lang::Lang::Zh)
         .iter()
         .enumerate()
         .map(|(k, name)| {
@@ -156,7 +158,7 @@ pub fn classic_verdicts(
 ) -> Result<JsValue, JsValue> {
     let (scenario, seed) = scenario_and_seed(&cfg, &seed, scenario_from_js, |s| s.seed)?;
     to_js(
-        &report::verdicts_in(&scenario, seed, page_lang(lang.as_deref()))
+        &checks::verdicts_in(&scenario, seed, page_lang(lang.as_deref()))
             .map_err(|e| js_error(&e))?,
     )
 }

@@ -7,10 +7,11 @@
 //! covers.
 
 use crate::chart::{
-    self, box_key, color, css_color, draw_error, font, line_key, BandPoint, ChartHandle,
-    ChartOptions, Readout, ReadoutRow, Theme,
+    self, color, css_color, draw_error, font, BandPoint, ChartHandle, ChartOptions, Readout,
+    ReadoutRow, Theme,
 };
 use crate::chart_text::Text;
+use crate::legend::{self, Entry, Key};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use retrystorm::classic::{Output, StrategyResult};
@@ -275,7 +276,15 @@ pub fn draw_on<'a, DB: DrawingBackend + 'a>(
     let p = plan(out, look, bands);
     let dpr = look.dpr;
     let s = |v: f64| (v * dpr).round() as u32;
-    let mut chart = ChartBuilder::on(root)
+    let (w, h) = root.dim_in_pixel();
+    let css = (f64::from(w) / dpr, f64::from(h) / dpr);
+    // The legend outside the plot: a column on its right, or rows under it on a phone,
+    // from the canvas's margin (a phone needs every pixel of the row).
+    let entries = legend_entries(&p, dpr);
+    let labels: Vec<String> = entries.iter().map(|e| e.label.clone()).collect();
+    let layout = legend::layout(css.0, 10.0, &labels, 12.0);
+    let (plot, key_area) = legend::split(root, css, &layout, dpr);
+    let mut chart = ChartBuilder::on(&plot)
         .margin(s(10.0))
         .x_label_area_size(s(34.0))
         .y_label_area_size(s(56.0))
@@ -298,57 +307,100 @@ pub fn draw_on<'a, DB: DrawingBackend + 'a>(
         chart
             .draw_series(std::iter::once(Rectangle::new(
                 [(0.0, capacity), (p.duration, p.y_max)],
-                RGBColor(255, 140, 0).mix(0.06).filled(),
+                OVERLOAD.mix(0.06).filled(),
             )))
-            .map_err(draw_error)?
-            .label(p.overload_label.clone())
-            // The key a little stronger than the zone, so a small box still shows it.
-            .legend(box_key(RGBColor(255, 140, 0).mix(0.25).filled(), 16.0, dpr));
+            .map_err(draw_error)?;
     }
     if let Some((from, to)) = p.outage {
         chart
             .draw_series(std::iter::once(Rectangle::new(
                 [(from, 0.0), (to, p.y_max)],
-                RGBColor(220, 50, 47).mix(0.14).filled(),
+                OUTAGE.mix(0.14).filled(),
             )))
-            .map_err(draw_error)?
-            .label(p.outage_label.clone())
-            .legend(box_key(RGBColor(220, 50, 47).mix(0.3).filled(), 16.0, dpr));
+            .map_err(draw_error)?;
     }
     if let Some(capacity) = p.capacity {
-        chart::capacity_line(
-            &mut chart,
-            (p.duration, capacity),
-            p.capacity_label.clone(),
-            16.0,
-            dpr,
-        )?;
+        let style = capacity_style(dpr);
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(0.0, capacity), (p.duration, capacity)],
+                style,
+            )))
+            .map_err(draw_error)?;
     }
 
     for line in &p.series {
         let i = line.index;
         let style = ShapeStyle::from(&color(i)).stroke_width(s(2.0));
         match &line.shape {
-            Shape::Band(points) => chart::band(&mut chart, points, color(i), 2.0, dpr)?,
+            Shape::Band(points) => {
+                chart::band(&mut chart, points, color(i), 2.0, dpr)?;
+            }
             Shape::Steps(steps) => match line.dash {
-                Some((dash, gap)) => chart
-                    .draw_series(DashedLineSeries::new(
-                        steps.iter().copied(),
-                        s(dash),
-                        s(gap),
-                        style,
-                    ))
-                    .map_err(draw_error)?,
-                None => chart
-                    .draw_series(LineSeries::new(steps.iter().copied(), style))
-                    .map_err(draw_error)?,
+                Some((dash, gap)) => {
+                    chart
+                        .draw_series(DashedLineSeries::new(
+                            steps.iter().copied(),
+                            s(dash),
+                            s(gap),
+                            style,
+                        ))
+                        .map_err(draw_error)?;
+                }
+                None => {
+                    chart
+                        .draw_series(LineSeries::new(steps.iter().copied(), style))
+                        .map_err(draw_error)?;
+                }
             },
         }
-        .label(line.name.clone())
-        .legend(line_key(style, 16.0, dpr));
     }
-    chart::legend(&mut chart, 12.0, 8.0, dpr)?;
+    legend::draw(&key_area, &entries, &layout, 12.0, dpr)?;
+    // A drawing area's pixel range is the backend's, so the legend beside it shifts nothing.
     Ok(chart.plotting_area().get_pixel_range())
+}
+
+/// The over-capacity zone's tint (drawn faint; its legend key a little stronger).
+const OVERLOAD: RGBColor = RGBColor(255, 140, 0);
+/// The outage window's tint.
+const OUTAGE: RGBColor = RGBColor(220, 50, 47);
+
+/// The capacity line's look.
+fn capacity_style(dpr: f64) -> ShapeStyle {
+    ShapeStyle::from(&chart::theme().ink).stroke_width((1.5 * dpr).round() as u32)
+}
+
+/// The legend of the chart `p` plans, in order: the over-capacity zone, the outage, the
+/// capacity line (each when drawn), then every strategy's line with its dash.
+pub fn legend_entries(p: &Plan, dpr: f64) -> Vec<Entry> {
+    let mut out = Vec::new();
+    if p.overload_zone().is_some() {
+        // The key stronger than the zone, so a small box still shows its tint.
+        out.push(Entry {
+            key: Key::Box(OVERLOAD.mix(0.25).filled()),
+            label: p.overload_label.clone(),
+        });
+    }
+    if p.outage.is_some() {
+        out.push(Entry {
+            key: Key::Box(OUTAGE.mix(0.3).filled()),
+            label: p.outage_label.clone(),
+        });
+    }
+    if p.capacity.is_some() {
+        out.push(Entry {
+            key: Key::Line(capacity_style(dpr), None),
+            label: p.capacity_label.clone(),
+        });
+    }
+    for line in &p.series {
+        let style = ShapeStyle::from(&color(line.index)).stroke_width((2.0 * dpr).round() as u32);
+        out.push(Entry {
+            key: Key::Line(style, line.dash),
+            label: line.name.clone(),
+        });
+    }
+    out
 }
 
 /// The middle of every second of `out`, 0..=1 of the time axis: the keyboard's positions.

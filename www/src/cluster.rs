@@ -11,6 +11,7 @@ use crate::chart::{ChartHandle, ChartOptions};
 use crate::js::{js_error, json_from_js, page_lang, plain_error, to_js};
 use crate::{problems_js, run_class, scenario_and_seed, HeldRun};
 use retrystorm::cluster::{self, present, report, RunResult, Scenario, Simulation};
+use retrystorm::lang::Lang;
 use retrystorm::ValidationError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -246,6 +247,18 @@ impl ClusterRun {
         ))
     }
 
+    /// How each row of [`compare`](Self::compare) moved from `pinned` (A) to this run (B),
+    /// judged by the figure's direction: `"better"`, `"worse"`, `"same"`, or `""` when not
+    /// judged (no direction, or a side without a number); one per row, in its order.
+    #[wasm_bindgen(js_name = compareChanges)]
+    pub fn compare_changes(&self, pinned: &ClusterRun) -> Vec<String> {
+        present::compare_judged(&pinned.inner.result, &self.inner.result, Lang::En)
+            .1
+            .into_iter()
+            .map(|c| c.class().to_string())
+            .collect()
+    }
+
     /// Whether some route's client has a cost model (the chart's cost/s switch is offered).
     #[wasm_bindgen(js_name = hasCost)]
     pub fn has_cost(&self) -> bool {
@@ -269,10 +282,26 @@ impl ClusterRun {
         report::csv_buckets(&self.inner.result)
     }
 
-    /// The CSS height the chart needs, pixels (the page sets it on the canvas).
+    /// The CSS height the chart needs on a wide canvas, pixels (every caption on one line).
     #[wasm_bindgen(js_name = chartHeight)]
     pub fn chart_height(&self) -> f64 {
         crate::cluster_chart::height(&self.inner.scenario)
+    }
+
+    /// The CSS height the chart needs on a canvas `css_width` CSS pixels wide, drawn with
+    /// `options` (their language and cost switch choose the captions, which wrap on a
+    /// narrow canvas), pixels; the page sets it on the canvas before drawing.
+    #[wasm_bindgen(js_name = chartHeightAt)]
+    pub fn chart_height_at(&self, css_width: f64, options: JsValue) -> Result<f64, JsValue> {
+        let opts = ChartOptions::from_js(options)?;
+        let look = crate::cluster_chart::Look {
+            lang: opts.lang(),
+            cost: opts.cost && crate::cluster_chart::has_cost(&self.inner.result),
+            dpr: 1.0,
+        };
+        // As the drawing measures the canvas: at least 300 px wide.
+        let width = css_width.max(300.0);
+        Ok(crate::cluster_chart::height_at(&*self.inner, look, width))
     }
 
     /// Draws the charts with `pinned`, the run A of an A/B comparison, as a line over

@@ -18,6 +18,7 @@ use crate::chart::{
     Readout, ReadoutRow, TimeChart,
 };
 use crate::chart_text::Text;
+use crate::legend;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use retrystorm::cluster::{present, Breaker, Bucket, Percentiles, RunResult, Scenario};
@@ -131,6 +132,119 @@ pub fn height(s: &Scenario) -> f64 {
         .map(|k| band_h(s, k))
         .sum();
     s.tiers.len() as f64 * TIER_H + bands + 2.0 * OTHER_H + 8.0
+}
+
+/// A panel caption's font, CSS pixels: the tiers', queue's and latency's, and the
+/// breaker bands' (quieter).
+const CAPTION_PX: (f64, f64) = (13.0, 11.0);
+
+/// The height of a caption's line at `font_px`, CSS pixels.
+fn caption_line(font_px: f64) -> f64 {
+    (font_px * 1.3).ceil()
+}
+
+/// `text` cut into lines that fit a panel `css_w` CSS pixels wide (its side margins
+/// kept) at `font_px`: between words, or between characters in a word wider than a line
+/// (a Chinese caption has few spaces). One line when it fits: no caption is cut.
+pub fn caption_lines(text: &str, css_w: f64, font_px: f64) -> Vec<String> {
+    let room = (css_w - 24.0).max(40.0);
+    let fits = |t: &str| legend::text_width(t.trim_end(), font_px) <= room;
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_inclusive(' ') {
+        if fits(&format!("{line}{word}")) {
+            line.push_str(word);
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(line.trim_end().to_string());
+            line.clear();
+        }
+        for c in word.chars() {
+            if !line.is_empty() && !fits(&format!("{line}{c}")) {
+                lines.push(line.trim_end().to_string());
+                line.clear();
+            }
+            line.push(c);
+        }
+    }
+    if !line.trim().is_empty() || lines.is_empty() {
+        lines.push(line.trim_end().to_string());
+    }
+    lines
+}
+
+/// Every panel's caption as drawn on a canvas `css_w` CSS pixels wide, in drawing
+/// order: each tier's (attempts or cost) with its breaker band's when it has one of
+/// its own, then the queue's and the latency's.
+pub struct Captions {
+    /// Each tier's panel caption, in lines.
+    pub tiers: Vec<Vec<String>>,
+    /// Each tier's breaker band caption, in lines (none without a band, or for a band of
+    /// route breakers, which labels each strip).
+    pub bands: Vec<Option<Vec<String>>>,
+    /// The queue panel's caption, in lines.
+    pub queue: Vec<String>,
+    /// The latency panel's caption, in lines.
+    pub latency: Vec<String>,
+}
+
+/// The captions of `run`'s panels in `look`, wrapped to `css_w` CSS pixels.
+pub fn captions<R: Shown>(run: &R, look: Look, css_w: f64) -> Captions {
+    let (sc, r, lang) = (run.scenario(), run.result(), look.lang);
+    let wrap = |t: &str, px: f64| caption_lines(t, css_w, px);
+    let tiers = (0..sc.tiers.len())
+        .map(|k| {
+            let name = &sc.tiers[k].name;
+            let text = if look.cost && route_cost(r, k).is_some() {
+                Text::TierCostCaption.fill(lang, &[name, &route_into(sc, k, lang)])
+            } else {
+                Text::TierCaption.fill(lang, &[name, &route_into(sc, k, lang)])
+            };
+            wrap(&text, CAPTION_PX.0)
+        })
+        .collect();
+    let bands = (0..sc.tiers.len())
+        .map(|k| {
+            let own = own_route_breakers(sc, k) > 1
+                && r.buckets
+                    .first()
+                    .is_some_and(|b| !b.route_breakers.is_empty());
+            (has_breaker(sc, k) && !own).then(|| {
+                let t = &sc.tiers[k];
+                wrap(
+                    &Text::BreakerBand.fill(lang, &[&t.name, &t.instances]),
+                    CAPTION_PX.1,
+                )
+            })
+        })
+        .collect();
+    Captions {
+        tiers,
+        bands,
+        queue: wrap(Text::QueueCaption.get(lang), CAPTION_PX.0),
+        latency: wrap(Text::LatencyCaption.get(lang), CAPTION_PX.0),
+    }
+}
+
+/// The height a caption's lines beyond the first add, CSS pixels.
+fn extra(lines: &[String], font_px: f64) -> f64 {
+    lines.len().saturating_sub(1) as f64 * caption_line(font_px)
+}
+
+/// The CSS height the chart of `run` needs on a canvas `css_w` CSS pixels wide: the
+/// panels' heights, each taller by the caption lines it needs there.
+pub fn height_at<R: Shown>(run: &R, look: Look, css_w: f64) -> f64 {
+    let c = captions(run, look, css_w);
+    let more: f64 = c.tiers.iter().map(|l| extra(l, CAPTION_PX.0)).sum::<f64>()
+        + c.bands
+            .iter()
+            .flatten()
+            .map(|l| extra(l, CAPTION_PX.1))
+            .sum::<f64>()
+        + extra(&c.queue, CAPTION_PX.0)
+        + extra(&c.latency, CAPTION_PX.0);
+    height(run.scenario()) + more
 }
 
 /// Tier `k`'s attempts per second in bucket `b` of `r`, at `r`'s own bucket width (a
@@ -321,15 +435,13 @@ pub fn draw<R: Shown + 'static>(
     bands: Option<Rc<Ensemble>>,
 ) -> Result<ChartHandle, String> {
     let dpr = opts.ratio();
-    let css = (
-        f64::from(canvas.client_width().max(300)),
-        height(run.scenario()),
-    );
-    let root = chart::canvas_root(canvas, css, dpr)?;
     let lang = opts.lang();
     // Cost per second only where there is a cost to draw.
     let cost = opts.cost && has_cost(run.result());
     let look = Look { lang, cost, dpr };
+    let width = f64::from(canvas.client_width().max(300));
+    let css = (width, height_at(&**run, look, width));
+    let root = chart::canvas_root(canvas, css, dpr)?;
     let x_px = draw_on(
         root,
         &**run,
@@ -342,13 +454,9 @@ pub fn draw<R: Shown + 'static>(
     let run = Rc::clone(run);
     let at = move |f: f64| readout(&*run, a.as_deref(), bands.as_deref(), cost, lang, f);
     // Every panel shares the time axis: the readout answers at any height.
-    Ok(ChartHandle::new(
-        dpr,
-        x_px,
-        (0, i32::MAX),
-        centres,
-        Box::new(at),
-    ))
+    // The cursor line crosses every panel: they all read out the same bucket.
+    let bottom = (css.1 * dpr).round() as i32;
+    Ok(ChartHandle::new(dpr, x_px, (0, i32::MAX), centres, Box::new(at)).with_cursor((0, bottom)))
 }
 
 /// Draws the panels of `run` (with the pinned run `a` and the ensemble `bands`, as
@@ -368,31 +476,33 @@ pub fn draw_on<DB: DrawingBackend, R: Shown>(
     let a_result = a.map(|a| a.result());
     let dpr = look.dpr;
     let px = |v: f64| (v * dpr).round() as i32;
+    // The captions wrapped to the canvas, so none is cut on a phone; each panel is as
+    // much taller as its caption's further lines.
+    let css_w = f64::from(root.dim_in_pixel().0) / dpr;
+    let caps = captions(run, look, css_w);
     let mut rest = root;
     let mut x_px = (0, 0);
     for k in 0..sc.tiers.len() {
-        let (top, below) = rest.split_vertically(px(TIER_H));
+        let caption = &caps.tiers[k];
+        let (top, below) = rest.split_vertically(px(TIER_H + extra(caption, CAPTION_PX.0)));
         let band = bands.and_then(|e| Some((e.bands.get(k)?, e.seeds.len())));
-        x_px = tier_panel(&top, sc, r, a_result, band, k, look)?;
+        x_px = tier_panel(&top, sc, r, a_result, band, (k, caption), look)?;
         rest = below;
         if has_breaker(sc, k) {
-            let (band, below) = rest.split_vertically(px(band_h(sc, k)));
-            let per_route = own_route_breakers(sc, k) > 1
-                && r.buckets
-                    .first()
-                    .is_some_and(|b| !b.route_breakers.is_empty());
-            if per_route {
-                route_breaker_band(&band, sc, r, k, look)?;
-            } else {
-                breaker_band(&band, sc, r, k, look)?;
+            let band_caption = caps.bands[k].as_deref();
+            let more = band_caption.map_or(0.0, |l| extra(l, CAPTION_PX.1));
+            let (band, below) = rest.split_vertically(px(band_h(sc, k) + more));
+            match band_caption {
+                Some(lines) => breaker_band(&band, r, sc.tiers[k].instances, k, lines, look)?,
+                None => route_breaker_band(&band, sc, r, k, look)?,
             }
             rest = below;
         }
     }
-    let (queue, below) = rest.split_vertically(px(OTHER_H));
-    queue_panel(&queue, r, look)?;
-    let (lat, _) = below.split_vertically(px(OTHER_H));
-    latency_panel(&lat, r, a_result, look)?;
+    let (queue, below) = rest.split_vertically(px(OTHER_H + extra(&caps.queue, CAPTION_PX.0)));
+    queue_panel(&queue, r, &caps.queue, look)?;
+    let (lat, _) = below.split_vertically(px(OTHER_H + extra(&caps.latency, CAPTION_PX.0)));
+    latency_panel(&lat, r, a_result, &caps.latency, look)?;
     rest.present().map_err(draw_error)?;
     Ok(x_px)
 }
@@ -501,11 +611,11 @@ fn tier_panel<DB: DrawingBackend>(
     r: &RunResult,
     a: Option<&RunResult>,
     band: Option<(&Band, usize)>,
-    k: usize,
+    (k, caption): (usize, &[String]),
     look: Look,
 ) -> Result<(i32, i32), String> {
     if look.cost && route_cost(r, k).is_some() {
-        return cost_panel(area, sc, r, a, k, look);
+        return cost_panel(area, r, a, k, caption, look);
     }
     let (dpr, lang) = (look.dpr, look.lang);
     let duration = r.duration_ms as f64 / 1000.0;
@@ -520,14 +630,7 @@ fn tier_panel<DB: DrawingBackend>(
     // The capacity line is drawn when it is within reach of the data.
     let cap = present::capacity_per_s(&sc.tiers[k]).filter(|&c| c <= peak.max(1.0) * 3.0);
     let y_max = (peak.max(cap.unwrap_or(0.0)) * 1.12).max(1.0);
-    let name = &sc.tiers[k].name;
-    let mut chart = time_panel(
-        area,
-        &Text::TierCaption.fill(lang, &[name, &route_into(sc, k, lang)]),
-        (duration, y_max),
-        5,
-        dpr,
-    )?;
+    let mut chart = time_panel(area, caption, (duration, y_max), 5, dpr)?;
     // Faults: this tier's strongly, the others' faintly; spikes of the load on tier 0.
     for f in &sc.faults {
         let (x0, x1) = (
@@ -627,15 +730,16 @@ fn band_series<'a, DB: DrawingBackend + 'a>(
     Ok(())
 }
 
+/// Tier `k`'s band of breakers (its `instances`), under its caption's `lines`.
 fn breaker_band<DB: DrawingBackend>(
     area: &Area<DB>,
-    sc: &Scenario,
     r: &RunResult,
+    instances: u32,
     k: usize,
+    lines: &[String],
     look: Look,
 ) -> Result<(), String> {
-    let label = Text::BreakerBand.fill(look.lang, &[&sc.tiers[k].name, &sc.tiers[k].instances]);
-    breaker_strip(area, Some(label), r, sc.tiers[k].instances, look.dpr, |b| {
+    breaker_strip(area, Some(lines), r, instances, look.dpr, |b| {
         let t = &r.buckets[b].tiers[k];
         [t.breakers_open, t.breakers_half_open]
     })
@@ -646,7 +750,7 @@ fn breaker_band<DB: DrawingBackend>(
 /// `instances`, stacked in red and amber.
 fn breaker_strip<DB: DrawingBackend>(
     area: &Area<DB>,
-    caption: Option<String>,
+    caption: Option<&[String]>,
     r: &RunResult,
     instances: u32,
     dpr: f64,
@@ -664,8 +768,10 @@ fn breaker_strip<DB: DrawingBackend>(
         .y_label_area_size(s(64.0));
     let labelled = caption.is_some();
     let theme = chart::theme();
-    if let Some(c) = caption {
-        builder.caption(c, font(11.0, dpr).color(&theme.muted));
+    if let Some(lines) = caption {
+        let style = font(CAPTION_PX.1, dpr).color(&theme.muted);
+        let top = draw_caption(area, lines, CAPTION_PX.1, style, dpr)?;
+        builder.margin_top(s(top));
     }
     let mut chart = builder
         .build_cartesian_2d(0.0..duration, 0.0..n)
@@ -692,10 +798,35 @@ fn breaker_strip<DB: DrawingBackend>(
     Ok(())
 }
 
+/// Draws a caption's `lines` centred at the top of `area` in `style`; returns the CSS
+/// height they take, with the gap under them.
+fn draw_caption<DB: DrawingBackend>(
+    area: &Area<DB>,
+    lines: &[String],
+    font_px: f64,
+    style: TextStyle,
+    dpr: f64,
+) -> Result<f64, String> {
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    let px = |v: f64| (v * dpr).round() as i32;
+    let centre = f64::from(area.dim_in_pixel().0) / dpr / 2.0;
+    let style = style.pos(Pos::new(HPos::Center, VPos::Top));
+    let line = caption_line(font_px);
+    for (i, text) in lines.iter().enumerate() {
+        area.draw(&plotters::element::Text::new(
+            text.clone(),
+            (px(centre), px(4.0 + i as f64 * line)),
+            style.clone(),
+        ))
+        .map_err(draw_error)?;
+    }
+    Ok(4.0 + lines.len() as f64 * line + 4.0)
+}
+
 /// A panel over the run's time axis with the shared look: caption, grid, seconds on x.
 fn time_panel<'a, DB: DrawingBackend + 'a>(
     area: &'a Area<DB>,
-    caption: &str,
+    caption: &[String],
     range: (f64, f64),
     y_labels: usize,
     dpr: f64,
@@ -706,17 +837,17 @@ fn time_panel<'a, DB: DrawingBackend + 'a>(
 /// [`time_panel`] with `decimals` on the value axis (costs are small numbers).
 fn time_panel_in<'a, DB: DrawingBackend + 'a>(
     area: &'a Area<DB>,
-    caption: &str,
+    caption: &[String],
     (duration, y_max): (f64, f64),
     (y_labels, decimals): (usize, usize),
     dpr: f64,
 ) -> Result<TimeChart<'a, DB>, String> {
     let s = |v: f64| (v * dpr).round() as u32;
+    let top = draw_caption(area, caption, CAPTION_PX.0, font(CAPTION_PX.0, dpr), dpr)?;
     let mut chart = ChartBuilder::on(area)
         .margin_left(s(10.0))
         .margin_right(s(10.0))
-        .margin_top(s(4.0))
-        .caption(caption, font(13.0, dpr))
+        .margin_top(s(top))
         .x_label_area_size(s(22.0))
         .y_label_area_size(s(64.0))
         .build_cartesian_2d(0.0..duration, 0.0..y_max)
@@ -736,6 +867,7 @@ fn time_panel_in<'a, DB: DrawingBackend + 'a>(
 fn queue_panel<DB: DrawingBackend>(
     area: &Area<DB>,
     r: &RunResult,
+    caption: &[String],
     look: Look,
 ) -> Result<(), String> {
     let dpr = look.dpr;
@@ -748,13 +880,7 @@ fn queue_panel<DB: DrawingBackend>(
         .max()
         .unwrap_or(0) as f64;
     let y_max = (y_max * 1.12).max(1.0);
-    let mut chart = time_panel(
-        area,
-        Text::QueueCaption.get(look.lang),
-        (duration, y_max),
-        4,
-        dpr,
-    )?;
+    let mut chart = time_panel(area, caption, (duration, y_max), 4, dpr)?;
     for (k, t) in r.tiers.iter().enumerate() {
         let c = color(k);
         let q = ShapeStyle::from(&c).stroke_width(s(2.0));
@@ -782,6 +908,7 @@ fn latency_panel<DB: DrawingBackend>(
     area: &Area<DB>,
     r: &RunResult,
     a: Option<&RunResult>,
+    caption: &[String],
     look: Look,
 ) -> Result<(), String> {
     let (dpr, lang) = (look.dpr, look.lang);
@@ -794,13 +921,7 @@ fn latency_panel<DB: DrawingBackend>(
             .fold(0.0, f64::max)
     };
     let y_max = (a.map(p99_max).unwrap_or(0.0).max(p99_max(r)) * 1.12).max(1.0);
-    let mut chart = time_panel(
-        area,
-        Text::LatencyCaption.get(lang),
-        (duration, y_max),
-        4,
-        dpr,
-    )?;
+    let mut chart = time_panel(area, caption, (duration, y_max), 4, dpr)?;
     let run = &r.summary.latency_ms;
     let p99 = ShapeStyle::from(&RGBColor(204, 121, 167)).stroke_width(s(2.0));
     let p50 = ShapeStyle::from(&FIRST).stroke_width(s(2.0));
@@ -835,10 +956,10 @@ fn latency_panel<DB: DrawingBackend>(
 /// bucket's cost over its width), the pinned run A's as a line when it has one.
 fn cost_panel<DB: DrawingBackend>(
     area: &Area<DB>,
-    sc: &Scenario,
     r: &RunResult,
     a: Option<&RunResult>,
     k: usize,
+    caption: &[String],
     look: Look,
 ) -> Result<(i32, i32), String> {
     let (dpr, lang) = (look.dpr, look.lang);
@@ -851,9 +972,8 @@ fn cost_panel<DB: DrawingBackend>(
     let a = a.filter(|a| route_cost(a, k).is_some());
     let peak = a.map_or(0.0, peak_of).max(peak_of(r));
     let y_max = (peak * 1.12).max(1e-6);
-    let caption = Text::TierCostCaption.fill(lang, &[&sc.tiers[k].name, &route_into(sc, k, lang)]);
     // Costs are small numbers: the value axis keeps its decimals.
-    let mut chart = time_panel_in(area, &caption, (duration, y_max), (5, 4), dpr)?;
+    let mut chart = time_panel_in(area, caption, (duration, y_max), (5, 4), dpr)?;
     let route = r.routes.iter().find(|x| x.to as usize == k);
     let fill = color(k);
     let bars = (0..r.buckets.len()).map(|b| {

@@ -4,7 +4,8 @@
 //! puts every dot where it was, and [`seed_at`] finds the dot under the pointer with the
 //! same layout the drawing used.
 
-use crate::chart::{area, color, draw_error, font, Theme};
+use crate::chart::{canvas_root, color, draw_error, font, paint, Theme};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use retrystorm::ensemble::{render::num, Ensemble};
 use web_sys::HtmlCanvasElement;
@@ -90,8 +91,23 @@ pub fn draw(
     theme: Theme,
 ) -> Result<(), String> {
     let width = f64::from(canvas.client_width().max(300));
+    let root = canvas_root(canvas, (width, height(e, metric)), dpr)?;
+    draw_on(&root, e, metric, width, dpr, theme)?;
+    root.present().map_err(draw_error)
+}
+
+/// Draws the distribution of `metric`, `width` CSS pixels wide, on `root` (any plotters
+/// backend: the page's canvas, SVG in the tests), painting it first.
+pub fn draw_on<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    e: &Ensemble,
+    metric: &str,
+    width: f64,
+    dpr: f64,
+    theme: Theme,
+) -> Result<(), String> {
+    paint(root, theme)?;
     let l = Layout::of(e, metric, width);
-    let root = area(canvas, (width, l.height()), dpr, theme)?;
     let px = |x: f64, y: f64| ((x * dpr).round() as i32, (y * dpr).round() as i32);
     let text = font(12.0, dpr);
     let grey = theme.grid.1;
@@ -122,7 +138,7 @@ pub fn draw(
         root.draw(&Text::new(s, px(l.x(v) - w, axis_y), text.clone()))
             .map_err(draw_error)?;
     }
-    root.present().map_err(draw_error)
+    Ok(())
 }
 
 /// The index of the seed whose dot is nearest the CSS point `(x, y)` of a plot of

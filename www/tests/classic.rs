@@ -6,7 +6,7 @@
 mod common;
 
 use common::{canvas, decode, get, js, js_of, message, rows, text};
-use retrystorm::classic::{self, report, Jitter, Output, Scenario, Strategy};
+use retrystorm::classic::{self, cells, checks, report, Jitter, Output, Scenario, Strategy};
 use retrystorm_web::{self as web, classic::ClassicRun};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -350,11 +350,11 @@ fn the_attribution_comparison_is_the_engine_run_under_each_convention() {
             format!("amplification {}", a.name())
         );
         for (i, r) in out.results.iter().enumerate() {
-            assert_eq!(figures.rows[i][1 + c], report::amplification(r));
-            assert_eq!(figures.rows[i][1 + n + c], report::delivery(r));
+            assert_eq!(figures.rows[i][1 + c], cells::amplification(r));
+            assert_eq!(figures.rows[i][1 + n + c], cells::delivery(r));
             assert_eq!(figures.rows[i][1 + 2 * n + c], r.peak.to_string());
         }
-        let verdicts = report::verdicts_of(&out).unwrap();
+        let verdicts = checks::verdicts_of(&out).unwrap();
         for (k, v) in verdicts.iter().enumerate() {
             let want = match v.pass {
                 Some(true) => "PASS",

@@ -295,3 +295,128 @@ fn a_line_that_runs_on_an_earlier_one_is_dashed_so_both_show() {
         "S1: its line and its legend key"
     );
 }
+
+/// The chart as SVG text, `w × h` CSS pixels, with the plotting area's device-pixel
+/// ranges it returned.
+fn svg_sized(
+    out: &Output,
+    look: &Look,
+    (w, h): (u32, u32),
+) -> (String, std::ops::Range<i32>, std::ops::Range<i32>) {
+    let mut text = String::new();
+    let (xr, yr) = {
+        let root = SVGBackend::with_string(&mut text, (w, h)).into_drawing_area();
+        let r = classic_chart::draw_on(&root, out, look, None).unwrap();
+        root.present().unwrap();
+        r
+    };
+    (text, xr, yr)
+}
+
+/// Every text drawn with its position (the SVG's `x` and `y`).
+fn placed_texts(svg: &str) -> Vec<(String, f64, f64)> {
+    svg.split("<text ")
+        .skip(1)
+        .filter_map(|e| {
+            let (attrs, rest) = e.split_once('>')?;
+            let attrs = format!(" {attrs}");
+            let attr = |name: &str| -> Option<f64> {
+                let v = attrs.split_once(&format!(" {name}=\""))?.1;
+                v.split_once('"')?.0.parse().ok()
+            };
+            let text = rest.split_once("</text")?.0.trim().to_string();
+            Some((text, attr("x")?, attr("y")?))
+        })
+        .collect()
+}
+
+#[test]
+fn the_legend_stands_outside_the_plot_right_of_it_when_wide_and_under_it_when_narrow() {
+    let out = article();
+    let p = classic_chart::plan(&out, &look(), None);
+    let labels: Vec<String> = classic_chart::legend_entries(&p, 1.0)
+        .into_iter()
+        .map(|e| e.label)
+        .collect();
+    // Every drawn zone and line is in the legend, the over-capacity tint first.
+    assert_eq!(labels[0], "over capacity");
+    assert_eq!(labels.len(), 3 + out.results.len(), "{labels:?}");
+    for (w, h, below) in [(900, 420, false), (360, 380, true)] {
+        let (svg, xr, yr) = svg_sized(&out, &look(), (w, h));
+        let placed = placed_texts(&svg);
+        for label in &labels {
+            let &(_, x, y) = placed
+                .iter()
+                .find(|(t, _, _)| t == label)
+                .unwrap_or_else(|| panic!("{label:?} drawn at {w} px"));
+            if below {
+                assert!(
+                    y > f64::from(yr.end),
+                    "{label:?} at y {y} under the plot {yr:?}"
+                );
+                assert!(x < f64::from(w) - 10.0, "{label:?} at x {x} on the canvas");
+            } else {
+                assert!(
+                    x > f64::from(xr.end),
+                    "{label:?} at x {x} right of the plot {xr:?}"
+                );
+            }
+        }
+        // The plot keeps most of the canvas.
+        assert!(xr.end - xr.start > (w as i32) / 2, "{xr:?} at {w} px");
+        assert!(yr.end - yr.start > (h as i32) / 2, "{yr:?} at {w} px");
+    }
+}
+
+#[test]
+fn the_legend_layout_puts_a_column_right_on_wide_canvases_and_rows_below_on_narrow_ones() {
+    use retrystorm_web::legend::{self, Side};
+    let labels: Vec<String> = ["over capacity", "outage [20, 26)", "capacity 240"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain((1..=6).map(|i| format!("S{i} 指数退避全抖动")))
+        .collect();
+    let wide = legend::layout(1100.0, 66.0, &labels, 12.0);
+    assert_eq!(wide.side, Side::Right);
+    assert!(wide.size.0 < 1100.0 * 0.34);
+    assert!(wide.cells.windows(2).all(|c| c[1].1 > c[0].1), "one column");
+    let narrow = legend::layout(360.0, 66.0, &labels, 12.0);
+    assert_eq!(narrow.side, Side::Below);
+    // Rows: entries on one row never overlap and every entry ends on the canvas.
+    for (i, (l, &(x, y))) in labels.iter().zip(&narrow.cells).enumerate() {
+        let end = x + 21.0 + legend::text_width(l, 12.0);
+        assert!(end <= 360.0, "{l:?} ends at {end}");
+        if let Some(&(nx, ny)) = narrow.cells.get(i + 1) {
+            assert!(ny > y || nx > end, "{l:?} and the next overlap");
+        }
+    }
+    assert!(
+        narrow.cells.iter().any(|c| c.1 > narrow.cells[0].1),
+        "more than one row"
+    );
+    assert!(narrow.size.1 >= narrow.cells.last().unwrap().1 + narrow.row);
+    // A canvas wide enough but with labels too long for a third of it: under the plot.
+    let long = vec!["a label long enough to take more than a third of the canvas".to_string()];
+    assert_eq!(legend::layout(700.0, 66.0, &long, 12.0).side, Side::Below);
+    assert_eq!(legend::layout(900.0, 66.0, &[], 12.0).size, (0.0, 0.0));
+}
+
+#[test]
+fn a_dashed_line_has_a_dashed_key_in_the_legend() {
+    // S5 is dashed on the article's chart: its key shows the dash (several strokes in
+    // the legend's column), so the reader can tell it from S4 there as on the plot.
+    let out = article();
+    let (svg, xr, _) = svg_sized(&out, &look(), (900, 420));
+    let keys = |i: usize| {
+        elements(&svg, "polyline", &format!("stroke=\"{}\"", hex(i)))
+            .into_iter()
+            .filter(|e| {
+                let p = e.split_once("points=\"").unwrap().1;
+                let x: f64 = p.split(',').next().unwrap().trim().parse().unwrap();
+                x > f64::from(xr.end)
+            })
+            .count()
+    };
+    assert_eq!(keys(0), 1, "S1 is solid: one stroke");
+    assert!(keys(4) >= 2, "S5's key is dashed: {}", keys(4));
+}

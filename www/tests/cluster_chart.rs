@@ -224,3 +224,59 @@ fn the_readout_says_no_successes_in_a_bucket_where_nothing_succeeded() {
         latency(Lang::En, live)
     );
 }
+
+#[test]
+fn on_a_phone_every_caption_wraps_into_lines_that_fit_and_none_is_cut() {
+    use retrystorm_web::legend::text_width;
+    let run = metastable();
+    let queue = "queue depth (solid) and requests in flight (thin) per tier, end of bucket";
+    // Wide, one line: the chart as it always was.
+    let wide = cluster_chart::captions(&run, look(), 900.0);
+    assert_eq!(wide.queue, vec![queue.to_string()]);
+    assert_eq!(
+        cluster_chart::height_at(&run, look(), 900.0),
+        cluster_chart::height(&run.scenario)
+    );
+    // At 360 px: more lines, each within the panel, and together the whole caption.
+    let narrow = cluster_chart::captions(&run, look(), 360.0);
+    assert!(narrow.queue.len() > 1, "{:?}", narrow.queue);
+    assert_eq!(narrow.queue.join(" "), queue);
+    let all: Vec<&Vec<String>> = narrow
+        .tiers
+        .iter()
+        .chain(narrow.bands.iter().flatten())
+        .chain([&narrow.queue, &narrow.latency])
+        .collect();
+    for (caption, wide) in all.iter().zip(
+        wide.tiers
+            .iter()
+            .chain(wide.bands.iter().flatten())
+            .chain([&wide.queue, &wide.latency]),
+    ) {
+        assert_eq!(caption.join(" "), wide.join(" "), "nothing lost");
+        for line in caption.iter() {
+            assert!(text_width(line, 13.0) <= 336.0, "{line:?} fits 360 px");
+        }
+    }
+    // The chart is taller by the further lines, and draws each line as a text.
+    let h = cluster_chart::height_at(&run, look(), 360.0);
+    assert!(h > cluster_chart::height(&run.scenario));
+    let mut svg = String::new();
+    let root = SVGBackend::with_string(&mut svg, (360, h as u32)).into_drawing_area();
+    cluster_chart::draw_on(root, &run, None, LIGHT, look(), None).unwrap();
+    for line in all.iter().flat_map(|c| c.iter()) {
+        assert!(
+            svg.contains(&format!(">\n{line}\n</text>"))
+                || svg.contains(&format!(">{line}</text>")),
+            "{line:?} drawn"
+        );
+    }
+}
+
+#[test]
+fn a_chinese_caption_without_spaces_breaks_between_characters() {
+    let text = "入口请求：每个时间桶内成功请求的端到端延迟，毫秒，以及更多的说明文字";
+    let lines = cluster_chart::caption_lines(text, 200.0, 13.0);
+    assert!(lines.len() > 1, "{lines:?}");
+    assert_eq!(lines.concat(), text);
+}

@@ -4,6 +4,7 @@
 // switch and the copy-link buttons; this owns the classic scenario and the view state
 // (hidden strategies).
 
+import { bundledMatch } from '../lib/bundled.js';
 import { ChartView } from '../lib/chartview.js';
 import { costSwitch, setCostSwitch } from '../lib/costswitch.js';
 import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
@@ -26,15 +27,6 @@ import { buildClassicPage } from './page.js';
 /** @typedef {import('../../retrystorm-web.js').Table} Table */
 
 /** @typedef {import('../shell.js').ModelApp} ModelApp */
-
-/**
- * JSON with every object's keys sorted, to compare two scenarios whatever their key order.
- * @param {unknown} v
- */
-const sortedJson = (v) =>
-  JSON.stringify(v, (_, x) =>
-    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x,
-  );
 
 /** @implements {ModelApp} */
 export class ClassicApp {
@@ -160,6 +152,10 @@ export class ClassicApp {
     for (const button of this.tabs()) {
       button.addEventListener('click', () => this.hooks.setView(String(button.dataset.view)));
     }
+    this.$('all-columns').addEventListener('click', () => {
+      this.$('table-block').classList.toggle('all-columns');
+      this.renderColumnsToggle();
+    });
   }
 
   /**
@@ -265,6 +261,7 @@ export class ClassicApp {
     this.renderPresetDesc();
     if (this.run) {
       renderTable(/** @type {HTMLTableElement} */ (this.$('results')), this.run.table(lang()));
+      this.renderColumnsToggle();
       this.$('verdict').textContent = this.run.verdict(lang());
       this.renderLegend();
       this.renderReport();
@@ -292,8 +289,7 @@ export class ClassicApp {
     this.seeds.restore(isSweep ? null : state?.classic_sweep);
     this.lastKey = null; // a link or history entry may differ in its seeds only: run again
     // A link to a bundled scenario (the default one included) shows its description.
-    const key = sortedJson(this.cfg);
-    const bundled = this.hooks.presets.find((p) => p.model === 'classic' && sortedJson(p.scenario) === key);
+    const bundled = bundledMatch(this.hooks.presets, 'classic', this.cfg);
     if (bundled) this.presetId = bundled.id;
     this.renderPresetDesc();
     this.editor.render();
@@ -313,11 +309,26 @@ export class ClassicApp {
     this.update();
   }
 
-  /** The description of the scenario last loaded, from the engine in the page's language. */
+  /** The description of the scenario last loaded, from the engine in the page's language; the embed's caption. */
   renderPresetDesc() {
     const preset = this.hooks.presets.find((p) => p.id === this.presetId);
     this.$('preset-desc').textContent = preset ? preset.description : '';
     /** @type {HTMLSelectElement} */ (this.$('presets')).value = preset ? preset.id : '';
+    this.$('caption-title').textContent = this.embedTitle();
+  }
+
+  /** The scenario's title: its preset's, in the page's language, or the words for an edited one. */
+  embedTitle() {
+    return bundledMatch(this.hooks.presets, 'classic', this.cfg)?.title ?? t('embed.customTitle');
+  }
+
+  /** The narrow embed's button: every column of the results table, or the first ones again. */
+  renderColumnsToggle() {
+    const all = this.$('table-block').classList.contains('all-columns');
+    const button = this.$('all-columns');
+    const n = this.$('results').querySelectorAll('thead th').length;
+    button.textContent = all ? t('embed.fewerColumns') : t('embed.allColumns', { n });
+    button.setAttribute('aria-pressed', String(all));
   }
 
   /** @param {boolean} active */
@@ -327,7 +338,7 @@ export class ClassicApp {
 
   /** @param {string} href */
   setOpenLink(href) {
-    /** @type {HTMLAnchorElement} */ (this.$('open-playground')).href = href;
+    /** @type {HTMLAnchorElement} */ (this.$('open')).href = href;
   }
 
   /**
@@ -403,7 +414,10 @@ export class ClassicApp {
     const drawMs = this.chart.draw();
     this.$('timing').textContent = t('shell.timing', { run: ms.toFixed(1), draw: drawMs.toFixed(1) });
     this.renderReport();
+    this.renderColumnsToggle();
+    this.$('caption-title').textContent = this.embedTitle();
     document.body.dataset.runs = String(Number(document.body.dataset.runs || 0) + 1);
+    this.hooks.shown('classic');
   }
 
   /** Whether the chart shows cost per second: asked for (view state) and some strategy has a cost model. */

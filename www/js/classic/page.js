@@ -4,7 +4,7 @@
 // (app.js) and the editor (editor.js) fill and wire it; the panels (seeds, sweep) build
 // inside the places left for them here.
 
-import { builder, foldBelowWide } from '../lib/build.js';
+import { builder, embedCaption, foldBelowWide } from '../lib/build.js';
 import { el } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 
@@ -291,6 +291,8 @@ export function buildClassicPage(root, { attributions }) {
           'div',
           { id: id('table-block'), class: 'table-block' },
           scrollBox(el('table', { id: id('results'), class: 'results' }), 'classic.resultsLabel'),
+          // A narrow embed shows fewer columns (embed.css); this shows them all.
+          el('button', { type: 'button', id: id('all-columns'), class: 'columns-toggle', 'aria-pressed': 'false' }),
           // The engine's definition of every column; each header points at its own.
           el(
             'details',
@@ -309,13 +311,6 @@ export function buildClassicPage(root, { attributions }) {
       // The sweep panel (sweep/panel.js).
       el('div', { id: id('sweep') }),
       attributionBlock(),
-      el('a', {
-        id: id('open-playground'),
-        class: 'embed-only open-link',
-        target: '_blank',
-        rel: 'noopener',
-        ...tx('shell.openPlayground'),
-      }),
       section(
         'verdicts-block',
         'h3',
@@ -325,5 +320,6 @@ export function buildClassicPage(root, { attributions }) {
       ),
       exportBlock(),
     ),
+    embedCaption(id),
   );
 }

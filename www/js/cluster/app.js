@@ -4,7 +4,8 @@
 // and the copy-link buttons; this owns the cluster scenario (`cfg`) and the run pinned
 // as A, and tells the shell when they changed.
 
-import { builder, foldBelowWide } from '../lib/build.js';
+import { builder, embedCaption, foldBelowWide } from '../lib/build.js';
+import { bundledMatch } from '../lib/bundled.js';
 import { ChartView } from '../lib/chartview.js';
 import { costSwitch, setCostSwitch } from '../lib/costswitch.js';
 import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
@@ -68,17 +69,6 @@ class FaultForm extends ClusterEditor {
     this.app.select(null);
     this.app.changed({ commit: true, structural: true });
   }
-}
-
-/**
- * Classes for an A/B row: which way it moved.
- * @param {string[]} row
- */
-function deltaClass(row) {
-  const d = row[3] || '';
-  if (d.startsWith('+')) return 'up';
-  if (d.startsWith('−')) return 'down';
-  return '';
 }
 
 /** @typedef {import('../shell.js').ModelApp} ModelApp */
@@ -179,8 +169,9 @@ export class ClusterApp {
       (_canvas, options) => {
         if (!this.shown) return null;
         const { run } = this.shown;
-        canvas.style.height = `${run.chartHeight()}px`;
         const opts = { ...options, cost: this.costShown() };
+        // The captions wrap on a narrow canvas: its height follows its width.
+        canvas.style.height = `${run.chartHeightAt(canvas.clientWidth, opts)}px`;
         if (this.pinned) return run.drawWithPinned(canvas, this.pinned.run, opts);
         // Many seeds: every tier's attempts as a median line over its p5–p95 band.
         const bands = this.seeds.bands();
@@ -323,21 +314,20 @@ export class ClusterApp {
               el('h3', tx('cluster.compare')),
               scrollBox(el('table', { id: id('compare'), class: 'results compare' }), 'cluster.compare'),
             ),
-            el('h3', { class: 'editor-only', ...tx('cluster.summary') }),
-            scrollBox(el('table', { id: id('summary'), class: 'results' }), 'cluster.summary'),
+            // Long (some forty rows): an embed shows it only in its tables view.
+            el(
+              'div',
+              { id: id('summary-block') },
+              el('h3', tx('cluster.summary')),
+              scrollBox(el('table', { id: id('summary'), class: 'results' }), 'cluster.summary'),
+            ),
             el('h3', tx('cluster.perTier')),
             scrollBox(el('table', { id: id('tiers'), class: 'results' }), 'cluster.perTier'),
             // Every route of every tier (a chain's hop is one route).
             el('h3', tx('routes.table')),
             scrollBox(el('table', { id: id('routes'), class: 'results' }), 'routes.table'),
           ),
-          el('a', {
-            id: id('open'),
-            class: 'embed-only open-link',
-            target: '_blank',
-            rel: 'noopener',
-            ...tx('shell.openPlayground'),
-          }),
+          embedCaption(id),
           el(
             'section',
             { class: 'editor-only', 'aria-labelledby': id('export-h') },
@@ -484,14 +474,16 @@ export class ClusterApp {
    */
   load(cfg, { pinned } = {}) {
     const next = this.normalize(cfg ?? this.presets[0]?.scenario ?? this.defaults.scenario);
-    this.presetId = cfg ? null : (this.presets[0]?.id ?? null);
-    this.renderPresetDesc();
+    // A link to a preset shows its description, as the preset itself does.
+    const bundled = cfg ? bundledMatch(this.presets, 'cluster', next, (p) => this.normalize(p)) : this.presets[0];
+    this.presetId = bundled?.id ?? null;
     if (pinned !== undefined) {
       this.setPinned(null);
       this.pendingPin = pinned ? this.normalize(pinned) : null;
       this.renderAb();
     }
     this.cfg = next;
+    this.renderPresetDesc();
     this.requested = null;
     this.selected = null;
     this.editor.badText.clear();
@@ -509,11 +501,19 @@ export class ClusterApp {
     this.renderPresetDesc();
   }
 
-  /** The description of the preset loaded (none for a scenario from a link or edited). */
+  /** The description of the preset loaded (none for an edited scenario); the embed's caption. */
   renderPresetDesc() {
     const p = this.presets.find((x) => x.id === this.presetId);
     this.$('preset-desc').textContent = p?.description ?? '';
     /** @type {HTMLSelectElement} */ (this.$('presets')).value = p?.id ?? '';
+    this.$('caption-title').textContent = this.embedTitle();
+  }
+
+  /** The scenario's title: its preset's in the page's language while it is unedited, else its own name. */
+  embedTitle() {
+    const p = this.presets.find((x) => x.id === this.presetId);
+    if (!this.cfg) return p?.title ?? '';
+    return p && bundledMatch([p], 'cluster', this.cfg, (s) => this.normalize(s)) ? p.title : this.cfg.name;
   }
 
   /**
@@ -765,7 +765,9 @@ export class ClusterApp {
     this.renderAb();
     this.drawMs = drawMs;
     this.renderTiming();
+    this.$('caption-title').textContent = this.embedTitle();
     document.body.dataset.clusterRuns = String(Number(document.body.dataset.clusterRuns || 0) + 1);
+    this.hooks.shown('cluster');
   }
 
   pin() {
@@ -798,10 +800,12 @@ export class ClusterApp {
     const block = this.$('compare-block');
     block.hidden = !(pinned && this.shown);
     if (pinned && this.shown) {
+      // Each row's class, better or worse by the figure's direction, is the engine's.
+      const changes = this.shown.run.compareChanges(pinned.run);
       renderTable(
         /** @type {HTMLTableElement} */ (this.$('compare')),
         this.shown.run.compare(pinned.run, lang()),
-        deltaClass,
+        (_row, i) => changes[i] ?? '',
       );
     }
   }

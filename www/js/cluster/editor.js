@@ -253,6 +253,21 @@ export class ClusterEditor {
   }
 
   /**
+   * The tier a fault strikes, chosen by number and name: numbered from 1, as the tier
+   * cards and the routes' targets number them (the value is the tier's index).
+   * @param {string} path
+   * @param {number} k
+   */
+  tierSelect(path, k) {
+    /** @type {any[]} */
+    const tiers = this.cfg.tiers;
+    const options = tiers.map((tier, j) => el('option', { value: String(j), text: `${j + 1} ${tier.name}` }));
+    const sel = el('select', { 'data-field': path, 'data-kind': 'index' }, ...options);
+    /** @type {HTMLSelectElement} */ (sel).value = String(k);
+    return el('label', { class: 'cf' }, el('span', { text: fieldLabel('tier') }), sel);
+  }
+
+  /**
    * The scalar fields of `obj` (at `path`) in the order of its template `tpl`.
    * @param {string} path
    * @param {any} obj
@@ -268,6 +283,7 @@ export class ClusterEditor {
       const v = obj[key] === undefined ? dv : obj[key];
       const enums = this.d.enums[key];
       if (key === 'seed') out.push(this.seedField(p, v));
+      else if (key === 'tier' && path.startsWith('faults[')) out.push(this.tierSelect(p, Number(v)));
       else if (enums) out.push(this.select(p, v, enums, 'enum', null, fieldLabel(key)));
       else if (typeof dv === 'boolean') out.push(this.check(p, v));
       else if (dv === null) out.push(this.input(p, v, 'opt'));

@@ -250,6 +250,9 @@ export class Timeline {
       }),
     });
     g.append(svg('rect', { class: 'body', x: 0, y: 0, width: w, height: h, rx: 3 }));
+    // The label grabs like the bar (a short fault's label runs past its bar), under the
+    // resizing ends, which stay on top.
+    g.append(svg('text', { x: 4, y: h / 2 + 4, class: 'bar-label' }, text));
     g.append(svg('rect', { class: 'edge', 'data-edge': 'start', x: 0, y: 0, width: Math.min(EDGE, w / 3), height: h }));
     g.append(
       svg('rect', {
@@ -261,7 +264,6 @@ export class Timeline {
         height: h,
       }),
     );
-    const label = svg('text', { x: 4, y: h / 2 + 4, class: 'bar-label' }, text);
     g.append(
       svg(
         'title',
@@ -273,7 +275,6 @@ export class Timeline {
         }),
       ),
     );
-    g.append(label);
     return g;
   }
 

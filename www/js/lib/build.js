@@ -61,3 +61,26 @@ export function foldBelowWide(details) {
   fold();
   return details;
 }
+
+/**
+ * An embed's caption (shown in embeds only): the scenario's title (`prefix-caption-title`,
+ * filled by the app) and the link that opens the same state in the playground
+ * (`prefix-open`, set by the shell).
+ * @param {(s: string) => string} id the page's id maker
+ */
+export function embedCaption(id) {
+  return el(
+    'p',
+    { id: id('caption'), class: 'embed-only embed-caption' },
+    el('strong', { id: id('caption-title') }),
+    ' ',
+    el('a', {
+      id: id('open'),
+      class: 'open-link',
+      target: '_blank',
+      rel: 'noopener',
+      'data-i18n': 'shell.openPlayground',
+      text: t('shell.openPlayground'),
+    }),
+  );
+}

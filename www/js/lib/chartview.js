@@ -4,11 +4,13 @@
 // readout the handle formats ({title, rows: [{label, value, color, alarm}]}), as text.
 // Keyboard: the canvas takes focus and the arrow keys (Home, End, Page Up/Down) step the
 // readout through the buckets (seconds), each shown exactly as the mouse over it shows
-// it (the handle reads both at the bucket through one function). Text alternative: a
+// it (the handle reads both at the bucket through one function). A cursor line marks the
+// bucket read out, for the mouse and the keyboard alike. Text alternative: a
 // "data table" disclosure under the chart holds the engine's CSV export as a table.
 
 import { el } from './dom.js';
 import { applyTexts, lang, onLangChange, t } from './i18n.js';
+import { placeReadout } from './place.js';
 import { parseCsv, renderTable } from './table.js';
 
 /** @typedef {import('../../retrystorm-web.js').ChartHandle} Handle */
@@ -44,17 +46,18 @@ export class ChartView {
     this.lastWidth = 0;
     /** The bucket the keyboard's readout stands on. */
     this.pos = 0;
+    // The cursor line, beside the readout in the chart's box (which places both).
+    this.cursor = el('div', { class: 'chart-cursor', hidden: true, 'aria-hidden': 'true' });
+    readout.before(this.cursor);
     canvas.addEventListener('mousemove', (e) => this.hover(e));
     canvas.addEventListener('mouseleave', () => {
-      if (document.activeElement !== canvas) this.readout.hidden = true;
+      if (document.activeElement !== canvas) this.hide();
     });
     canvas.tabIndex = 0;
     // Read out as it moves (keyboard and screen reader users hear each bucket).
     readout.setAttribute('aria-live', 'polite');
     canvas.addEventListener('focus', () => this.step(0));
-    canvas.addEventListener('blur', () => {
-      this.readout.hidden = true;
-    });
+    canvas.addEventListener('blur', () => this.hide());
     canvas.addEventListener('keydown', (e) => this.key(e));
     // The data table, one click away under the chart; filled when opened.
     this.tableEl = el('table', { class: 'results chart-data-table' });
@@ -137,7 +140,7 @@ export class ChartView {
     if (e.key in moves) this.step(moves[e.key]);
     else if (e.key === 'Home') this.step(-n);
     else if (e.key === 'End') this.step(n);
-    else if (e.key === 'Escape') this.readout.hidden = true;
+    else if (e.key === 'Escape') this.hide();
     else return;
     e.preventDefault();
   }
@@ -153,12 +156,13 @@ export class ChartView {
     this.pos = Math.max(0, Math.min(n - 1, this.pos + delta));
     const r = h.readoutAt(this.pos);
     if (!r) {
-      this.readout.hidden = true;
+      this.hide();
       return;
     }
     // A chart of points (a sweep's heatmap) places the readout at the point's height too.
     const y = 'positionY' in h ? /** @type {{positionY(i: number): number}} */ (h).positionY(this.pos) : 0;
-    this.show(r, h.positionX(this.pos), y);
+    const x = h.positionX(this.pos);
+    this.show(r, x, y, x);
   }
 
   /** @param {MouseEvent} event */
@@ -169,20 +173,29 @@ export class ChartView {
     const y = event.clientY - rect.top;
     const r = this.handle.readout(x, y);
     if (!r) {
-      this.readout.hidden = true;
+      this.hide();
       return;
     }
     this.pos = r.bucket;
-    this.show(r, x, y);
+    // The line stands on the bucket's middle, where the keyboard's stands too.
+    this.show(r, x, y, this.handle.positionX(r.bucket));
+  }
+
+  /** Hides the readout and its cursor line. */
+  hide() {
+    this.readout.hidden = true;
+    this.cursor.hidden = true;
   }
 
   /**
-   * Shows a readout beside CSS position (x, y) of the canvas.
+   * Shows a readout beside CSS position (x, y) of the canvas, and the cursor line at
+   * `lineX` when the chart has a time axis (a handle with a cursor span).
    * @param {import('../../retrystorm-web.js').Readout} r
    * @param {number} x
    * @param {number} y
+   * @param {number} [lineX]
    */
-  show(r, x, y) {
+  show(r, x, y, lineX) {
     const rect = this.canvas.getBoundingClientRect();
     const rows = r.rows.map((row) => {
       const swatch = el('span', { class: 'swatch' });
@@ -197,9 +210,36 @@ export class ChartView {
     });
     this.readout.replaceChildren(el('div', { class: 'readout-title', text: r.title }), ...rows);
     this.readout.hidden = false;
-    // Keep the box inside the chart: flip to the left of the cursor on the right half.
-    const left = x > rect.width / 2 ? x - this.readout.offsetWidth - 12 : x + 12;
-    this.readout.style.left = `${Math.max(0, left)}px`;
-    this.readout.style.top = `${Math.max(0, Math.min(y, rect.height - this.readout.offsetHeight))}px`;
+    // Measured at the container's left edge, where it has its whole width (further
+    // right an absolute box shrinks and wraps its rows to the space left).
+    this.readout.style.left = '0px';
+    this.readout.style.width = '';
+    const width = this.readout.offsetWidth;
+    // That width kept where it goes (box-sizing: border-box, so it is the whole box).
+    this.readout.style.width = `${width}px`;
+    // Beside the cursor and inside the viewport (a tap near a phone's edge included).
+    const box = this.readout.offsetParent?.getBoundingClientRect() ?? rect;
+    const at = placeReadout({
+      x: x + rect.left - box.left,
+      y: y + rect.top - box.top,
+      box: [width, this.readout.offsetHeight],
+      area: [rect.width, rect.height],
+      view: [box.left, document.documentElement.clientWidth],
+    });
+    this.readout.style.left = `${at.left}px`;
+    this.readout.style.top = `${at.top}px`;
+    const h = this.handle;
+    if (lineX === undefined || !h || !('cursorSpan' in h)) {
+      this.cursor.hidden = true;
+      return;
+    }
+    // The canvas's border and its place in the box shift the line as they shift the chart.
+    const [top, bottom] = h.cursorSpan();
+    const dx = rect.left - box.left + this.canvas.clientLeft;
+    const dy = rect.top - box.top + this.canvas.clientTop;
+    this.cursor.style.left = `${Math.round(lineX + dx)}px`;
+    this.cursor.style.top = `${Math.round(top + dy)}px`;
+    this.cursor.style.height = `${Math.max(0, Math.min(bottom, this.canvas.clientHeight) - top)}px`;
+    this.cursor.hidden = false;
   }
 }

@@ -72,27 +72,3 @@ export class Exports {
     }, 'image/png');
   }
 }
-
-// The host page's side of the embed's height message (see boot.js): it sizes the iframe
-// that sent it, and only from the playground's origin. Without it the iframe keeps its
-// fixed height and scrolls.
-const HEIGHT_LISTENER =
-  "<script>addEventListener('message',function(e){var d=e.data;if(!d||d.type!=='retrystorm:height')return;" +
-  "document.querySelectorAll('iframe[data-retrystorm]').forEach(function(f){" +
-  "if(f.contentWindow===e.source&&new URL(f.src).origin===e.origin)f.style.height=d.height+'px';});});</script>";
-
-/**
- * The `<iframe>` snippet embedding the page at `src`, with the few lines a host page
- * needs to let it grow to its content.
- * @param {string} src
- * @param {string} embed what the embed shows: both, chart, table or one report
- */
-export function embedSnippet(src, embed) {
-  const height = embed === 'chart' ? 420 : embed === 'table' ? 320 : 720;
-  /** @param {string} s */
-  const esc = (s) => s.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
-  return (
-    `<iframe data-retrystorm src="${esc(src)}" width="100%" height="${height}" style="border:0;max-width:100%" ` +
-    `title="${esc(t('app.title'))}" loading="lazy"></iframe>\n${HEIGHT_LISTENER}`
-  );
-}

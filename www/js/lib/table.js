@@ -9,7 +9,7 @@ import { el } from './dom.js';
  * Renders `{columns, rows}` into `table` (the first cell of each row as a row header).
  * @param {HTMLTableElement} table
  * @param {Table} data
- * @param {(row: string[]) => string} [rowClass]
+ * @param {(row: string[], i: number) => string} [rowClass] a row's class, from its cells or its index
  */
 export function renderTable(table, { columns, rows }, rowClass = () => '') {
   table.replaceChildren(
@@ -17,10 +17,10 @@ export function renderTable(table, { columns, rows }, rowClass = () => '') {
     el(
       'tbody',
       {},
-      ...rows.map((row) =>
+      ...rows.map((row, r) =>
         el(
           'tr',
-          { class: rowClass(row) },
+          { class: rowClass(row, r) },
           ...row.map((cell, i) => (i === 0 ? el('th', { scope: 'row', text: cell }) : el('td', { text: cell }))),
         ),
       ),

@@ -34,12 +34,13 @@ export function readLocation(loc = window.location) {
   return { text: params.get(STATE_PARAM), embed, view, theme };
 }
 
-/** The URL for a state text, keeping the page's path (and so any sub-path it is hosted under). */
 /**
+ * The URL for a state text, keeping the page's path (and so any sub-path it is hosted
+ * under) and the reader's settings; `lang` sets the language (an embed's is fixed).
  * @param {string | null} text
- * @param {{embed?: string | null, view?: string | null}} [options]
+ * @param {{embed?: string | null, view?: string | null, lang?: string | null}} [options]
  */
-export function urlFor(text, { embed = null, view = null } = {}) {
+export function urlFor(text, { embed = null, view = null, lang = null } = {}) {
   const url = new URL(window.location.href);
   url.hash = '';
   const current = new URLSearchParams(url.search);
@@ -48,7 +49,7 @@ export function urlFor(text, { embed = null, view = null } = {}) {
   if (embed) params.set(EMBED_PARAM, embed);
   if (view && view !== 'table' && view !== embed) params.set(VIEW_PARAM, view);
   for (const name of KEPT_PARAMS) {
-    const v = current.get(name);
+    const v = name === 'lang' && lang ? lang : current.get(name);
     if (v !== null) params.set(name, v);
   }
   url.search = params.toString();
