@@ -222,27 +222,30 @@ fn defaults_are_plain_objects_of_every_kind_and_valid() {
     let scenario: Scenario = serde_json::from_str(&text(&get(&d, "scenario"))).unwrap();
     assert_eq!(scenario, cluster::defaults::defaults().scenario);
     scenario.validate().unwrap();
-    // Every kind the engine offers reaches the page, as the engine serializes it.
+    // Every kind the engine offers reaches the page, read back as the engine's types
+    // (JS writes 20.0 as 20, so the typed values are compared, not the JSON texts).
     let engine = cluster::defaults::defaults();
-    for (list, want) in [
-        ("budget", serde_json::to_value(&engine.budget)),
-        ("breaker", serde_json::to_value(&engine.breaker)),
-        ("backoff", serde_json::to_value(&engine.backoff)),
-        ("jitter", serde_json::to_value(&engine.jitter)),
-        ("effect", serde_json::to_value(&engine.effect)),
-        ("dist", serde_json::to_value(&engine.dist)),
-    ] {
-        let got: serde_json::Value = serde_json::from_str(&text(&get(&d, list))).unwrap();
-        assert_eq!(got, want.unwrap(), "{list}");
-        let a = js_sys::Array::from(&get(&d, list));
-        assert!(a.length() >= 3, "{list}");
-        for x in a.iter() {
+    fn same<T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>(
+        d: &JsValue,
+        list: &str,
+        want: &[T],
+    ) {
+        let got: Vec<T> = serde_json::from_str(&text(&get(d, list))).unwrap();
+        assert_eq!(got, want, "{list}");
+        assert!(want.len() >= 3, "{list}");
+        for x in js_sys::Array::from(&get(d, list)).iter() {
             assert!(
                 get(&x, "kind").is_string(),
                 "{list} entries carry their kind"
             );
         }
     }
+    same(&d, "budget", &engine.budget);
+    same(&d, "breaker", &engine.breaker);
+    same(&d, "backoff", &engine.backoff);
+    same(&d, "jitter", &engine.jitter);
+    same(&d, "effect", &engine.effect);
+    same(&d, "dist", &engine.dist);
     let scopes = js_sys::Array::from(&get(&get(&d, "enums"), "scope"));
     assert_eq!(scopes.get(1).as_string().as_deref(), Some("shared"));
     // Normalizing writes every defaulted field and drops the model key.
