@@ -71,6 +71,135 @@ class FaultForm extends ClusterEditor {
   }
 }
 
+/** @typedef {ReturnType<typeof builder>} Builder */
+
+/**
+ * The presets and the scenario editor, folded away on a phone.
+ * @param {Builder['id']} id
+ * @param {Builder['tx']} tx
+ */
+function editorFold(id, tx) {
+  // The presets and the editor fold away on a phone (foldBelowWide); the results come
+  // first in the document, so a phone shows the charts first.
+  return foldBelowWide(
+    /** @type {HTMLDetailsElement} */ (
+      el(
+        'details',
+        { class: 'editor-fold editor-only' },
+        el('summary', tx('classic.editScenario')),
+        el(
+          'section',
+          { 'aria-labelledby': id('presets-h') },
+          el('h2', { id: id('presets-h'), ...tx('cluster.presets') }),
+          el('select', { id: id('presets'), class: 'presets', 'aria-labelledby': id('presets-h') }),
+        ),
+        el(
+          'section',
+          {
+            class: 'cluster-editor',
+            'aria-label': t('cluster.editorLabel'),
+            'data-i18n-aria-label': 'cluster.editorLabel',
+          },
+          el('div', { id: id('editor') }),
+          el('ul', { id: id('problems'), class: 'problems' }),
+        ),
+      )
+    ),
+  );
+}
+
+/**
+ * The run's status line: timing, progress with its cancel button, staleness, copy notices.
+ * @param {Builder['id']} id
+ * @param {Builder['tx']} tx
+ * @param {Builder['btn']} btn
+ */
+function statusBar(id, tx, btn) {
+  return el(
+    'div',
+    { class: 'status editor-only' },
+    el('span', { id: id('timing'), class: 'timing' }),
+    el(
+      'span',
+      { id: id('progress-box'), class: 'spinner', hidden: true },
+      el('span', { class: 'dot' }),
+      ' ',
+      el('span', tx('shell.running')),
+      ' ',
+      // Before the progress text, whose width changes: the button stays put under the pointer.
+      btn('cancel', 'shell.cancel', 'cluster.cancelTitle'),
+      ' ',
+      el('progress', { id: id('progress'), max: 1, value: 0 }),
+      ' ',
+      el('span', { id: id('progress-text') }),
+    ),
+    el('span', { id: id('stale'), class: 'stale', hidden: true, ...tx('shell.stale') }),
+    el('span', { id: id('copied'), class: 'copied', role: 'status' }),
+  );
+}
+
+/**
+ * The run's tables: the A/B comparison, the summary, the tiers and the routes.
+ * @param {Builder['id']} id
+ * @param {Builder['tx']} tx
+ * @param {Builder['scrollBox']} scrollBox
+ */
+function tablesBlock(id, tx, scrollBox) {
+  return el(
+    'div',
+    { class: 'table-block' },
+    el(
+      'div',
+      { id: id('compare-block'), hidden: true },
+      el('h3', tx('cluster.compare')),
+      scrollBox(el('table', { id: id('compare'), class: 'results compare' }), 'cluster.compare'),
+    ),
+    // Long (some forty rows): an embed shows it only in its tables view.
+    el(
+      'div',
+      { id: id('summary-block') },
+      el('h3', tx('cluster.summary')),
+      scrollBox(el('table', { id: id('summary'), class: 'results' }), 'cluster.summary'),
+    ),
+    el('h3', tx('cluster.perTier')),
+    scrollBox(el('table', { id: id('tiers'), class: 'results' }), 'cluster.perTier'),
+    // Every route of every tier (a chain's hop is one route).
+    el('h3', tx('routes.table')),
+    scrollBox(el('table', { id: id('routes'), class: 'results' }), 'routes.table'),
+  );
+}
+
+/**
+ * The export buttons and the text box they fill.
+ * @param {Builder['id']} id
+ * @param {Builder['tx']} tx
+ * @param {Builder['btn']} btn
+ */
+function exportSection(id, tx, btn) {
+  return el(
+    'section',
+    { class: 'editor-only', 'aria-labelledby': id('export-h') },
+    el('h3', { id: id('export-h'), ...tx('cluster.export') }),
+    el(
+      'div',
+      { class: 'row-actions' },
+      btn('export-md', 'cluster.exportMd'),
+      btn('export-csv', 'cluster.exportCsv'),
+      btn('export-png', 'export.png'),
+      btn('export-json', 'cluster.exportJson'),
+    ),
+    el('textarea', {
+      id: id('export-text'),
+      class: 'export-text',
+      rows: 5,
+      readonly: true,
+      spellcheck: 'false',
+      'aria-label': t('export.box'),
+      'data-i18n-aria-label': 'export.box',
+    }),
+  );
+}
+
 /** @typedef {import('../shell.js').ModelApp} ModelApp */
 
 /** @implements {ModelApp} */
@@ -210,33 +339,7 @@ export class ClusterApp {
   /** @param {HTMLElement} root */
   build(root) {
     const { id, tx, btn, scrollBox } = builder('cluster');
-    // The presets and the editor fold away on a phone (foldBelowWide); the results come
-    // first in the document, so a phone shows the charts first.
-    const editor = foldBelowWide(
-      /** @type {HTMLDetailsElement} */ (
-        el(
-          'details',
-          { class: 'editor-fold editor-only' },
-          el('summary', tx('classic.editScenario')),
-          el(
-            'section',
-            { 'aria-labelledby': id('presets-h') },
-            el('h2', { id: id('presets-h'), ...tx('cluster.presets') }),
-            el('select', { id: id('presets'), class: 'presets', 'aria-labelledby': id('presets-h') }),
-          ),
-          el(
-            'section',
-            {
-              class: 'cluster-editor',
-              'aria-label': t('cluster.editorLabel'),
-              'data-i18n-aria-label': 'cluster.editorLabel',
-            },
-            el('div', { id: id('editor') }),
-            el('ul', { id: id('problems'), class: 'problems' }),
-          ),
-        )
-      ),
-    );
+    const editor = editorFold(id, tx);
     root.replaceChildren(
       el(
         'div',
@@ -253,27 +356,7 @@ export class ClusterApp {
             el('div', { id: id('timeline'), class: 'timeline' }),
             el('div', { id: id('fault-form'), class: 'fault-form' }),
           ),
-          el(
-            'div',
-            { class: 'status editor-only' },
-            el('span', { id: id('timing'), class: 'timing' }),
-            el(
-              'span',
-              { id: id('progress-box'), class: 'spinner', hidden: true },
-              el('span', { class: 'dot' }),
-              ' ',
-              el('span', tx('shell.running')),
-              ' ',
-              // Before the progress text, whose width changes: the button stays put under the pointer.
-              btn('cancel', 'shell.cancel', 'cluster.cancelTitle'),
-              ' ',
-              el('progress', { id: id('progress'), max: 1, value: 0 }),
-              ' ',
-              el('span', { id: id('progress-text') }),
-            ),
-            el('span', { id: id('stale'), class: 'stale', hidden: true, ...tx('shell.stale') }),
-            el('span', { id: id('copied'), class: 'copied', role: 'status' }),
-          ),
+          statusBar(id, tx, btn),
           el('div', { id: id('run-error'), class: 'banner run-error', role: 'alert', hidden: true }),
           el(
             'div',
@@ -305,51 +388,9 @@ export class ClusterApp {
               el('div', { id: id('readout'), class: 'readout', hidden: true }),
             ),
           ),
-          el(
-            'div',
-            { class: 'table-block' },
-            el(
-              'div',
-              { id: id('compare-block'), hidden: true },
-              el('h3', tx('cluster.compare')),
-              scrollBox(el('table', { id: id('compare'), class: 'results compare' }), 'cluster.compare'),
-            ),
-            // Long (some forty rows): an embed shows it only in its tables view.
-            el(
-              'div',
-              { id: id('summary-block') },
-              el('h3', tx('cluster.summary')),
-              scrollBox(el('table', { id: id('summary'), class: 'results' }), 'cluster.summary'),
-            ),
-            el('h3', tx('cluster.perTier')),
-            scrollBox(el('table', { id: id('tiers'), class: 'results' }), 'cluster.perTier'),
-            // Every route of every tier (a chain's hop is one route).
-            el('h3', tx('routes.table')),
-            scrollBox(el('table', { id: id('routes'), class: 'results' }), 'routes.table'),
-          ),
+          tablesBlock(id, tx, scrollBox),
           embedCaption(id),
-          el(
-            'section',
-            { class: 'editor-only', 'aria-labelledby': id('export-h') },
-            el('h3', { id: id('export-h'), ...tx('cluster.export') }),
-            el(
-              'div',
-              { class: 'row-actions' },
-              btn('export-md', 'cluster.exportMd'),
-              btn('export-csv', 'cluster.exportCsv'),
-              btn('export-png', 'export.png'),
-              btn('export-json', 'cluster.exportJson'),
-            ),
-            el('textarea', {
-              id: id('export-text'),
-              class: 'export-text',
-              rows: 5,
-              readonly: true,
-              spellcheck: 'false',
-              'aria-label': t('export.box'),
-              'data-i18n-aria-label': 'export.box',
-            }),
-          ),
+          exportSection(id, tx, btn),
         ),
         editor,
       ),

@@ -38,6 +38,13 @@ import { urlFor } from '../lib/urlstate.js';
  * @property {SweepOutcome | null} outcome
  */
 
+/**
+ * A form control with its label (the label's text from the page's catalogue).
+ * @param {string} key
+ * @param {Node} control
+ */
+const label = (key, control) => el('label', {}, el('span', { 'data-i18n': key }), ' ', control);
+
 /** Default seeds per point when the reader starts a sweep from the form. */
 const DEFAULT_SEEDS = 20;
 
@@ -78,54 +85,13 @@ export class SweepPanel {
     this.fields = [];
     this.presets = /** @type {SweepPreset[]} */ (wasm.sweepPresets(lang())).filter((p) => p.model === model);
     // The form and the output.
-    const label = (/** @type {string} */ key, /** @type {Node} */ control) =>
-      el('label', {}, el('span', { 'data-i18n': key }), ' ', control);
     this.presetSelect = el('select', { class: 'sweep-preset', 'data-i18n-aria-label': 'sweep.preset' });
     this.presetDesc = el('p', { class: 'hint sweep-preset-desc' });
     const loadPreset = el('button', { type: 'button', class: 'sweep-load', 'data-i18n': 'sweep.loadPreset' });
     loadPreset.addEventListener('click', () => this.loadPreset(this.presetSelect.value));
     this.presetSelect.addEventListener('change', () => this.describePreset());
     /** @type {{field: HTMLSelectElement, mode: HTMLSelectElement, list: HTMLInputElement, from: HTMLInputElement, to: HTMLInputElement, steps: HTMLInputElement, range: HTMLElement, row: HTMLElement}[]} */
-    this.rows = [0, 1].map((i) => {
-      const field = el('select', { class: 'sweep-field', 'data-field': `params[${i}].path` });
-      const mode = el(
-        'select',
-        { class: 'sweep-mode' },
-        el('option', { value: 'linear', 'data-i18n': 'sweep.linear' }),
-        el('option', { value: 'log', 'data-i18n': 'sweep.log' }),
-        el('option', { value: 'list', 'data-i18n': 'sweep.list' }),
-      );
-      const list = el('input', { class: 'sweep-list', 'data-field': `params[${i}].values`, hidden: true });
-      const from = el('input', { class: 'sweep-from', inputmode: 'decimal', 'data-field': `params[${i}].range.from` });
-      const to = el('input', { class: 'sweep-to', inputmode: 'decimal', 'data-field': `params[${i}].range.to` });
-      const steps = el('input', {
-        class: 'sweep-steps',
-        inputmode: 'numeric',
-        value: '10',
-        'data-field': `params[${i}].range.steps`,
-      });
-      const range = el(
-        'span',
-        { class: 'sweep-range' },
-        label('sweep.from', from),
-        label('sweep.to', to),
-        label('sweep.steps', steps),
-      );
-      mode.addEventListener('change', () => {
-        list.hidden = mode.value !== 'list';
-        range.hidden = mode.value === 'list';
-      });
-      field.addEventListener('change', () => this.fillRange(i));
-      const row = el(
-        'div',
-        { class: 'sweep-param' },
-        label(i === 0 ? 'sweep.param1' : 'sweep.param2', field),
-        label('sweep.values', mode),
-        list,
-        range,
-      );
-      return { field, mode, list, from, to, steps, range, row };
-    });
+    this.rows = [0, 1].map((i) => this.paramRow(i));
     this.seedsInput = el('input', { class: 'sweep-seeds', inputmode: 'numeric', value: String(DEFAULT_SEEDS) });
     this.objective = el('input', { class: 'sweep-objective', spellcheck: false, 'data-field': 'objective' });
     this.constraints = el('textarea', {
@@ -157,39 +123,10 @@ export class SweepPanel {
     });
     /** @type {Side[]} */
     this.sides = ['b', 'a'].map((key) => this.side(/** @type {'b' | 'a'} */ (key)));
-    this.paretoCanvas = el('canvas', {
-      class: 'sweep-pareto-chart',
-      role: 'img',
-      'data-i18n-aria-label': 'sweep.paretoAria',
-    });
-    const paretoReadout = el('div', { class: 'readout', hidden: true });
-    this.paretoBox = el(
-      'div',
-      { class: 'sweep-pareto-box' },
-      el('h4', { 'data-i18n': 'sweep.paretoTitle' }),
-      el('div', { class: 'chart-wrap' }, this.paretoCanvas, paretoReadout),
-    );
-    this.paretoView = new ChartView(
-      this.paretoCanvas,
-      paretoReadout,
-      (canvas, options) => {
-        const o = this.sides[0].outcome;
-        return o?.hasPareto() ? /** @type {any} */ (o.drawPareto(canvas, options)) : null;
-      },
-      () => this.sides[0].outcome?.csv() ?? null,
-    );
-    this.clickable(this.paretoCanvas, this.paretoView, () => this.sides[0].plan);
-    const exportButton = (/** @type {string} */ key, /** @type {'csv' | 'jsonl' | 'text'} */ kind) => {
-      const b = el('button', { type: 'button', class: `sweep-export-${kind}`, 'data-i18n': key });
-      b.addEventListener('click', () => {
-        const o = this.sides[0].outcome;
-        if (!o) return;
-        const ext = kind === 'text' ? 'txt' : kind;
-        const type = kind === 'csv' ? 'text/csv' : kind === 'jsonl' ? 'application/jsonl' : 'text/plain';
-        this.exports.download(`retry-storm-${this.model}-sweep.${ext}`, o[kind](), type);
-      });
-      return b;
-    };
+    const pareto = this.buildPareto();
+    this.paretoCanvas = pareto.canvas;
+    this.paretoBox = pareto.box;
+    this.paretoView = pareto.view;
     this.out = el(
       'div',
       { class: 'sweep-out', hidden: true },
@@ -204,9 +141,9 @@ export class SweepPanel {
       el(
         'div',
         { class: 'row-actions editor-only' },
-        exportButton('sweep.exportCsv', 'csv'),
-        exportButton('sweep.exportJsonl', 'jsonl'),
-        exportButton('sweep.exportText', 'text'),
+        this.exportButton('sweep.exportCsv', 'csv'),
+        this.exportButton('sweep.exportJsonl', 'jsonl'),
+        this.exportButton('sweep.exportText', 'text'),
       ),
     );
     this.section = el(
@@ -237,6 +174,96 @@ export class SweepPanel {
     root.append(this.section);
     this.relabel();
     addEventListener('resize', () => this.redraw());
+  }
+
+  /**
+   * The form's row for the sweep's first or second setting: which setting, and its values
+   * as a range (from, to, steps; linear or logarithmic) or a list.
+   * @param {number} i
+   */
+  paramRow(i) {
+    const field = el('select', { class: 'sweep-field', 'data-field': `params[${i}].path` });
+    const mode = el(
+      'select',
+      { class: 'sweep-mode' },
+      el('option', { value: 'linear', 'data-i18n': 'sweep.linear' }),
+      el('option', { value: 'log', 'data-i18n': 'sweep.log' }),
+      el('option', { value: 'list', 'data-i18n': 'sweep.list' }),
+    );
+    const list = el('input', { class: 'sweep-list', 'data-field': `params[${i}].values`, hidden: true });
+    const from = el('input', { class: 'sweep-from', inputmode: 'decimal', 'data-field': `params[${i}].range.from` });
+    const to = el('input', { class: 'sweep-to', inputmode: 'decimal', 'data-field': `params[${i}].range.to` });
+    const steps = el('input', {
+      class: 'sweep-steps',
+      inputmode: 'numeric',
+      value: '10',
+      'data-field': `params[${i}].range.steps`,
+    });
+    const range = el(
+      'span',
+      { class: 'sweep-range' },
+      label('sweep.from', from),
+      label('sweep.to', to),
+      label('sweep.steps', steps),
+    );
+    mode.addEventListener('change', () => {
+      list.hidden = mode.value !== 'list';
+      range.hidden = mode.value === 'list';
+    });
+    field.addEventListener('change', () => this.fillRange(i));
+    const row = el(
+      'div',
+      { class: 'sweep-param' },
+      label(i === 0 ? 'sweep.param1' : 'sweep.param2', field),
+      label('sweep.values', mode),
+      list,
+      range,
+    );
+    return { field, mode, list, from, to, steps, range, row };
+  }
+
+  /** The Pareto chart of the sweep's two objectives, with its readout and click-to-load. */
+  buildPareto() {
+    const canvas = el('canvas', {
+      class: 'sweep-pareto-chart',
+      role: 'img',
+      'data-i18n-aria-label': 'sweep.paretoAria',
+    });
+    const paretoReadout = el('div', { class: 'readout', hidden: true });
+    const box = el(
+      'div',
+      { class: 'sweep-pareto-box' },
+      el('h4', { 'data-i18n': 'sweep.paretoTitle' }),
+      el('div', { class: 'chart-wrap' }, canvas, paretoReadout),
+    );
+    const view = new ChartView(
+      canvas,
+      paretoReadout,
+      (c, options) => {
+        const o = this.sides[0].outcome;
+        return o?.hasPareto() ? /** @type {any} */ (o.drawPareto(c, options)) : null;
+      },
+      () => this.sides[0].outcome?.csv() ?? null,
+    );
+    this.clickable(canvas, view, () => this.sides[0].plan);
+    return { canvas, box, view };
+  }
+
+  /**
+   * A button that downloads the sweep's outcome in one format.
+   * @param {string} key its label's catalogue key
+   * @param {'csv' | 'jsonl' | 'text'} kind
+   */
+  exportButton(key, kind) {
+    const b = el('button', { type: 'button', class: `sweep-export-${kind}`, 'data-i18n': key });
+    b.addEventListener('click', () => {
+      const o = this.sides[0].outcome;
+      if (!o) return;
+      const ext = kind === 'text' ? 'txt' : kind;
+      const type = kind === 'csv' ? 'text/csv' : kind === 'jsonl' ? 'application/jsonl' : 'text/plain';
+      this.exports.download(`retry-storm-${this.model}-sweep.${ext}`, o[kind](), type);
+    });
+    return b;
   }
 
   /**
