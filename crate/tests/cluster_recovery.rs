@@ -2,7 +2,8 @@
 //! cohorts with a noise-aware bound, so a stable system is healthy at 5 requests per
 //! second as at 50,000, and slow completions never look like sickness.
 
-use retrystorm::cluster::{self, present, report, Scenario};
+use retrystorm::cluster::{self, present, report, verdict, Scenario};
+use retrystorm::lang::Lang;
 use serde_json::json;
 
 fn scenario(v: serde_json::Value) -> Scenario {
@@ -136,4 +137,48 @@ fn cohorts_credit_outcomes_to_the_arrival_bucket() {
         ok += c.successes;
     }
     assert_eq!(ok, r.summary.successes);
+}
+
+/// A server that collapses before any trigger: three times the load it can serve, with
+/// retries on top, then a short outage at 60 s.
+fn collapsed_before_the_trigger() -> Scenario {
+    scenario(json!({
+        "name": "collapsed", "seed": 1, "duration_ms": 90_000, "bucket_ms": 1000,
+        "load": {"arrivals": "poisson", "rate_per_s": 300},
+        "tiers": [
+            {
+                "name": "client", "instances": 1, "concurrency": 10_000, "queue_capacity": 0,
+                "service": {"kind": "constant", "ms": 0},
+                "client": {
+                    "timeout_ms": 500, "max_attempts": 3,
+                    "backoff": {"kind": "constant", "ms": 50}, "jitter": {"kind": "none"},
+                    "retry_on": ["timeout", "overload", "error"]
+                }
+            },
+            {
+                "name": "server", "instances": 1, "concurrency": 1, "queue_capacity": 50,
+                "service": {"kind": "constant", "ms": 10}
+            }
+        ],
+        "faults": [{"tier": 1, "start_ms": 60_000, "duration_ms": 2_000, "effect": {"kind": "outage"}}]
+    }))
+}
+
+#[test]
+fn a_steady_state_already_collapsed_is_neither_recovered_nor_metastable() {
+    let s = collapsed_before_the_trigger();
+    let r = cluster::run(&s, 1).unwrap();
+    let m = &r.summary;
+    // The premise: most requests fail before the outage.
+    assert!(m.baseline_success_ratio < 0.5, "{m:?}");
+    assert_eq!(m.recovery_time_ms, None, "{m:?}");
+    assert!(!m.metastable, "{m:?}");
+    let line = verdict::line(m, Lang::En);
+    assert!(line.starts_with("Unhealthy before the trigger: "), "{line}");
+    let text = report::text(&s, &r);
+    assert!(
+        !text.contains("Recovered after") && !text.contains("metastable"),
+        "{text}"
+    );
+    assert_eq!(present::recovery(m).text, "unhealthy before the trigger");
 }

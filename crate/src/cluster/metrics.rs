@@ -36,6 +36,12 @@
 //!   the base rate). Its failure probability `p₀` is Σ cohort failures / Σ judged
 //!   requests, and its amplification `a_k` at tier k is Σ cohort attempts at tier k /
 //!   Σ arrivals. Without baseline arrivals: `p₀ = 0`, `a_k = 1`.
+//! - The baseline is **unhealthy** when its own failures already exceed what a healthy
+//!   system allows: `F > N·t + z·√(N·t·(1−t))` for its `N` judged requests with `F`
+//!   failures and `t = steady.success_tolerance` (the bound below with `p₀ = 0`). Health
+//!   measured against such a baseline means nothing (a run failing 99% of its requests
+//!   would look "healthy" when it keeps failing them), so then there is neither a
+//!   recovery time nor a metastable verdict: the run is "unhealthy before the trigger".
 //! - A cohort of `n` judged requests with `f` failures is **failing** when
 //!   `f > n·p + z·√(n·p·(1−p))` with `p = p₀ + steady.success_tolerance` (default 0.02)
 //!   and `z = steady.z_score` (default 3): a one-sided normal bound on the binomial
@@ -49,8 +55,9 @@
 //! - **Recovered** at bucket b (starting at or after the last trigger's end) when b and
 //!   every later bucket are healthy and that stretch lasts at least `steady.hold_ms`
 //!   (default 5 s). `recovery_time_ms` = start of b − end of the last trigger.
-//! - **Metastable**: there was a trigger and no such bucket exists before the end.
-//!   Without a trigger there is neither a recovery time nor a metastable verdict.
+//! - **Metastable**: there was a trigger, the baseline was healthy and no such bucket
+//!   exists before the end. Without a trigger there is neither a recovery time nor a
+//!   metastable verdict.
 //! - **Overload duration**: total length of unhealthy buckets over the whole run, by the
 //!   same rule (with or without a trigger).
 
@@ -348,6 +355,10 @@ pub struct Summary {
     pub recovery_time_ms: Option<u64>,
     /// A trigger happened and the run never recovered before its end.
     pub metastable: bool,
+    /// The baseline already failed more requests than `steady.success_tolerance` allows
+    /// (see [the health rule](self)): recovery and metastability are then not judged.
+    #[serde(default)]
+    pub unhealthy_baseline: bool,
 }
 
 /// Everything a run produces.
@@ -583,6 +594,8 @@ pub(crate) struct Verdict {
     pub arrivals_per_s: Vec<f64>,
     /// Baseline buckets.
     pub n: u64,
+    /// The baseline itself fails more than a healthy system may.
+    pub unhealthy_baseline: bool,
     /// Unhealthy time, ms.
     pub unhealthy_ms: u64,
     /// Recovery time, ms.
@@ -643,6 +656,8 @@ impl Analysis<'_> {
             .map(|&s| if secs > 0.0 { s as f64 / secs } else { 0.0 })
             .collect();
         let st = self.steady;
+        // Against a system that fails nothing: the tolerance is all the failure allowed.
+        let unhealthy_baseline = above(judged0 - ok0, judged0, st.success_tolerance, st.z_score);
         let fail_p = 1.0 - success + st.success_tolerance;
         // Some(healthy) for a cohort with judged requests, None without evidence.
         let judge = |b: &Bucket| -> Option<bool> {
@@ -671,6 +686,7 @@ impl Analysis<'_> {
         let unhealthy_ms = flags.iter().filter(|h| !**h).count() as u64 * self.bucket_ms;
         let (recovery_ms, metastable) = match self.trigger {
             None => (None, false),
+            Some(_) if unhealthy_baseline => (None, false),
             Some((_, end)) => {
                 // The earliest bucket from which every bucket to the end is healthy.
                 let mut first_ok = None;
@@ -696,6 +712,7 @@ impl Analysis<'_> {
             success,
             arrivals_per_s,
             n,
+            unhealthy_baseline,
             unhealthy_ms,
             recovery_ms,
             metastable,

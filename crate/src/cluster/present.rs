@@ -104,8 +104,9 @@ impl Metric {
 
 /// The recovery figure, the one place its wording is decided for the text report, the
 /// Markdown and the page: the time from the end of the last trigger to lasting recovery
-/// ("12.0 s"), "metastable: did not recover", or "no trigger" when the scenario has no
-/// fault or spike to recover from.
+/// ("12.0 s"), "metastable: did not recover", "unhealthy before the trigger" when the
+/// steady state already failed too much, or "no trigger" when the scenario has no fault
+/// or spike to recover from.
 pub fn recovery(s: &Summary) -> Metric {
     recovery_in(s, Lang::En)
 }
@@ -120,6 +121,8 @@ pub fn recovery_in(s: &Summary, lang: Lang) -> Metric {
             value: None,
             text: if metastable {
                 Text::Metastable
+            } else if s.unhealthy_baseline && s.trigger_end_ms.is_some() {
+                Text::UnhealthyBaseline
             } else {
                 Text::NoTrigger
             }

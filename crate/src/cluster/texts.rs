@@ -9,6 +9,9 @@ crate::catalogue! {
         RecoveryTime => ("恢复时间", "recovery time"),
         /// The recovery figure when the system never recovered.
         Metastable => ("亚稳态：未恢复", "metastable: did not recover"),
+        /// The recovery figure when the steady state before the trigger was already
+        /// unhealthy (nothing healthy to recover to).
+        UnhealthyBaseline => ("触发前已不健康", "unhealthy before the trigger"),
         /// The recovery figure when there was nothing to recover from.
         NoTrigger => ("无触发", "no trigger"),
         /// Requests made.

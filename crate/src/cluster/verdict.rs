@@ -1,5 +1,6 @@
-//! The cluster run's verdict in one headline: "Recovered after 4.0 s" or "Never
-//! recovered: 66 s overloaded", the answer a reader looks for first. The CLI's text
+//! The cluster run's verdict in one headline: "Recovered after 4.0 s", "Never
+//! recovered: 66 s overloaded" or "Unhealthy before the trigger: 0.49% of requests
+//! succeeded in the steady state", the answer a reader looks for first. The CLI's text
 //! report, the page above its charts, its embeds and its Markdown export print this line.
 
 use super::metrics::Summary;
@@ -13,6 +14,11 @@ crate::catalogue! {
         Recovered => ("{0} 后恢复", "Recovered after {0}"),
         /// It never recovered: `{0}` the whole seconds it was overloaded.
         NeverRecovered => ("始终未恢复：过载 {0} 秒", "Never recovered: {0} s overloaded"),
+        /// The steady state before the trigger already failed: `{0}` its success ratio
+        /// ("12.00%").
+        UnhealthyBeforeTrigger => ("触发前已不健康：稳态成功率仅 {0}", "Unhealthy before the trigger: {0} of requests succeeded in the steady state"),
+        /// No trigger, and the steady state fails: `{0}` its success ratio.
+        UnhealthySteadyState => ("稳态不健康：成功率仅 {0}", "Unhealthy steady state: {0} of requests succeeded"),
         /// No fault or spike to recover from: `{0}` the whole seconds it was overloaded.
         NoTrigger => ("没有故障或突增：过载 {0} 秒", "No fault or spike to recover from: {0} s overloaded"),
     }
@@ -22,6 +28,14 @@ crate::catalogue! {
 pub fn line(s: &Summary, lang: Lang) -> String {
     // Whole seconds: the overload is a sum of whole buckets, so a decimal adds nothing.
     let overloaded = (s.overload_duration_ms as f64 / 1000.0).round();
+    if s.unhealthy_baseline {
+        // Recovery is judged against the baseline: a failing one leaves nothing to judge.
+        let ratio = fmt(Unit::Percent, s.baseline_success_ratio);
+        return match s.trigger_end_ms {
+            Some(_) => Words::UnhealthyBeforeTrigger.fill(lang, &[&ratio]),
+            None => Words::UnhealthySteadyState.fill(lang, &[&ratio]),
+        };
+    }
     match (s.recovery_time_ms, s.metastable) {
         (Some(ms), _) => Words::Recovered.fill(lang, &[&fmt(Unit::Seconds, ms as f64)]),
         (None, true) => Words::NeverRecovered.fill(lang, &[&overloaded]),
@@ -62,5 +76,18 @@ mod tests {
         s.recovery_time_ms = None;
         s.overload_duration_ms = 2_000;
         assert_eq!(line(&s, Lang::Zh), "没有故障或突增：过载 2 秒");
+        s.unhealthy_baseline = true;
+        s.baseline_success_ratio = 0.12;
+        s.trigger_end_ms = None;
+        assert_eq!(
+            line(&s, Lang::En),
+            "Unhealthy steady state: 12.00% of requests succeeded"
+        );
+        s.trigger_end_ms = Some(30_000);
+        assert_eq!(
+            line(&s, Lang::En),
+            "Unhealthy before the trigger: 12.00% of requests succeeded in the steady state"
+        );
+        assert_eq!(line(&s, Lang::Zh), "触发前已不健康：稳态成功率仅 12.00%");
     }
 }

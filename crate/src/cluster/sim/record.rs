@@ -513,6 +513,7 @@ impl Simulation {
             overload_duration_ms: verdict.unhealthy_ms,
             recovery_time_ms: verdict.recovery_ms,
             metastable: verdict.metastable,
+            unhealthy_baseline: verdict.unhealthy_baseline,
         }
     }
 }
