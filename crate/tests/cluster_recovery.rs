@@ -182,3 +182,31 @@ fn a_steady_state_already_collapsed_is_neither_recovered_nor_metastable() {
     );
     assert_eq!(present::recovery(m).text, "unhealthy before the trigger");
 }
+
+/// One server at 200 requests/s and an outage at 20 s of `outage_ms`: requests fail at
+/// once while it lasts and succeed as soon as it ends.
+fn short_outage(outage_ms: u64) -> Scenario {
+    scenario(json!({
+        "name": "short outage", "seed": 1, "duration_ms": 40_000, "bucket_ms": 1000,
+        "load": {"arrivals": "poisson", "rate_per_s": 200},
+        "tiers": [{
+            "name": "server", "instances": 1, "concurrency": 50, "queue_capacity": 1000,
+            "service": {"kind": "constant", "ms": 5}
+        }],
+        "faults": [{"tier": 0, "start_ms": 20_000, "duration_ms": outage_ms, "effect": {"kind": "outage"}}]
+    }))
+}
+
+#[test]
+fn recovery_is_measured_at_the_resolution_of_events_not_buckets() {
+    // Buckets of 1 s: the outage ends mid-bucket, and nothing fails once it has ended, so
+    // the recovery is immediate whatever its length (bucket starts would say 500 ms for
+    // the 500 ms outage and 160 ms for the longer 840 ms one).
+    for outage_ms in [500, 840] {
+        let r = cluster::run(&short_outage(outage_ms), 1).unwrap();
+        let m = &r.summary;
+        assert!(m.failures > 50, "{outage_ms}: {m:?}");
+        assert_eq!(m.trigger_end_ms, Some(20_000 + outage_ms), "{m:?}");
+        assert_eq!(m.recovery_time_ms, Some(0), "{outage_ms}: {m:?}");
+    }
+}

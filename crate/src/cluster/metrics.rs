@@ -52,9 +52,14 @@
 //! - A bucket is **healthy** unless its cohort is failing or amplified. A cohort with no
 //!   judged request (no arrivals, or all still young at the end) keeps the verdict of
 //!   the bucket before it (healthy at the start).
-//! - **Recovered** at bucket b (starting at or after the last trigger's end) when b and
-//!   every later bucket are healthy and that stretch lasts at least `steady.hold_ms`
-//!   (default 5 s). `recovery_time_ms` = start of b − end of the last trigger.
+//! - **Recovered** from bucket b (ending after the last trigger's end) when b and every
+//!   later bucket are healthy. The instant of recovery is measured at the resolution of
+//!   events, not buckets: the trigger's end when b holds it; otherwise the arrival of
+//!   the last failed request of the (unhealthy) cohort just before b, or the start of b
+//!   when that cohort has no failure (it was unhealthy by amplification, or inherited
+//!   its verdict), and never before the trigger's end. That instant to the end of the
+//!   run must last at least `steady.hold_ms` (default 5 s). `recovery_time_ms` = the
+//!   instant − end of the last trigger, rounded up to the millisecond.
 //! - **Metastable**: there was a trigger, the baseline was healthy and no such bucket
 //!   exists before the end. Without a trigger there is neither a recovery time nor a
 //!   metastable verdict.
@@ -580,6 +585,8 @@ pub(crate) struct Analysis<'a> {
     pub bucket_ms: u64,
     /// Per bucket, per tier counters, with their cohorts.
     pub buckets: &'a [Bucket],
+    /// Per bucket, the arrival of its cohort's last failed request + 1 µs (0: none).
+    pub last_failure_us: &'a [u64],
     /// First trigger start and last trigger end, ms.
     pub trigger: Option<(u64, u64)>,
     /// Steady-state settings.
@@ -688,21 +695,25 @@ impl Analysis<'_> {
             None => (None, false),
             Some(_) if unhealthy_baseline => (None, false),
             Some((_, end)) => {
-                // The earliest bucket from which every bucket to the end is healthy.
+                // The earliest bucket from which every bucket to the end is healthy, the
+                // one holding the trigger's end at the earliest.
                 let mut first_ok = None;
                 for (i, b) in self.buckets.iter().enumerate().rev() {
-                    if !flags[i] || b.start_ms < end {
+                    if !flags[i] || b.start_ms.saturating_add(self.bucket_ms) <= end {
                         break;
                     }
                     first_ok = Some(i);
                 }
-                let last_end = self
+                let last_end_us = self
                     .buckets
                     .last()
-                    .map_or(0, |b| b.start_ms.saturating_add(self.bucket_ms));
-                match first_ok {
-                    Some(i) if last_end - self.buckets[i].start_ms >= self.steady.hold_ms => {
-                        (Some(self.buckets[i].start_ms - end), false)
+                    .map_or(0, |b| b.start_ms.saturating_add(self.bucket_ms))
+                    .saturating_mul(1000);
+                let end_us = end.saturating_mul(1000);
+                let recovered_us = first_ok.map(|i| self.recovered_at_us(i, end_us));
+                match recovered_us {
+                    Some(at) if last_end_us.saturating_sub(at) >= self.steady.hold_ms * 1000 => {
+                        ((at - end_us).div_ceil(1000).into(), false)
                     }
                     _ => (None, true),
                 }
@@ -716,6 +727,25 @@ impl Analysis<'_> {
             unhealthy_ms,
             recovery_ms,
             metastable,
+        }
+    }
+}
+
+impl Analysis<'_> {
+    /// When the system recovered, µs, given that bucket `i` starts the healthy stretch
+    /// that lasts to the end and the trigger ended at `end_us`: at the trigger's end if
+    /// the stretch holds it; else just after the last failed request of the unhealthy
+    /// cohort before the stretch arrived (not at a bucket start, so a longer trigger never
+    /// reads as a shorter recovery); at the stretch's start if that cohort has no failure
+    /// to place it (unhealthy by amplification, or without evidence of its own).
+    fn recovered_at_us(&self, i: usize, end_us: u64) -> u64 {
+        let start_us = self.buckets[i].start_ms.saturating_mul(1000);
+        if start_us <= end_us || i == 0 {
+            return end_us;
+        }
+        match self.last_failure_us.get(i - 1).copied().unwrap_or(0) {
+            0 => start_us,
+            last => last.clamp(end_us, start_us),
         }
     }
 }

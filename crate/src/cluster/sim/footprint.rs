@@ -102,7 +102,7 @@ fn recorder_bytes(sc: &Scenario, n_routes: usize) -> u64 {
             0
         }
         + bytes::<Percentiles>(n_b)
-        + bytes::<[u64; 2]>(n_b)
+        + bytes::<[u64; 3]>(n_b)
         + bytes::<u64>(n_b * n_t)
         + bytes::<[crate::cluster::metrics::Moments; 2]>(n_b)
         + (2 + 2 * n_t as u64) * HISTOGRAM_BYTES
@@ -124,8 +124,9 @@ pub(crate) fn result_bytes(sc: &Scenario) -> u64 {
         + if per_route { n_routes * 12 } else { 0 };
     let names: usize = sc.tiers.iter().map(|t| 2 * t.name.len() + 8).sum();
     (n_b * bucket) as u64
-        // `pending`'s late entries per cohort.
-        + bytes::<[u64; 2]>(n_b)
+        // `pending`'s late entries per cohort, and each cohort's last failure.
+        + bytes::<[u64; 3]>(n_b)
+        + bytes::<u64>(n_b)
         + bytes::<TierSummary>(n_t)
         + bytes::<RouteSummary>(n_routes)
         + (names + sc.name.len()) as u64

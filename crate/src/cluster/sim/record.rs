@@ -32,8 +32,10 @@ pub(super) struct Recorder {
     entries: u64,
     entry_ok: u64,
     entry_fail: u64,
-    /// Per bucket: successes and failures of the entry requests that arrived in it.
-    cohort_end: Vec<[u64; 2]>,
+    /// Per bucket: successes and failures of the entry requests that arrived in it, and
+    /// the arrival of its last failed one + 1 µs (0: none failed), which places recovery
+    /// between events rather than at bucket starts.
+    cohort_end: Vec<[u64; 3]>,
     /// Per bucket × tier: attempts caused by the entry requests that arrived in it.
     cohort_attempts: Vec<u64>,
     /// Latency moments of the successes and failures that arrived after the warm-up.
@@ -73,7 +75,7 @@ impl Recorder {
             entries: 0,
             entry_ok: 0,
             entry_fail: 0,
-            cohort_end: vec![[0; 2]; n_buckets],
+            cohort_end: vec![[0; 3]; n_buckets],
             cohort_attempts: vec![0; n_buckets * n_tiers],
             ok_moments: Welford::default(),
             fail_moments: Welford::default(),
@@ -163,7 +165,11 @@ impl Recorder {
         }
         let ok = outcome == Outcome::Success;
         // Credited to the bucket the request arrived in, however late it ends.
-        self.cohort_end[cohort as usize][usize::from(!ok)] += 1;
+        let end = &mut self.cohort_end[cohort as usize];
+        end[usize::from(!ok)] += 1;
+        if !ok {
+            end[2] = end[2].max(arrived + 1);
+        }
         self.bucket_moments[usize::from(!ok)].record(latency);
         if ok {
             self.entry_ok += 1;
@@ -323,9 +329,14 @@ impl Simulation {
         let pending = self.pending(at);
         let buckets = self.buckets(&pending.cohort_late);
         let trigger = self.sc.trigger_window();
+        let last_failure_us: Vec<u64> = (self.rec.cohort_end.iter())
+            .zip(&pending.cohort_late)
+            .map(|(e, late)| e[2].max(late[2]))
+            .collect();
         let verdict = Analysis {
             bucket_ms: self.sc.bucket_ms,
             buckets: &buckets,
+            last_failure_us: &last_failure_us,
             trigger,
             steady: &self.sc.steady,
         }
@@ -355,7 +366,7 @@ impl Simulation {
         let mut p = Pending {
             attempts: vec![0; self.tiers.len()],
             entries: 0,
-            cohort_late: vec![[0; 2]; self.rec.n_buckets],
+            cohort_late: vec![[0; 3]; self.rec.n_buckets],
         };
         for j in &self.jobs {
             if j.st == St::Free {
@@ -364,7 +375,11 @@ impl Simulation {
             if j.parent == ROOT {
                 p.entries += 1;
                 let late = at.saturating_sub(j.arrived) > late_us;
-                p.cohort_late[j.cohort as usize][usize::from(!late)] += 1;
+                let c = &mut p.cohort_late[j.cohort as usize];
+                c[usize::from(!late)] += 1;
+                if late {
+                    c[2] = c[2].max(j.arrived + 1);
+                }
             }
             if j.st == St::Calling {
                 if let Some(route) = self.routes.get(j.route as usize) {
@@ -377,7 +392,7 @@ impl Simulation {
     }
 
     /// Every bucket's figures, its cohort's late entries (see [`Pending`]) counted.
-    fn buckets(&self, cohort_late: &[[u64; 2]]) -> Vec<Bucket> {
+    fn buckets(&self, cohort_late: &[[u64; 3]]) -> Vec<Bucket> {
         let rec = &self.rec;
         let n = rec.n_tiers;
         (0..rec.n_buckets)
@@ -520,9 +535,9 @@ impl Simulation {
 
 /// What [`Simulation::finish`] finds still pending: attempts into each tier (entries
 /// for tier 0), entry requests, and per bucket its cohort's pending entries `[late,
-/// not late]`.
+/// not late, arrival of the last late one + 1 µs]` (the late ones count as failures).
 struct Pending {
     attempts: Vec<u64>,
     entries: u64,
-    cohort_late: Vec<[u64; 2]>,
+    cohort_late: Vec<[u64; 3]>,
 }
