@@ -37,8 +37,10 @@
 //!   requests, and its amplification `a_k` at tier k is Σ cohort attempts at tier k /
 //!   Σ arrivals. Without baseline arrivals: `p₀ = 0`, `a_k = 1`.
 //! - The baseline is **unhealthy** when its own failures already exceed what a healthy
-//!   system allows: `F > N·t + z·√(N·t·(1−t))` for its `N` judged requests with `F`
-//!   failures and `t = steady.success_tolerance` (the bound below with `p₀ = 0`). Health
+//!   system allows: `F > N·t + z·√(N·t·(1−t))` for the `N` entry requests that *ended*
+//!   in the baseline buckets, `F` of them failed, and `t = steady.success_tolerance`
+//!   (the bound below with `p₀ = 0`; by ending, not by cohort, so the baseline's last
+//!   requests, still in flight when the trigger strikes, do not count against it). Health
 //!   measured against such a baseline means nothing (a run failing 99% of its requests
 //!   would look "healthy" when it keeps failing them), so then there is neither a
 //!   recovery time nor a metastable verdict: the run is "unhealthy before the trigger".
@@ -628,6 +630,8 @@ impl Analysis<'_> {
         let mut sums = vec![0u64; tiers];
         let mut cohort_attempts = vec![0u64; tiers];
         let (mut arr0, mut ok0, mut judged0, mut n) = (0u64, 0u64, 0u64, 0u64);
+        // Outcomes that happened within the baseline (by the time requests ended).
+        let (mut ended_ok, mut ended_failed) = (0u64, 0u64);
         for b in self.buckets {
             if b.start_ms >= self.steady.warmup_ms
                 && b.start_ms.saturating_add(self.bucket_ms) <= first_trigger
@@ -636,6 +640,8 @@ impl Analysis<'_> {
                 arr0 += b.tiers[0].first_attempts;
                 ok0 += b.cohort.successes;
                 judged0 += b.cohort.successes + b.cohort.failures;
+                ended_ok += b.tiers[0].successes;
+                ended_failed += b.tiers[0].failures();
                 for (s, t) in sums.iter_mut().zip(&b.tiers) {
                     *s += t.attempts();
                 }
@@ -664,7 +670,14 @@ impl Analysis<'_> {
             .collect();
         let st = self.steady;
         // Against a system that fails nothing: the tolerance is all the failure allowed.
-        let unhealthy_baseline = above(judged0 - ok0, judged0, st.success_tolerance, st.z_score);
+        // By the outcomes before the first trigger, not by cohorts: a baseline cohort
+        // still in flight when the trigger strikes fails by the trigger, not by itself.
+        let unhealthy_baseline = above(
+            ended_failed,
+            ended_ok + ended_failed,
+            st.success_tolerance,
+            st.z_score,
+        );
         let fail_p = 1.0 - success + st.success_tolerance;
         // Some(healthy) for a cohort with judged requests, None without evidence.
         let judge = |b: &Bucket| -> Option<bool> {
