@@ -73,6 +73,19 @@ test('the breaker-threshold link draws the curve and recommends the CLI’s thre
   assert.match(String(await page.textContent('.sweep-side-b .sweep-recommend')), /not in general/);
   // The Pareto scatter is drawn too, and the form shows the definition's controls.
   assert.ok(await page.$eval('.sweep-pareto-chart', (c) => Number(/** @type {HTMLElement} */ (c).dataset.drawn) > 0));
+  // The goal and the thresholds in words, in lists; the CLI's syntax folded under them.
+  assert.equal(await page.inputValue('.sweep-goal'), 'max');
+  assert.equal(await page.inputValue('.sweep-goal-metric'), 'strategies[5].delivery_pct');
+  assert.match(
+    String(
+      await page.$eval('.sweep-goal-metric', (s) => /** @type {HTMLSelectElement} */ (s).selectedOptions[0]?.text),
+    ),
+    /S6 .*·/,
+  );
+  assert.equal(await page.locator('.sweep-threshold').count(), 2);
+  assert.equal(await page.inputValue('.sweep-threshold-share >> nth=0'), 'p95');
+  assert.equal(await page.inputValue('.sweep-threshold-value >> nth=0'), '2');
+  assert.equal(await page.isVisible('.sweep-objective'), false);
   assert.equal(await page.inputValue('.sweep-objective'), 'max:strategies[5].delivery_pct');
   // 40 positions, one per point, each read out with every strategy's line.
   const lines = await readouts(page, '.sweep-chart-b');
@@ -162,13 +175,62 @@ test('Cancel stops a sweep and leaves the page usable', async () => {
   await page.selectOption('.sweep-param .sweep-mode >> nth=0', 'list');
   await page.fill('.sweep-list >> nth=0', '200, 300');
   await page.fill('.sweep-seeds', '2');
-  await page.fill('.sweep-objective', '');
-  await page.fill('.sweep-constraints', '');
+  // No goal, no thresholds (from the lists), no Pareto axes (in the CLI's syntax).
+  await page.selectOption('.sweep-goal', '');
+  while ((await page.locator('.sweep-remove-threshold').count()) > 0) await page.click('.sweep-remove-threshold');
+  await page.click('.sweep-advanced > summary');
+  assert.equal(await page.inputValue('.sweep-objective'), '');
+  assert.equal(await page.inputValue('.sweep-constraints'), '');
   await page.fill('.sweep-pareto', '');
   await page.click('.sweep-run');
   await page.waitForFunction(() => document.body.dataset.classicSweep === 'done', null, { timeout: 60_000 });
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+test('a goal and a threshold chosen in words recommend what the CLI recommends for them', async () => {
+  // The breaker sweep with no goal, no thresholds and no Pareto axes: the reader picks them.
+  const def = { params: BREAKER.params, seeds: 4 };
+  const page = await openSweep(`?s=${link({ classic_sweep: def })}`);
+  assert.equal(await page.inputValue('.sweep-goal'), '');
+  assert.equal(await page.locator('.sweep-threshold').count(), 0);
+  await page.selectOption('.sweep-goal', 'max');
+  await page.selectOption('.sweep-goal-metric', 'strategies[5].delivery_pct');
+  await page.click('.sweep-add-threshold');
+  await page.selectOption('.sweep-threshold-metric', 'strategies[5].overload_seconds');
+  await page.selectOption('.sweep-threshold-op', '<=');
+  await page.fill('.sweep-threshold-value', '2');
+  await page.selectOption('.sweep-threshold-share', 'p95');
+  assert.equal(await page.textContent('.sweep-threshold-symbol'), 's');
+  await page.click('.sweep-run');
+  await page.waitForFunction(
+    () => document.body.dataset.classicSweep === 'running' || document.body.dataset.classicSweep === 'done',
+  );
+  await page.waitForFunction(() => document.body.dataset.classicSweep === 'done', null, { timeout: 120_000 });
+  // The CLI on the same points with the same goal and threshold, in its own syntax.
+  const file = path.join(fs.mkdtempSync(path.join(ROOT, 'target', 'sweep-')), 'sweep.json');
+  fs.writeFileSync(file, JSON.stringify(def));
+  const text = cli([
+    'grid',
+    '--sweep',
+    file,
+    '--objective',
+    'max:strategies[5].delivery_pct',
+    '--constraint',
+    'p95(strategies[5].overload_seconds)<=2',
+  ]);
+  const m = /^recommended: (strategies\[5\]\.breaker_trip_failures = \d+)/m.exec(text);
+  assert.ok(m, text);
+  const at = await page.$eval('.sweep-side-b .sweep-recommend', (p) => /** @type {HTMLElement} */ (p).dataset.at);
+  assert.equal(at, m[1]);
+  // The link now carries the choices: opened again, the lists show them.
+  const again = await openSweep(new URL(page.url()).search);
+  assert.equal(await again.inputValue('.sweep-goal'), 'max');
+  assert.equal(await again.inputValue('.sweep-threshold-metric'), 'strategies[5].overload_seconds');
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(again.errors, []);
+  await page.close();
+  await again.close();
 });
 
 test('a bad sweep link falls back with a message naming the field', async () => {

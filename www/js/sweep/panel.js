@@ -1,10 +1,10 @@
 // The sweep panel, for either model: vary one or two numeric fields of the scenario
-// (the list and each field's allowed range come from the engine: numericFields), run
+// (the list, each field by its label with its allowed range, from the engine: sweepFields), run
 // every point over N seeds on the worker pool (lib/pool.js) with progress and Cancel,
 // and show, streaming as points complete: one parameter as a line per strategy or tier
 // with its p5–p95 band, two as a heatmap with a colour legend; the Pareto scatter of two
 // metrics with the front and the recommended point; the recommendation under the
-// objective and constraints (typed in the CLI's syntax, parsed by the engine). A click
+// goal and thresholds (chosen in words, choices.js; the CLI's syntax as an option). A click
 // on any point opens that point's single scenario as its own link. The bundled sweeps
 // (presets) load their scenario and definition; one with a comparison (the cluster's
 // metastability map) runs the same sweep on the scenario pinned as A, side by side.
@@ -16,6 +16,7 @@ import { parseInteger, parseNumber } from '../lib/fields.js';
 import { applyTexts, lang, t } from '../lib/i18n.js';
 import { Pool } from '../lib/pool.js';
 import { urlFor } from '../lib/urlstate.js';
+import { SweepChoices } from './choices.js';
 
 /** @typedef {import('../lib/jobs.js').Wasm} Wasm */
 /** @typedef {import('../../retrystorm-web.js').Plan} Plan */
@@ -83,6 +84,8 @@ export class SweepPanel {
     this.runKey = '';
     /** @type {Field[]} */
     this.fields = [];
+    /** @type {unknown} the scenario whose fields and metrics the form lists */
+    this.scenarioShown = undefined;
     this.presets = /** @type {SweepPreset[]} */ (wasm.sweepPresets(lang())).filter((p) => p.model === model);
     // The form and the output.
     this.presetSelect = el('select', { class: 'sweep-preset', 'data-i18n-aria-label': 'sweep.preset' });
@@ -93,14 +96,7 @@ export class SweepPanel {
     /** @type {{field: HTMLSelectElement, mode: HTMLSelectElement, list: HTMLInputElement, from: HTMLInputElement, to: HTMLInputElement, steps: HTMLInputElement, range: HTMLElement, row: HTMLElement}[]} */
     this.rows = [0, 1].map((i) => this.paramRow(i));
     this.seedsInput = el('input', { class: 'sweep-seeds', inputmode: 'numeric', value: String(DEFAULT_SEEDS) });
-    this.objective = el('input', { class: 'sweep-objective', spellcheck: false, 'data-field': 'objective' });
-    this.constraints = el('textarea', {
-      class: 'sweep-constraints',
-      rows: 2,
-      spellcheck: false,
-      'data-field': 'constraints',
-    });
-    this.pareto = el('input', { class: 'sweep-pareto', spellcheck: false, 'data-field': 'pareto' });
+    this.choices = new SweepChoices(wasm, { label, onChange: () => {} });
     const runButton = el('button', { type: 'button', class: 'sweep-run', 'data-i18n': 'sweep.run' });
     runButton.addEventListener('click', () => this.submit());
     this.cancelButton = el('button', {
@@ -157,15 +153,8 @@ export class SweepPanel {
         el('div', { class: 'sweep-presets' }, label('sweep.preset', this.presetSelect), loadPreset),
         this.presetDesc,
         ...this.rows.map((r) => r.row),
-        el(
-          'div',
-          { class: 'sweep-choices' },
-          label('sweep.seeds', this.seedsInput),
-          label('sweep.objective', this.objective),
-          label('sweep.constraints', this.constraints),
-          label('sweep.paretoAxes', this.pareto),
-          el('span', { class: 'hint', 'data-i18n': 'sweep.syntax' }),
-        ),
+        el('div', { class: 'sweep-choices' }, label('sweep.seeds', this.seedsInput)),
+        this.choices.box,
         el('div', { class: 'row-actions' }, runButton, this.cancelButton, clear, this.status),
         this.error,
       ),
@@ -342,9 +331,10 @@ export class SweepPanel {
     this.presetSelect.replaceChildren(...this.presets.map((p) => el('option', { value: p.id, text: p.title })));
     if (chosen) this.presetSelect.value = chosen;
     this.describePreset();
-    for (const r of this.rows) this.fillFields(r.field, r === this.rows[1]);
-    this.objective.placeholder = t('sweep.objectivePh');
-    this.pareto.placeholder = t('sweep.paretoPh');
+    this.choices.relabel();
+    // The fields' and metrics' labels, in the new language.
+    if (this.scenarioShown !== undefined) this.setScenario(this.scenarioShown);
+    else for (const r of this.rows) this.fillFields(r.field, r === this.rows[1]);
     this.sides[1].caption.textContent = t('sweep.sideA');
     this.sides[0].caption.textContent = this.sides[1].box.hidden ? '' : t('sweep.sideB');
     this.showOutcomes();
@@ -386,8 +376,10 @@ export class SweepPanel {
    * @param {unknown} scenario
    */
   setScenario(scenario) {
+    this.scenarioShown = scenario;
     try {
-      this.fields = this.wasm.numericFields(this.model, scenario);
+      this.fields = this.wasm.sweepFields(this.model, scenario, lang());
+      this.choices.setMetrics(this.wasm.sweepMetrics(this.model, scenario, lang()));
     } catch {
       return;
     }
@@ -419,12 +411,7 @@ export class SweepPanel {
     /** @type {SweepDef} */
     const def = { params, seeds: parseInteger(this.seedsInput.value) };
     if (this.def?.plot) def.plot = this.def.plot;
-    const texts = {
-      objective: this.objective.value,
-      constraints: this.constraints.value.split('\n'),
-      pareto: this.pareto.value,
-    };
-    return /** @type {SweepDef} */ (this.wasm.withSweepChoices(def, texts));
+    return /** @type {SweepDef} */ (this.choices.apply(def));
   }
 
   /** "Run sweep": the form's definition, checked by the engine when it plans. */
@@ -522,10 +509,7 @@ export class SweepPanel {
     });
     this.seedsInput.value = String(def.seeds ?? def.seed_list?.length ?? 1);
     try {
-      const c = this.wasm.sweepChoices(def);
-      this.objective.value = c.objective;
-      this.constraints.value = c.constraints.join('\n');
-      this.pareto.value = c.pareto;
+      this.choices.fill(def);
     } catch {
       // The plan names the problem when it runs.
     }
