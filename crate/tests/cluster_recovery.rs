@@ -210,3 +210,34 @@ fn recovery_is_measured_at_the_resolution_of_events_not_buckets() {
         assert_eq!(m.recovery_time_ms, Some(0), "{outage_ms}: {m:?}");
     }
 }
+
+#[test]
+fn the_goodput_recovery_is_reported_beside_the_cohorts_and_named() {
+    // Every request takes 2 s: the first ones that arrive after the outage succeed, so
+    // the cohorts recover at once, but no success completes for 2 s after it ends: a
+    // reader comparing with a successes-per-second chart needs both figures, named.
+    let s = scenario(json!({
+        "name": "slow service outage", "seed": 1, "duration_ms": 60_000, "bucket_ms": 1000,
+        "load": {"arrivals": "poisson", "rate_per_s": 100},
+        "tiers": [{
+            "name": "server", "instances": 1, "concurrency": 1000, "queue_capacity": 1000,
+            "service": {"kind": "constant", "ms": 2000}
+        }],
+        "faults": [{"tier": 0, "start_ms": 20_000, "duration_ms": 5_000, "effect": {"kind": "outage"}}]
+    }));
+    let r = cluster::run(&s, 1).unwrap();
+    let m = &r.summary;
+    assert_eq!(m.recovery_time_ms, Some(0), "{m:?}");
+    let rows = present::metrics(&r);
+    let row = |label: &str| {
+        rows.iter()
+            .find(|x| x.label == label)
+            .unwrap_or_else(|| panic!("{label}: {rows:?}"))
+            .text
+            .clone()
+    };
+    assert_eq!(row("recovery time (cohorts)"), "0.0 s");
+    assert_eq!(row("recovery time (goodput)"), "2.0 s");
+    let text = report::text(&s, &r);
+    assert!(text.contains("recovery time (goodput)"), "{text}");
+}

@@ -113,8 +113,13 @@ function assertSummaryMatches(sum, result) {
       ? `${(s.recovery_time_ms / 1000).toFixed(1)} s`
       : s.metastable
         ? 'metastable: did not recover'
-        : 'no trigger';
-  assert.equal(sum['recovery time'], recovery);
+        : s.unhealthy_baseline && s.trigger_end_ms !== null
+          ? 'unhealthy before the trigger'
+          : 'no trigger';
+  assert.equal(sum['recovery time (cohorts)'], recovery);
+  if (s.goodput_recovery_ms !== null) {
+    assert.equal(sum['recovery time (goodput)'], `${(s.goodput_recovery_ms / 1000).toFixed(1)} s`);
+  }
   for (const t of result.tiers) {
     assert.equal(sum[`${t.name}: amplification`], `${t.amplification.toFixed(2)}x`);
   }
@@ -509,7 +514,7 @@ test('A/B: pin naive as A, load fixed as B, see both with correct deltas', async
   assert.equal(await chartPixels(fresh), await chartPixels(page), 'A over B, pixel for pixel');
   assert.deepEqual(fresh.errors, []);
   await fresh.close();
-  const r = row('recovery time');
+  const r = row('recovery time (cohorts)');
   assert.equal(
     r[1],
     a.summary.metastable ? 'metastable: did not recover' : `${(a.summary.recovery_time_ms / 1000).toFixed(1)} s`,

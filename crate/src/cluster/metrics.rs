@@ -62,6 +62,18 @@
 //!   its verdict), and never before the trigger's end. That instant to the end of the
 //!   run must last at least `steady.hold_ms` (default 5 s). `recovery_time_ms` = the
 //!   instant − end of the last trigger, rounded up to the millisecond.
+//! - **Goodput recovery**, the figure a successes-per-second chart shows, beside the
+//!   cohorts' (which credits a request to when it arrived, not when it succeeded): the
+//!   baseline goodput `g₀` is the entry successes that ended in the baseline buckets per
+//!   second; a bucket of length `L` s is **low** when its successes (by the time they
+//!   ended) fall below `m − z·√m` with `m = g₀·L·(1 − steady.success_tolerance)` (at
+//!   the same load, a failure rate higher by the tolerance lowers goodput by as much).
+//!   Recovered from the first bucket ending after the last trigger's end from which no
+//!   bucket to the end is low, for at least `steady.hold_ms`; `goodput_recovery_ms` =
+//!   that bucket's start (the trigger's end if earlier) − the trigger's end. A rate needs
+//!   a window, so this one is to the bucket. It is not judged without a trigger or with
+//!   an unhealthy baseline, and is compared with the baseline's rate (a load that drops
+//!   below the baseline after the trigger reads as goodput not back).
 //! - **Metastable**: there was a trigger, the baseline was healthy and no such bucket
 //!   exists before the end. Without a trigger there is neither a recovery time nor a
 //!   metastable verdict.
@@ -358,8 +370,16 @@ pub struct Summary {
     pub trigger_end_ms: Option<u64>,
     /// Total length of unhealthy buckets, ms.
     pub overload_duration_ms: u64,
-    /// Time from the end of the last trigger to lasting recovery, ms.
+    /// Time from the end of the last trigger to lasting recovery of the arrival
+    /// cohorts, ms (see [the health rule](self)).
     pub recovery_time_ms: Option<u64>,
+    /// Successes per second (by the time they ended) over the baseline.
+    #[serde(default)]
+    pub baseline_goodput_per_s: f64,
+    /// Time from the end of the last trigger until the successes per second are back to
+    /// the baseline's for good, ms, to the bucket (see [the goodput rule](self)).
+    #[serde(default)]
+    pub goodput_recovery_ms: Option<u64>,
     /// A trigger happened and the run never recovered before its end.
     pub metastable: bool,
     /// The baseline already failed more requests than `steady.success_tolerance` allows
@@ -585,6 +605,8 @@ impl BucketLatency {
 pub(crate) struct Analysis<'a> {
     /// Bucket width, ms.
     pub bucket_ms: u64,
+    /// Length of the run, ms (the last bucket may be shorter than the others).
+    pub duration_ms: u64,
     /// Per bucket, per tier counters, with their cohorts.
     pub buckets: &'a [Bucket],
     /// Per bucket, the arrival of its cohort's last failed request + 1 µs (0: none).
@@ -609,6 +631,10 @@ pub(crate) struct Verdict {
     pub unhealthy_ms: u64,
     /// Recovery time, ms.
     pub recovery_ms: Option<u64>,
+    /// Baseline successes per second, by the time they ended.
+    pub goodput_per_s: f64,
+    /// Goodput recovery time, ms.
+    pub goodput_recovery_ms: Option<u64>,
     /// Never recovered.
     pub metastable: bool,
 }
@@ -732,7 +758,18 @@ impl Analysis<'_> {
                 }
             }
         };
+        let goodput_per_s = if secs > 0.0 {
+            ended_ok as f64 / secs
+        } else {
+            0.0
+        };
+        let goodput_recovery_ms = match self.trigger {
+            Some((_, end)) if !unhealthy_baseline => self.goodput_recovery(goodput_per_s, end),
+            _ => None,
+        };
         Verdict {
+            goodput_per_s,
+            goodput_recovery_ms,
             success,
             arrivals_per_s,
             n,
@@ -745,6 +782,30 @@ impl Analysis<'_> {
 }
 
 impl Analysis<'_> {
+    /// The goodput recovery time after a trigger that ended at `end` ms, with a baseline
+    /// goodput of `goodput` per second (the rule is in the module's documentation).
+    fn goodput_recovery(&self, goodput: f64, end: u64) -> Option<u64> {
+        let st = self.steady;
+        let low = |b: &Bucket| {
+            let len_s = self
+                .duration_ms
+                .saturating_sub(b.start_ms)
+                .min(self.bucket_ms) as f64
+                / 1000.0;
+            let m = goodput * len_s * (1.0 - st.success_tolerance);
+            (b.tiers[0].successes as f64) < m - st.z_score * m.sqrt()
+        };
+        let mut first_ok = None;
+        for (i, b) in self.buckets.iter().enumerate().rev() {
+            if low(b) || b.start_ms.saturating_add(self.bucket_ms) <= end {
+                break;
+            }
+            first_ok = Some(i);
+        }
+        let at = self.buckets[first_ok?].start_ms.max(end);
+        (self.duration_ms.saturating_sub(at) >= st.hold_ms).then_some(at - end)
+    }
+
     /// When the system recovered, µs, given that bucket `i` starts the healthy stretch
     /// that lasts to the end and the trigger ended at `end_us`: at the trigger's end if
     /// the stretch holds it; else just after the last failed request of the unhealthy

@@ -111,6 +111,30 @@ pub fn recovery(s: &Summary) -> Metric {
     recovery_in(s, Lang::En)
 }
 
+/// The goodput recovery figure in `lang`: the time from the end of the last trigger
+/// until the successes per second are back to the baseline's ("2.0 s"), "goodput not
+/// back to baseline", or the recovery figure's words when it is not judged.
+pub fn goodput_recovery_in(s: &Summary, lang: Lang) -> Metric {
+    let label = Text::GoodputRecoveryTime.get(lang);
+    if let Some(ms) = s.goodput_recovery_ms {
+        return metric(label, Unit::Seconds, ms as f64).lower();
+    }
+    let text = if s.trigger_end_ms.is_none() {
+        Text::NoTrigger
+    } else if s.unhealthy_baseline {
+        Text::UnhealthyBaseline
+    } else {
+        Text::GoodputNotBack
+    };
+    Metric {
+        label: label.into(),
+        value: None,
+        text: text.get(lang).into(),
+        unit: Unit::Seconds,
+        better: Better::Lower,
+    }
+}
+
 /// [`recovery`] worded in `lang`.
 pub fn recovery_in(s: &Summary, lang: Lang) -> Metric {
     let label = Text::RecoveryTime.get(lang);
@@ -222,6 +246,7 @@ pub fn metrics_in(r: &RunResult, lang: Lang) -> Vec<Metric> {
         .lower(),
     );
     m.push(recovery_in(s, lang));
+    m.push(goodput_recovery_in(s, lang));
     // Failure counts summed over every hop: the failures are worse when more, the
     // protections' rejections are not judged.
     let totals: [(&str, Count, Better); 6] = [
@@ -491,7 +516,10 @@ mod tests {
         assert_eq!(row(&t, "requests")[1], a.summary.requests.to_string());
         let c = compare(&a, &a);
         assert!(c.rows.iter().all(|r| r[3].starts_with('±')), "{c:?}");
-        assert_eq!(row(&c, "recovery time")[1], row(&t, "recovery time")[1]);
+        assert_eq!(
+            row(&c, "recovery time (cohorts)")[1],
+            row(&t, "recovery time (cohorts)")[1]
+        );
         let mut b = a.clone();
         b.summary.goodput_per_s = a.summary.goodput_per_s * 1.5;
         b.summary.requests = a.summary.requests - 10;

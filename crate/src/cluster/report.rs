@@ -196,20 +196,20 @@ mod tests {
         let page = present::summary_table(r)
             .rows
             .into_iter()
-            .find(|row| row[0] == "recovery time")
+            .find(|row| row[0] == "recovery time (cohorts)")
             .unwrap()[1]
             .clone();
         let md = markdown_summary(r)
             .lines()
             .find_map(|l| {
-                l.strip_prefix("| recovery time | ")
+                l.strip_prefix("| recovery time (cohorts) | ")
                     .map(|x| x.trim_end_matches(" |").to_string())
             })
             .unwrap();
         let text = text(s, r)
             .lines()
             .find_map(|l| {
-                l.strip_prefix("recovery time ")
+                l.strip_prefix("recovery time (cohorts) ")
                     .map(|x| x.trim().to_string())
             })
             .unwrap();

@@ -5,8 +5,12 @@
 crate::catalogue! {
     /// A label, a column title or a figure's wording in the cluster's tables.
     pub(crate) enum Text {
-        /// The recovery figure's label.
-        RecoveryTime => ("恢复时间", "recovery time"),
+        /// The recovery figure's label: the arrival cohorts' recovery.
+        RecoveryTime => ("恢复时间（到达批次）", "recovery time (cohorts)"),
+        /// The goodput recovery figure's label: successes per second back to baseline.
+        GoodputRecoveryTime => ("恢复时间（有效吞吐）", "recovery time (goodput)"),
+        /// The goodput recovery figure when the successes per second never came back.
+        GoodputNotBack => ("有效吞吐未回到基线", "goodput not back to baseline"),
         /// The recovery figure when the system never recovered.
         Metastable => ("亚稳态：未恢复", "metastable: did not recover"),
         /// The recovery figure when the steady state before the trigger was already

@@ -1,4 +1,5 @@
-//! The cluster run's verdict in one headline: "Recovered after 4.0 s", "Never
+//! The cluster run's verdict in one headline: "Recovered after 4.0 s by arrivals,
+//! 6.5 s by goodput" (both recovery figures, named: see [`super::metrics`]), "Never
 //! recovered: 66 s overloaded" or "Unhealthy before the trigger: 0.49% of requests
 //! succeeded in the steady state", the answer a reader looks for first. The CLI's text
 //! report, the page above its charts, its embeds and its Markdown export print this line.
@@ -10,8 +11,11 @@ use crate::report::{fmt, Unit};
 crate::catalogue! {
     /// The words of the cluster verdict.
     pub(crate) enum Words {
-        /// It recovered: `{0}` the time from the end of the last trigger ("4.0 s").
-        Recovered => ("{0} 后恢复", "Recovered after {0}"),
+        /// It recovered: `{0}` the time from the end of the last trigger to the arrival
+        /// cohorts' recovery ("4.0 s"), `{1}` to the goodput's.
+        Recovered => ("{0} 后恢复（按到达批次；有效吞吐 {1} 后恢复）", "Recovered after {0} by arrivals, {1} by goodput"),
+        /// The cohorts recovered, the goodput not: `{0}` the cohorts' recovery time.
+        RecoveredGoodputLow => ("{0} 后恢复（按到达批次；有效吞吐未回到基线）", "Recovered after {0} by arrivals; goodput not back to baseline"),
         /// It never recovered: `{0}` the whole seconds it was overloaded.
         NeverRecovered => ("始终未恢复：过载 {0} 秒", "Never recovered: {0} s overloaded"),
         /// The steady state before the trigger already failed: `{0}` its success ratio
@@ -37,7 +41,13 @@ pub fn line(s: &Summary, lang: Lang) -> String {
         };
     }
     match (s.recovery_time_ms, s.metastable) {
-        (Some(ms), _) => Words::Recovered.fill(lang, &[&fmt(Unit::Seconds, ms as f64)]),
+        (Some(ms), _) => {
+            let cohorts = fmt(Unit::Seconds, ms as f64);
+            match s.goodput_recovery_ms {
+                Some(g) => Words::Recovered.fill(lang, &[&cohorts, &fmt(Unit::Seconds, g as f64)]),
+                None => Words::RecoveredGoodputLow.fill(lang, &[&cohorts]),
+            }
+        }
         (None, true) => Words::NeverRecovered.fill(lang, &[&overloaded]),
         (None, false) => Words::NoTrigger.fill(lang, &[&overloaded]),
     }
@@ -71,8 +81,20 @@ mod tests {
         assert!(never.ends_with(" s overloaded"), "{never}");
         s.recovery_time_ms = Some(4_000);
         s.metastable = false;
-        assert_eq!(line(&s, Lang::En), "Recovered after 4.0 s");
-        assert_eq!(line(&s, Lang::Zh), "4.0 s 后恢复");
+        s.goodput_recovery_ms = Some(6_500);
+        assert_eq!(
+            line(&s, Lang::En),
+            "Recovered after 4.0 s by arrivals, 6.5 s by goodput"
+        );
+        assert_eq!(
+            line(&s, Lang::Zh),
+            "4.0 s 后恢复（按到达批次；有效吞吐 6.5 s 后恢复）"
+        );
+        s.goodput_recovery_ms = None;
+        assert_eq!(
+            line(&s, Lang::En),
+            "Recovered after 4.0 s by arrivals; goodput not back to baseline"
+        );
         s.recovery_time_ms = None;
         s.overload_duration_ms = 2_000;
         assert_eq!(line(&s, Lang::Zh), "没有故障或突增：过载 2 秒");

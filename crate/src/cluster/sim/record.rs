@@ -335,6 +335,7 @@ impl Simulation {
             .collect();
         let verdict = Analysis {
             bucket_ms: self.sc.bucket_ms,
+            duration_ms: self.sc.duration_ms,
             buckets: &buckets,
             last_failure_us: &last_failure_us,
             trigger,
@@ -527,6 +528,8 @@ impl Simulation {
             trigger_end_ms: trigger.map(|t| t.1),
             overload_duration_ms: verdict.unhealthy_ms,
             recovery_time_ms: verdict.recovery_ms,
+            baseline_goodput_per_s: verdict.goodput_per_s,
+            goodput_recovery_ms: verdict.goodput_recovery_ms,
             metastable: verdict.metastable,
             unhealthy_baseline: verdict.unhealthy_baseline,
         }
