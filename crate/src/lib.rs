@@ -54,6 +54,7 @@
 //! - [`validate`]: the validation error and the JSON readers that name every field by
 //!   its full path (the checks themselves are the crate's own).
 //! - [`report`]: one report layer for both: tables as text, Markdown and CSV.
+//! - [`progress`]: a long job's progress and the request to stop it, as plain atomics.
 //! - [`lang`]: the two languages and the one shape of the engine's words (catalogues).
 //! - [`javafmt`], [`rng`], [`seed`]: Java's number format and `java.util.Random`, bit for
 //!   bit, and seeds in JSON (exact in JavaScript).
@@ -68,6 +69,7 @@ pub mod estimate;
 pub mod import;
 pub mod javafmt;
 pub mod lang;
+pub mod progress;
 pub mod report;
 pub mod rng;
 pub mod scenario;

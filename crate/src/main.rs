@@ -14,6 +14,10 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::process::ExitCode;
 
+// The binary's own modules live under `src/cli/`, apart from the library's.
+#[path = "cli/watch.rs"]
+mod watch;
+
 retrystorm::catalogue! {
     /// The CLI's own words (the reports' are the engine's).
     enum CliText {
@@ -341,22 +345,39 @@ fn gate(args: &Args, est: &Estimate) -> Result<Option<String>, String> {
     Ok(None)
 }
 
-/// Runs the command the arguments name and returns what it prints.
-fn execute(args: &Args) -> Result<String, String> {
-    match args.command.as_str() {
-        "help" => Ok(format!("{USAGE}\n")),
-        "version" => Ok(format!("retrystorm {}\n", env!("CARGO_PKG_VERSION"))),
-        "scenarios" => Ok(scenarios(args)),
-        "run" => run(args),
-        "herd" => herd(args),
-        "sweep" => multi_seed(args),
-        "breaker" => breaker(args),
-        "ensemble" => ensemble_cmd(args),
-        "grid" => grid(args),
-        "grid-merge" => grid_merge(args),
-        "import" => import_cmd(args),
-        other => Err(format!("unknown command {other:?} (see --help)")),
+/// What a command prints: its output, and for a job stopped by Ctrl-C before its end
+/// the line saying how far it got (the output is then what it finished).
+struct Printed {
+    text: String,
+    stopped: Option<String>,
+}
+
+impl From<String> for Printed {
+    fn from(text: String) -> Self {
+        Printed {
+            text,
+            stopped: None,
+        }
     }
+}
+
+/// Runs the command the arguments name and returns what it prints.
+fn execute(args: &Args) -> Result<Printed, String> {
+    let text = match args.command.as_str() {
+        "help" => format!("{USAGE}\n"),
+        "version" => format!("retrystorm {}\n", env!("CARGO_PKG_VERSION")),
+        "scenarios" => scenarios(args),
+        "run" => run(args)?,
+        "herd" => herd(args)?,
+        "sweep" => multi_seed(args)?,
+        "breaker" => breaker(args)?,
+        "ensemble" => return ensemble_cmd(args),
+        "grid" => return grid(args),
+        "grid-merge" => grid_merge(args)?,
+        "import" => import_cmd(args)?,
+        other => return Err(format!("unknown command {other:?} (see --help)")),
+    };
+    Ok(text.into())
 }
 
 /// `import FILE`: the configuration in words (stderr) and the client policy, or the
@@ -419,7 +440,8 @@ fn scenarios(args: &Args) -> String {
 /// `run`: one run of any model, as its report or as JSON.
 fn run(args: &Args) -> Result<String, String> {
     let sc = with_overrides(args, load(args, "article")?)?;
-    if let Some(text) = gate(args, &estimate::run(&sc, format(args)))? {
+    let est = estimate::run(&sc, format(args));
+    if let Some(text) = gate(args, &est)? {
         return Ok(text);
     }
     match sc {
@@ -435,7 +457,22 @@ fn run(args: &Args) -> Result<String, String> {
         }
         AnyScenario::Cluster(sc) => {
             let seed = args.seed.unwrap_or(sc.seed);
-            let result = cluster::run(&sc, seed).map_err(err)?;
+            // A run long enough for the estimate to ask first shows its simulated time.
+            let bar = if est.asks() {
+                watch::bar(PER_MILLE, "‰ of the simulated time")
+            } else {
+                None
+            };
+            let mut sim = cluster::Simulation::new(&sc, seed).map_err(err)?;
+            while !sim.advance(RUN_SLICE).map_err(err)? {
+                if let Some(bar) = &bar {
+                    bar.set_position((sim.progress() * PER_MILLE as f64) as u64);
+                }
+            }
+            if let Some(bar) = &bar {
+                bar.finish_and_clear();
+            }
+            let result = sim.finish();
             if args.json {
                 let mut scenario = sc;
                 scenario.seed = seed;
@@ -447,6 +484,12 @@ fn run(args: &Args) -> Result<String, String> {
         }
     }
 }
+
+/// The steps of a long `run`'s bar (its simulated time in thousandths).
+const PER_MILLE: u64 = 1000;
+
+/// Events a long `run` processes between two updates of its bar: a few milliseconds.
+const RUN_SLICE: u64 = 1 << 18;
 
 /// `herd`: attempts per second around the outage (classic model).
 fn herd(args: &Args) -> Result<String, String> {
@@ -529,26 +572,91 @@ fn ensemble_seeds(args: &Args, sc: &AnyScenario) -> Result<Vec<i64>, String> {
     }
 }
 
-/// `ensemble`: one scenario over many seeds, as text, CSV or JSON.
-fn ensemble_cmd(args: &Args) -> Result<String, String> {
+/// `ensemble`: one scenario over many seeds, as text, CSV or JSON; stopped by Ctrl-C,
+/// the seeds finished (the first ones), marked as partial.
+fn ensemble_cmd(args: &Args) -> Result<Printed, String> {
     let sc = with_overrides(args, load(args, "article")?)?;
     let seeds = ensemble_seeds(args, &sc)?;
     let est = estimate::ensemble(&sc, seeds.len(), args.threads, format(args));
     if let Some(text) = gate(args, &est)? {
-        return Ok(text);
+        return Ok(text.into());
     }
-    let result = ensemble::run(&sc, &seeds, args.threads).map_err(err)?;
-    if args.json {
-        json(&result)
+    let progress = watch::stop_on_ctrl_c();
+    let result = watch::with_bar(seeds.len(), "seeds", &progress, || {
+        ensemble::run_watched(&sc, &seeds, args.threads, &progress)
+    })
+    .map_err(err)?;
+    let (done, of) = (result.seeds.len(), seeds.len());
+    let partial = (done < of).then(|| Partial::new(done, of, "seeds"));
+    let text = if done == 0 {
+        String::new()
+    } else if args.json {
+        match &partial {
+            Some(p) => json(&PartialJson {
+                partial: p,
+                result: &result,
+            })?,
+            None => json(&result)?,
+        }
     } else if args.csv {
-        Ok(ensemble::render::csv(&result))
+        // A partial CSV is the whole run's first rows, unmarked: a marker line would
+        // break the CSV readers it is for (stderr and the exit status say it).
+        ensemble::render::csv(&result)
     } else {
-        Ok(ensemble::render::text(&title(&sc), &result))
+        let text = ensemble::render::text(&title(&sc), &result);
+        match &partial {
+            Some(p) => format!("partial: {}\n{text}", p.words()),
+            None => text,
+        }
+    };
+    Ok(Printed {
+        text,
+        stopped: partial.map(|p| p.words()),
+    })
+}
+
+/// How far a job stopped by Ctrl-C got: `done` of `of` `unit`s.
+#[derive(serde::Serialize)]
+struct Partial {
+    done: usize,
+    of: usize,
+    unit: &'static str,
+    /// What the figures cover, when it needs saying (a grid's seeds of every point).
+    #[serde(skip)]
+    each: String,
+}
+
+impl Partial {
+    fn new(done: usize, of: usize, unit: &'static str) -> Self {
+        Partial {
+            done,
+            of,
+            unit,
+            each: String::new(),
+        }
+    }
+
+    /// "stopped after 37 of 1000 seeds".
+    fn words(&self) -> String {
+        format!(
+            "stopped after {} of {} {}{}",
+            self.done, self.of, self.unit, self.each
+        )
     }
 }
 
-/// `grid`: a sweep, whole or one shard of it.
-fn grid(args: &Args) -> Result<String, String> {
+/// A partial result in JSON: the `partial` object first, then the result's own fields.
+#[derive(serde::Serialize)]
+struct PartialJson<'a, T: serde::Serialize> {
+    partial: &'a Partial,
+    #[serde(flatten)]
+    result: &'a T,
+}
+
+/// `grid`: a sweep, whole or one shard of it; stopped by Ctrl-C, every point over the
+/// seeds finished for all of them (with one seed per point, the points finished),
+/// marked as partial.
+fn grid(args: &Args) -> Result<Printed, String> {
     let preset = sweep_preset(args)?;
     let sc = with_overrides(args, load(args, preset.map_or("article", |p| p.scenario))?)?;
     let plan = sweep_definition(args)?.plan(&sc).map_err(err)?;
@@ -556,15 +664,51 @@ fn grid(args: &Args) -> Result<String, String> {
         let (k, n) = sweep::parse_shard(text)
             .ok_or_else(|| format!("--shard {text:?} is not K/N with 0 <= K < N <= 100000"))?;
         if let Some(text) = gate(args, &estimate::shard(&plan, k, n, args.threads))? {
-            return Ok(text);
+            return Ok(text.into());
         }
-        return sweep::shard_jsonl(&plan, k, n, args.threads).map_err(err);
+        // A shard is merged whole or not at all: Ctrl-C ends it as it always did.
+        return Ok(sweep::shard_jsonl(&plan, k, n, args.threads)
+            .map_err(err)?
+            .into());
     }
     if let Some(text) = gate(args, &estimate::sweep(&plan, args.threads, format(args)))? {
-        return Ok(text);
+        return Ok(text.into());
     }
-    let result = plan.run(args.threads).map_err(err)?;
-    Ok(grid_output(args, &plan, &result))
+    let progress = watch::stop_on_ctrl_c();
+    let (finished, result) =
+        watch::with_bar(plan.items(), "runs (points × seeds)", &progress, || {
+            plan.run_watched(args.threads, &progress)
+        })
+        .map_err(err)?;
+    let (points, seeds) = (plan.points.len(), plan.seeds.len());
+    let partial = if finished.seeds.len() < seeds {
+        let mut p = Partial::new(finished.seeds.len(), seeds, "seeds");
+        p.each = format!(" of each of the {points} points");
+        Some(p)
+    } else if result.points.len() < points {
+        Some(Partial::new(result.points.len(), points, "points"))
+    } else {
+        None
+    };
+    let text = if result.points.is_empty() {
+        String::new()
+    } else {
+        let text = grid_output(args, &finished, &result);
+        match &partial {
+            // One JSON line more, after the points, so the points' lines are the ones
+            // the whole run would print for them.
+            Some(p) if args.jsonl => {
+                format!("{text}{}\n", serde_json::json!({ "partial": p }))
+            }
+            Some(_) if args.csv => text,
+            Some(p) => format!("partial: {}\n{text}", p.words()),
+            None => text,
+        }
+    };
+    Ok(Printed {
+        text,
+        stopped: partial.map(|p| p.words()),
+    })
 }
 
 /// `grid-merge`: shard files merged into the unsharded result.
@@ -703,19 +847,29 @@ fn json<T: serde::Serialize>(value: &T) -> Result<String, String> {
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let result = parse_args(&argv).and_then(|a| {
-        let text = execute(&a)?;
+        let printed = execute(&a)?;
         match &a.out {
-            Some(path) => std::fs::write(path, &text)
-                .map(|()| String::new())
+            Some(path) => std::fs::write(path, &printed.text)
+                .map(|()| Printed {
+                    text: String::new(),
+                    ..printed
+                })
                 .map_err(|e| format!("cannot write {path}: {e}")),
-            None => Ok(text),
+            None => Ok(printed),
         }
     });
     match result {
-        Ok(text) => {
+        Ok(printed) => {
             // A closed pipe (`| head`) is not an error worth a panic.
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
-            ExitCode::SUCCESS
+            let _ = std::io::stdout().lock().write_all(printed.text.as_bytes());
+            match printed.stopped {
+                None => ExitCode::SUCCESS,
+                Some(line) => {
+                    let _ = writeln!(std::io::stderr(), "retrystorm: {line}");
+                    // 128 + SIGINT, as a shell reports a job Ctrl-C ended.
+                    ExitCode::from(130)
+                }
+            }
         }
         Err(message) => {
             // One line whatever it echoes (file names, arguments, what a file holds).

@@ -18,6 +18,7 @@ pub mod stats;
 
 use crate::classic::{self, checks::verdicts_with};
 use crate::cluster;
+use crate::progress::Progress;
 use crate::rng::JavaRandom;
 use crate::scenario::AnyScenario;
 use crate::validate::ValidationError;
@@ -387,20 +388,25 @@ pub fn run(
     seeds: &[i64],
     threads: Option<usize>,
 ) -> Result<Ensemble, ValidationError> {
-    check_count("seeds", seeds.len())?;
-    let samples = run_samples(scenario, seeds, threads)?;
-    Ok(summarise(scenario, &samples))
+    run_watched(scenario, seeds, threads, &Progress::new())
 }
 
-fn run_samples(
+/// [`run`], counting each seed done in `progress` and stopping early when it is asked
+/// to ([`Progress::stop`]): the result is then the ensemble of the seeds finished, the
+/// first of `seeds` in order (its `seeds` are fewer than asked for), exactly what
+/// [`run`] gives for those seeds.
+pub fn run_watched(
     scenario: &AnyScenario,
     seeds: &[i64],
     threads: Option<usize>,
-) -> Result<Vec<Sample>, ValidationError> {
+    progress: &Progress,
+) -> Result<Ensemble, ValidationError> {
+    check_count("seeds", seeds.len())?;
     let batches: Vec<&[i64]> = seeds.chunks(batch_len(seeds.len())).collect();
-    map_batched(&batches, threads, |&s, runs| {
+    let samples = map_watched(&batches, threads, progress, |&s, runs| {
         sample_in(scenario, s, true, runs)
-    })
+    })?;
+    Ok(summarise(scenario, &samples))
 }
 
 /// How many of `n` items make a batch of [`map_batched`]: about 64 batches in all,
@@ -422,14 +428,45 @@ where
     R: Send,
     F: Fn(&T, &mut classic::Runs) -> Result<R, ValidationError> + Sync + Send,
 {
+    map_watched(batches, threads, &Progress::new(), f)
+}
+
+/// [`map_batched`], counting each item done in `progress` and starting none once it is
+/// asked to stop: the results are then those of the longest run of items finished from
+/// the first. Batches start in their order ([`map_parallel`]), so that run is all the
+/// finished items but those of the batches under way when the stop came.
+pub(crate) fn map_watched<T, R, F>(
+    batches: &[&[T]],
+    threads: Option<usize>,
+    progress: &Progress,
+    f: F,
+) -> Result<Vec<R>, ValidationError>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T, &mut classic::Runs) -> Result<R, ValidationError> + Sync + Send,
+{
     let done = map_parallel(batches, threads, |batch| {
         let mut runs = classic::Runs::new();
-        batch
-            .iter()
-            .map(|x| f(x, &mut runs))
-            .collect::<Result<Vec<R>, _>>()
+        let mut out = Vec::with_capacity(batch.len());
+        for x in batch.iter() {
+            if progress.stopped() {
+                break;
+            }
+            out.push(f(x, &mut runs)?);
+            progress.tick();
+        }
+        Ok(out)
     })?;
-    Ok(done.into_iter().flatten().collect())
+    let mut all = Vec::with_capacity(done.iter().map(Vec::len).sum());
+    for (batch, results) in batches.iter().zip(done) {
+        let whole = results.len() == batch.len();
+        all.extend(results);
+        if !whole {
+            break;
+        }
+    }
+    Ok(all)
 }
 
 /// `f` over `items`, in their order: natively on `threads` threads (`None`: every
@@ -446,8 +483,22 @@ where
     F: Fn(&T) -> Result<R, ValidationError> + Sync + Send,
 {
     use rayon::prelude::*;
-    // `collect` on an indexed parallel iterator keeps the items' order.
-    let work = || items.par_iter().map(&f).collect();
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // Each task takes the next item not yet taken rather than its own: rayon splits a
+    // range between threads (one starts at the first item, another half way), and
+    // items taken in order are what lets a stopped job keep a prefix ([`map_watched`]).
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = (0..items.len())
+            .into_par_iter()
+            .map(|_| {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                f(&items[i]).map(|r| (i, r))
+            })
+            .collect::<Result<Vec<(usize, R)>, _>>()?;
+        done.sort_unstable_by_key(|x| x.0);
+        Ok(done.into_iter().map(|x| x.1).collect())
+    };
     match threads {
         None => work(),
         Some(n) => rayon::ThreadPoolBuilder::new()

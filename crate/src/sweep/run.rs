@@ -4,6 +4,7 @@
 use super::{choose, Plan};
 use crate::classic;
 use crate::ensemble::{self, Ensemble, Sample};
+use crate::progress::Progress;
 use crate::validate::ValidationError;
 use serde::{Deserialize, Serialize};
 
@@ -66,6 +67,19 @@ impl Plan {
         n: usize,
         threads: Option<usize>,
     ) -> Result<Vec<(usize, Sample)>, ValidationError> {
+        self.run_shard_watched(k, n, threads, &Progress::new())
+    }
+
+    /// [`Plan::run_shard`], counting each item done in `progress` and stopping early
+    /// when it is asked to: the items are then those finished in the order they run
+    /// (seed by seed, each seed's points in order) from the first, fewer than the shard's.
+    pub fn run_shard_watched(
+        &self,
+        k: usize,
+        n: usize,
+        threads: Option<usize>,
+        progress: &Progress,
+    ) -> Result<Vec<(usize, Sample)>, ValidationError> {
         let seeds = self.seeds.len();
         let mut order: Vec<usize> = (0..self.items()).filter(|i| i % n == k).collect();
         // Seed by seed, each seed's points in order; a batch ends between two seeds
@@ -86,8 +100,9 @@ impl Plan {
             batches.push(batch);
             rest = after;
         }
-        let samples =
-            ensemble::map_batched(&batches, threads, |&i, runs| self.run_item_in(i, runs))?;
+        let samples = ensemble::map_watched(&batches, threads, progress, |&i, runs| {
+            self.run_item_in(i, runs)
+        })?;
         let order = batches.iter().flat_map(|b| b.iter().copied());
         let mut items: Vec<(usize, Sample)> = order.zip(samples).collect();
         items.sort_unstable_by_key(|x| x.0);
@@ -150,11 +165,39 @@ impl Plan {
 
     /// Runs the whole sweep.
     pub fn run(&self, threads: Option<usize>) -> Result<SweepResult, ValidationError> {
-        let samples: Vec<Sample> = self
-            .run_shard(0, 1, threads)?
+        Ok(self.run_watched(threads, &Progress::new())?.1)
+    }
+
+    /// Runs the whole sweep, counting each item (point × seed) done in `progress` and
+    /// stopping early when it is asked to. Returns the plan of what was finished with its
+    /// result: `self` for a whole run; after a stop, as the items run seed by seed, every
+    /// point over the seeds finished for all of them (the plan's first seeds), or with one
+    /// seed per point the points finished. Either is what [`Plan::run`] gives for that plan.
+    pub fn run_watched(
+        &self,
+        threads: Option<usize>,
+        progress: &Progress,
+    ) -> Result<(Plan, SweepResult), ValidationError> {
+        let items = self.run_shard_watched(0, 1, threads, progress)?;
+        let (points, seeds) = (self.points.len(), self.seeds.len());
+        let finished = if items.len() == self.items() || seeds == 1 {
+            self.clone()
+        } else {
+            // Seeds 0..k of every point are in, and seed k of some points.
+            let k = items.len() / points.max(1);
+            let mut plan = self.clone();
+            plan.seeds.truncate(k);
+            plan
+        };
+        let kept = finished.seeds.len();
+        // Item `p × seeds + s` of this plan is item `p × kept + s` of the finished one:
+        // in item order, the kept seeds' items are already in the finished plan's order.
+        let samples: Vec<Sample> = items
             .into_iter()
+            .filter(|(i, _)| i % seeds < kept)
             .map(|x| x.1)
             .collect();
-        Ok(self.summarise(&samples))
+        let result = finished.summarise(&samples);
+        Ok((finished, result))
     }
 }
