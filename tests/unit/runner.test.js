@@ -151,6 +151,20 @@ test('cancel stops the running job and drops the waiting one; the next run gets 
   assert.equal(workers[1].terminated, false);
 });
 
+test('drop stops the running job and the waiting one as superseded: neither starts later', async () => {
+  const r = runner();
+  const a = settle(r.run(request('a')));
+  const b = settle(r.run(request('b')));
+  r.drop();
+  assert.deepEqual(await a, { ok: false, error: { superseded: true } });
+  assert.deepEqual(await b, { ok: false, error: { superseded: true } });
+  assert.equal(workers[0].terminated, true);
+  assert.equal(workers.length, 1, 'the waiting job did not start on a fresh worker');
+  assert.equal(busy.at(-1) ?? false, false);
+  r.drop(); // nothing running: nothing happens
+  assert.equal(workers.length, 1);
+});
+
 test('progress messages reach onProgress and do not settle the run', async () => {
   /** @type {{progress: number, events: number}[]} */
   const seen = [];

@@ -32,7 +32,7 @@ fn stampede() -> serde_json::Value {
 #[wasm_bindgen_test]
 fn a_run_and_a_plan_cross_as_plain_objects_with_the_engines_figures() {
     let article = Scenario::article();
-    let e = estimate_run("classic", js_of(&article)).unwrap();
+    let e = estimate_run("classic", js_of(&article), None).unwrap();
     let native = estimate::run(&AnyScenario::Classic(article.clone()), Format::Json);
     assert_eq!(num(&e, "runs"), 1.0);
     assert_eq!(get(&e, "unit").as_string().unwrap(), "requests");
@@ -47,6 +47,7 @@ fn a_run_and_a_plan_cross_as_plain_objects_with_the_engines_figures() {
         js_of(&stampede()),
         js(r#"{"seeds": 10000}"#),
         Some(2),
+        None,
     )
     .unwrap();
     assert_eq!(num(&plan, "runs"), 10_000.0);
@@ -61,6 +62,17 @@ fn a_run_and_a_plan_cross_as_plain_objects_with_the_engines_figures() {
     let time = get(&plan, "time").as_string().unwrap();
     assert!(time.starts_with("about ") && time.contains("min"), "{time}");
     assert!(get(&plan, "memory").as_string().unwrap().ends_with("iB"));
+    // The page's language words the time ("约" for "about"), the figure unchanged.
+    let zh = estimate_plan(
+        "cluster",
+        js_of(&stampede()),
+        js(r#"{"seeds": 10000}"#),
+        Some(2),
+        Some("zh".into()),
+    )
+    .unwrap();
+    let zh_time = get(&zh, "time").as_string().unwrap();
+    assert_eq!(zh_time, format!("约 {}", &time["about ".len()..]));
     // A plain object, not a Map: JSON.stringify sees every field.
     let text = js_sys::JSON::stringify(&plan).unwrap().as_string().unwrap();
     assert!(text.contains("\"work_bound\":"), "{text}");
@@ -70,11 +82,18 @@ fn a_run_and_a_plan_cross_as_plain_objects_with_the_engines_figures() {
 fn refusals_are_js_errors_naming_the_field() {
     let mut bad = serde_json::to_value(Scenario::article()).unwrap();
     bad["clients"] = serde_json::json!(0);
-    let e = estimate_run("classic", js_of(&bad)).unwrap_err();
+    let e = estimate_run("classic", js_of(&bad), None).unwrap_err();
     assert!(message(&e).starts_with("clients = 0"), "{}", message(&e));
     assert_eq!(get(&e, "field").as_string().unwrap(), "clients");
-    let e = estimate_plan("cluster", js_of(&stampede()), js(r#"{"seeds": 0}"#), None).unwrap_err();
+    let e = estimate_plan(
+        "cluster",
+        js_of(&stampede()),
+        js(r#"{"seeds": 0}"#),
+        None,
+        None,
+    )
+    .unwrap_err();
     assert_eq!(get(&e, "field").as_string().unwrap(), "seeds");
-    let e = estimate_run("quantum", js_of(&stampede())).unwrap_err();
+    let e = estimate_run("quantum", js_of(&stampede()), None).unwrap_err();
     assert!(!message(&e).is_empty());
 }

@@ -11,6 +11,7 @@ import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
 import { el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
 import { lang, t } from '../lib/i18n.js';
+import { AskFirst } from '../lib/longwork.js';
 import { Runner } from '../lib/runner.js';
 import { renderTable } from '../lib/table.js';
 import { TYPING_PAUSE_MS } from '../lib/typing.js';
@@ -74,6 +75,9 @@ export class ClassicApp {
       () => this.run?.csv() ?? null,
     );
     this.editor = new ClassicEditor(this, root);
+    // A long run asks first (lib/longwork.js): its notice above the chart.
+    this.ask = new AskFirst('run', 'classic');
+    this.$('chart-block').before(this.ask.node);
     // The chart's attempts/s ↔ cost/s switch, before the legend.
     this.$('legend').before(
       costSwitch(this.id('chart-switch'), (cost) => {
@@ -370,6 +374,21 @@ export class ClassicApp {
     if (problems.length) return;
     this.seeds.update(cfg);
     this.sweep.update(structuredClone(cfg));
+    const estimate = (/** @type {string} */ l) => this.wasm.estimateRun('classic', cfg, l);
+    if (!this.ask.allows(key, estimate, () => this.start(cfg))) {
+      // The run on screen (if any) is another scenario's, and one still going gives way.
+      this.runner.drop();
+      this.$('stale').hidden = !this.run;
+      return;
+    }
+    await this.start(cfg);
+  }
+
+  /**
+   * Runs a valid scenario and shows its results, checks and conventions.
+   * @param {any} cfg
+   */
+  async start(cfg) {
     const request = /** @type {const} */ ({ model: 'classic', cfg, seed: cfg.seed, lang: lang() });
     try {
       const out = await this.runner.run({ ...request, kind: 'run' });

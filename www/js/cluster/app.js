@@ -13,6 +13,7 @@ import { el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
 import { getPath } from '../lib/fields.js';
 import { lang, t } from '../lib/i18n.js';
+import { AskFirst, longest } from '../lib/longwork.js';
 import { Runner } from '../lib/runner.js';
 import { renderTable } from '../lib/table.js';
 import { TYPING_PAUSE_MS } from '../lib/typing.js';
@@ -239,6 +240,9 @@ export class ClusterApp {
     this.exports = new Exports(/** @type {HTMLTextAreaElement} */ (this.$('export-text')), this.$('copied'));
     this.bindExports();
     this.editor = new ClusterEditor(this, this.$('editor'));
+    // A long run asks first (lib/longwork.js): its notice under the run's banner.
+    this.ask = new AskFirst('run', 'cluster');
+    this.$('run-error').after(this.ask.node);
     // Many seeds (seeds/panel.js): its control and results above the single run's tables.
     const seedsControls = el('div', { class: 'editor-only' });
     const seedsOutput = el('div');
@@ -709,6 +713,24 @@ export class ClusterApp {
     this.requested = JSON.stringify(cfg);
     this.seeds.update(cfg);
     this.runSweep();
+    // A long run asks first (lib/longwork.js), counting the scenario a link pins as A.
+    const pin = this.pendingPin;
+    const estimate = (/** @type {string} */ l) =>
+      longest([cfg, pin].filter(Boolean).map((s) => this.wasm.estimateRun('cluster', s, l)));
+    if (!this.ask.allows(JSON.stringify([cfg, pin]), estimate, () => this.start(cfg))) {
+      // The run on screen (if any) is another scenario's, and one still going gives way.
+      this.runner.drop();
+      this.$('stale').hidden = !this.shown;
+      return;
+    }
+    await this.start(cfg);
+  }
+
+  /**
+   * Runs a valid scenario (after A, when a link pinned one) and shows it.
+   * @param {any} cfg
+   */
+  async start(cfg) {
     /** @type {HTMLProgressElement} */ (this.$('progress')).value = 0;
     this.$('progress-text').textContent = '';
     try {

@@ -315,6 +315,11 @@ export default {
   'sweep.exportJsonl': 'JSON Lines per point',
   'sweep.exportText': 'Text summary (as the CLI prints it)',
   'sweep.badLink': "This link's sweep cannot run, so only its scenario is shown: {message}",
+  // Long work asks first (lib/longwork.js): {time} and {memory} are the engine's words.
+  'long.run': 'This run would take {time} (peak memory {memory}), so it has not started.',
+  'long.ensemble': 'These {runs} runs would take {time} (peak memory {memory}), so they have not started.',
+  'long.sweep': 'This sweep of {runs} runs would take {time} (peak memory {memory}), so it has not started.',
+  'long.runAnyway': 'Run anyway',
   // The cluster editor's fields, by the scenario's JSON key (the label's title shows the
   // full path), and the values of its selects and check groups.
   'field.added_ms': 'added latency (ms)',

@@ -310,6 +310,10 @@ export default {
   'sweep.exportJsonl': '每点一行的 JSON Lines',
   'sweep.exportText': '文字摘要（与命令行输出相同）',
   'sweep.badLink': '此链接中的扫描无法运行，因此只显示其场景：{message}',
+  'long.run': '这次运行预计需要{time}（内存峰值 {memory}），因此尚未开始。',
+  'long.ensemble': '这 {runs} 次运行预计需要{time}（内存峰值 {memory}），因此尚未开始。',
+  'long.sweep': '这次扫描共 {runs} 次运行，预计需要{time}（内存峰值 {memory}），因此尚未开始。',
+  'long.runAnyway': '仍然运行',
   // The cluster editor's fields, by the scenario's JSON key (the label's title shows the
   // full path), and the values of its selects and check groups.
   'field.added_ms': '增加的延迟（毫秒）',

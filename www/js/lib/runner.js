@@ -151,6 +151,17 @@ export class Runner {
   }
 
   /**
+   * Stops the running job and drops the pending one, both rejecting as superseded:
+   * newer work replaced them without starting yet (long work waiting for "Run anyway",
+   * lib/longwork.js), so neither may start or show.
+   */
+  drop() {
+    this.pending?.reject({ superseded: true });
+    this.pending = null;
+    this.cancel({ superseded: true });
+  }
+
+  /**
    * Stops the running job, which rejects with `reason`. A cancel also drops the pending
    * job; a superseded run gives way to it.
    * @param {StopReason} [reason]

@@ -11,6 +11,7 @@
 import { chartTheme } from '../lib/chartview.js';
 import { el } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
+import { AskFirst } from '../lib/longwork.js';
 import { Pool } from '../lib/pool.js';
 import { renderTable } from '../lib/table.js';
 import { urlFor } from '../lib/urlstate.js';
@@ -111,7 +112,9 @@ export class SeedsPanel {
       el('div', { class: 'editor-only' }, this.canvas),
       el('div', { class: 'row-actions editor-only' }, md, csv),
     );
-    output.append(this.out);
+    // A long ensemble asks first (lib/longwork.js): its notice where the results go.
+    this.ask = new AskFirst('ensemble', model);
+    output.append(this.ask.node, this.out);
     addEventListener('resize', () => this.drawDistribution());
   }
 
@@ -166,6 +169,7 @@ export class SeedsPanel {
     this.pool.cancel();
     this.error.textContent = '';
     if (!this.def) {
+      this.ask.clear();
       this.setMode(false);
       return;
     }
@@ -177,10 +181,20 @@ export class SeedsPanel {
       const err = /** @type {Error & {field?: string}} */ (e);
       this.error.textContent = err.message;
       this.error.dataset.field = err.field ?? '';
+      this.ask.clear();
       this.setMode(false);
       return;
     }
     this.linkDef = this.def;
+    const def = this.def;
+    const estimate = (/** @type {string} */ l) => this.wasm.estimatePlan(this.model, scenario, def, this.pool.size, l);
+    if (!this.ask.allows(key, estimate, () => this.update(scenario))) {
+      // Nothing starts: the single run's results show until the reader says to run it.
+      plan.free();
+      this.key = '';
+      this.setMode(false);
+      return;
+    }
     this.key = key;
     this.plan?.free();
     this.plan = plan;

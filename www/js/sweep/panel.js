@@ -14,6 +14,7 @@ import { ChartView } from '../lib/chartview.js';
 import { banner, el } from '../lib/dom.js';
 import { parseInteger, parseNumber } from '../lib/fields.js';
 import { applyTexts, lang, t } from '../lib/i18n.js';
+import { AskFirst, longest } from '../lib/longwork.js';
 import { Pool } from '../lib/pool.js';
 import { urlFor } from '../lib/urlstate.js';
 import { SweepChoices } from './choices.js';
@@ -72,6 +73,8 @@ export class SweepPanel {
     this.onChange = onChange;
     this.bundled = bundled;
     this.pool = new Pool(wasm);
+    // A long sweep asks first (lib/longwork.js): its notice above the sweep's results.
+    this.ask = new AskFirst('sweep', model);
     /** When the running sweep started (performance.now()). */
     this.t0 = 0;
     /** The definition came from a link (or a preset), not from the form. */
@@ -158,6 +161,7 @@ export class SweepPanel {
         el('div', { class: 'row-actions' }, runButton, this.cancelButton, clear, this.status),
         this.error,
       ),
+      this.ask.node,
       this.out,
     );
     root.append(this.section);
@@ -522,6 +526,7 @@ export class SweepPanel {
 
   hide() {
     this.pool.cancel();
+    this.ask.clear();
     this.out.hidden = true;
     this.status.textContent = '';
     this.cancelButton.hidden = true;
@@ -558,9 +563,25 @@ export class SweepPanel {
       for (const [, sc] of jobs) plans.push(new this.wasm.Plan(this.model, sc, def));
     } catch (e) {
       for (const p of plans) p.free();
+      this.ask.clear();
       this.fail(/** @type {Error & {field?: string}} */ (e));
       this.out.hidden = true;
       document.body.dataset[this.stateKey] = 'error';
+      return;
+    }
+    // Both sides run one after the other: the notice gives the longer one's figures.
+    const estimate = (/** @type {string} */ l) =>
+      longest(jobs.map(([, sc]) => this.wasm.estimatePlan(this.model, sc, def, this.pool.size, l)));
+    const again = () => {
+      this.runKey = '';
+      this.update(scenario, compare);
+    };
+    if (!this.ask.allows(key, estimate, again)) {
+      // Nothing starts; what is on screen (the last sweep's points, if any) stays.
+      for (const p of plans) p.free();
+      this.cancelButton.hidden = true;
+      this.status.textContent = '';
+      delete document.body.dataset[this.stateKey];
       return;
     }
     for (const s of this.sides) {

@@ -1,0 +1,108 @@
+// Long work asks first. Before a run, an ensemble or a sweep starts (from an edit or from
+// a link), the page asks the engine's estimate (estimateRun / estimatePlan); when the
+// engine says to ask (`ask`: over its ASK_ABOVE_S, crate/src/estimate/mod.rs, the one
+// threshold), the work does not start: a notice in the results area says how long it
+// would take, in the engine's words, with a "Run anyway" button. What is on screen (the
+// last result, or the defaults') stays.
+
+import { el } from './dom.js';
+import { lang, onLangChange, t } from './i18n.js';
+
+/** @typedef {import('../../retrystorm-web.js').Estimate} Estimate */
+/** @typedef {'run' | 'ensemble' | 'sweep'} WorkKind */
+
+/**
+ * The notice of one kind of work (a model's single run, its ensemble, its sweep), and
+ * the work the reader said to run anyway.
+ */
+export class AskFirst {
+  /**
+   * @param {WorkKind} kind what the notice calls the work
+   * @param {string} model `classic` or `cluster`, for the notice's `data-long-work` (tests)
+   */
+  constructor(kind, model) {
+    this.kind = kind;
+    this.button = el('button', { type: 'button', class: 'long-work-run', text: t('long.runAnyway') });
+    this.text = el('span', { class: 'long-work-text' });
+    /** The notice: place it in the results area (`node`). */
+    this.node = el(
+      'div',
+      { class: 'banner info long-work', role: 'status', hidden: true, 'data-long-work': `${model}-${kind}` },
+      this.text,
+      ' ',
+      this.button,
+    );
+    /** @type {string | null} the work the reader said to run anyway */
+    this.approved = null;
+    /** @type {{key: string, estimate: () => Estimate, start: () => void} | null} the work waiting */
+    this.waiting = null;
+    this.button.addEventListener('click', () => {
+      const w = this.waiting;
+      if (!w) return;
+      this.approved = w.key;
+      this.clear();
+      w.start();
+    });
+    onLangChange(() => {
+      this.button.textContent = t('long.runAnyway');
+      if (this.waiting) this.render(this.waiting.estimate());
+    });
+  }
+
+  /**
+   * True when the work `key` may start now: the engine's estimate does not ask, or the
+   * reader said "Run anyway" to this very work. Otherwise shows the notice, whose button
+   * calls `start`. An estimate that throws lets the work start: the run itself names
+   * the problem, where the page already shows it.
+   * @param {string} key the work (its scenario and settings, as JSON text)
+   * @param {(lang: string) => Estimate} estimate the engine's estimate, its words in `lang`
+   * @param {() => void} start starts the work once the reader says so
+   */
+  allows(key, estimate, start) {
+    if (key === this.approved) {
+      this.clear();
+      return true;
+    }
+    /** @type {Estimate} */
+    let e;
+    try {
+      e = estimate(lang());
+    } catch {
+      this.clear();
+      return true;
+    }
+    if (!e.ask) {
+      this.clear();
+      return true;
+    }
+    this.waiting = { key, estimate: () => estimate(lang()), start };
+    this.render(e);
+    return false;
+  }
+
+  /** @param {Estimate} e */
+  render(e) {
+    this.text.textContent = t(`long.${this.kind}`, {
+      time: e.time,
+      memory: e.memory,
+      runs: e.runs.toLocaleString('en'),
+    });
+    this.node.hidden = false;
+  }
+
+  /** Hides the notice: the work started, or other work replaced it. */
+  clear() {
+    this.waiting = null;
+    this.node.hidden = true;
+  }
+}
+
+/**
+ * The longer of two estimates (work run one after the other, e.g. a sweep and the same
+ * sweep of the pinned scenario A): the notice gives the longer one's figures.
+ * @param {Estimate[]} estimates
+ * @returns {Estimate}
+ */
+export function longest(estimates) {
+  return estimates.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+}
