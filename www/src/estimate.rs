@@ -79,8 +79,18 @@ pub fn estimate_plan(
     let base = base_scenario(model, &scenario)?;
     let def: Sweep = read_js(&sweep)?;
     let plan = def.plan(&base).map_err(|e| js_error(&e))?;
+    of_plan(&plan, workers, lang)
+}
+
+/// The cost of a plan already built (the page's `Plan.estimate`), so the page does not
+/// plan twice: for a large cluster sweep, planning is most of the estimate's time.
+pub(crate) fn of_plan(
+    plan: &retrystorm::sweep::Plan,
+    workers: Option<usize>,
+    lang: Option<String>,
+) -> Result<JsValue, JsValue> {
     to_page(
-        estimate::sweep(&plan, Some(workers.unwrap_or(1)), Format::Json),
+        estimate::sweep(plan, Some(workers.unwrap_or(1)), Format::Json),
         page_lang(lang.as_deref()),
     )
 }

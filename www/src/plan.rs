@@ -46,6 +46,17 @@ impl Plan {
         })
     }
 
+    /// What running this plan on `workers` workers (default 1) will cost, its time worded
+    /// in `lang`: `estimatePlan`'s answer without planning again.
+    #[wasm_bindgen(unchecked_return_type = "Estimate")]
+    pub fn estimate(
+        &self,
+        workers: Option<usize>,
+        lang: Option<String>,
+    ) -> Result<JsValue, JsValue> {
+        crate::estimate::of_plan(&self.plan, workers, lang)
+    }
+
     /// How many items (points × seeds) the plan runs.
     pub fn items(&self) -> usize {
         self.plan.items()

@@ -10,6 +10,7 @@ use retrystorm::classic::Scenario;
 use retrystorm::estimate::{self, Format};
 use retrystorm::scenario::{self, AnyScenario};
 use retrystorm_web::estimate::{estimate_plan, estimate_run};
+use retrystorm_web::plan::Plan;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -71,6 +72,12 @@ fn a_run_and_a_plan_cross_as_plain_objects_with_the_engines_figures() {
         Some("zh".into()),
     )
     .unwrap();
+    // A plan the page already built gives the same estimate without planning again.
+    let built = Plan::new("cluster", js_of(&stampede()), js(r#"{"seeds": 10000}"#)).unwrap();
+    let again = built.estimate(Some(2), None).unwrap();
+    for key in ["runs", "work", "peak_bytes", "output_bytes", "seconds"] {
+        assert_eq!(num(&again, key), num(&plan, key), "{key}");
+    }
     let zh_time = get(&zh, "time").as_string().unwrap();
     assert_eq!(zh_time, format!("约 {}", &time["about ".len()..]));
     // A plain object, not a Map: JSON.stringify sees every field.

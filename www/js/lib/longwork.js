@@ -97,6 +97,11 @@ export class AskFirst {
   }
 }
 
+/** Resolves in a next task: long synchronous steps split there, so the page can paint and answer. */
+export function nextTask() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /**
  * The longer of two estimates (work run one after the other, e.g. a sweep and the same
  * sweep of the pinned scenario A): the notice gives the longer one's figures.

@@ -49,6 +49,8 @@ export class SeedsPanel {
     this.linkDef = null;
     /** @type {Plan | null} */
     this.plan = null;
+    /** @type {Plan | null} the plan of the work waiting for "Run anyway" */
+    this.asked = null;
     /** @type {PlanResult | null} */
     this.result = null;
     /** @type {unknown} the scenario of the plan on screen */
@@ -168,6 +170,9 @@ export class SeedsPanel {
     if (this.def && key === this.key && (state === 'running' || state === 'done')) return;
     this.pool.cancel();
     this.error.textContent = '';
+    // The plan of a notice shown until now: what follows clears the notice or replaces it.
+    this.asked?.free();
+    this.asked = null;
     if (!this.def) {
       this.ask.clear();
       this.setMode(false);
@@ -186,11 +191,12 @@ export class SeedsPanel {
       return;
     }
     this.linkDef = this.def;
-    const def = this.def;
-    const estimate = (/** @type {string} */ l) => this.wasm.estimatePlan(this.model, scenario, def, this.pool.size, l);
+    // The plan just built gives the estimate (no planning twice).
+    const estimate = (/** @type {string} */ l) => plan.estimate(this.pool.size, l);
     if (!this.ask.allows(key, estimate, () => this.update(scenario))) {
       // Nothing starts: the single run's results show until the reader says to run it.
-      plan.free();
+      // The plan stays while the notice does: a language switch words it again.
+      this.asked = plan;
       this.key = '';
       this.setMode(false);
       return;

@@ -14,7 +14,7 @@ import { ChartView } from '../lib/chartview.js';
 import { banner, el } from '../lib/dom.js';
 import { parseInteger, parseNumber } from '../lib/fields.js';
 import { applyTexts, lang, t } from '../lib/i18n.js';
-import { AskFirst, longest } from '../lib/longwork.js';
+import { AskFirst, longest, nextTask } from '../lib/longwork.js';
 import { Pool } from '../lib/pool.js';
 import { urlFor } from '../lib/urlstate.js';
 import { SweepChoices } from './choices.js';
@@ -75,6 +75,8 @@ export class SweepPanel {
     this.pool = new Pool(wasm);
     // A long sweep asks first (lib/longwork.js): its notice above the sweep's results.
     this.ask = new AskFirst('sweep', model);
+    /** @type {Plan[]} the plans of the work waiting for "Run anyway" */
+    this.asked = [];
     /** When the running sweep started (performance.now()). */
     this.t0 = 0;
     /** The definition came from a link (or a preset), not from the form. */
@@ -553,14 +555,25 @@ export class SweepPanel {
     this.runKey = key;
     this.pool.cancel();
     this.error.textContent = '';
+    // The plans of a notice shown until now: what follows clears the notice or replaces it.
+    for (const p of this.asked) p.free();
+    this.asked = [];
     const def = this.def;
     /** @type {[Side, unknown][]} */
     const jobs = [[this.sides[0], scenario]];
     if (compare) jobs.push([this.sides[1], compare]);
     /** @type {Plan[]} */
     const plans = [];
+    // Planning a large cluster sweep takes a while: the page gets the main thread back
+    // between the plans and before the estimate, and a newer request wins.
+    const stale = () => this.runKey !== key || this.def !== def;
     try {
-      for (const [, sc] of jobs) plans.push(new this.wasm.Plan(this.model, sc, def));
+      for (const [, sc] of jobs) {
+        if (plans.length) await nextTask();
+        if (stale()) break;
+        plans.push(new this.wasm.Plan(this.model, sc, def));
+      }
+      if (!stale()) await nextTask();
     } catch (e) {
       for (const p of plans) p.free();
       this.ask.clear();
@@ -569,16 +582,30 @@ export class SweepPanel {
       document.body.dataset[this.stateKey] = 'error';
       return;
     }
-    // Both sides run one after the other: the notice gives the longer one's figures.
+    // Both sides run one after the other: the notice gives the longer one's figures,
+    // from the plans just built (no planning twice), each in a task of its own.
+    const words = lang();
+    /** @type {import('../lib/longwork.js').Estimate[]} */
+    const first = [];
+    for (const p of plans) {
+      if (stale()) break;
+      if (first.length) await nextTask();
+      first.push(p.estimate(this.pool.size, words));
+    }
+    if (stale()) {
+      for (const p of plans) p.free();
+      return;
+    }
     const estimate = (/** @type {string} */ l) =>
-      longest(jobs.map(([, sc]) => this.wasm.estimatePlan(this.model, sc, def, this.pool.size, l)));
+      longest(l === words ? first : plans.map((p) => p.estimate(this.pool.size, l)));
     const again = () => {
       this.runKey = '';
       this.update(scenario, compare);
     };
     if (!this.ask.allows(key, estimate, again)) {
-      // Nothing starts; what is on screen (the last sweep's points, if any) stays.
-      for (const p of plans) p.free();
+      // Nothing starts; what is on screen (the last sweep's points, if any) stays. The
+      // plans stay while the notice does: a language switch words it again.
+      this.asked = plans;
       this.cancelButton.hidden = true;
       this.status.textContent = '';
       delete document.body.dataset[this.stateKey];
