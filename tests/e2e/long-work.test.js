@@ -147,3 +147,38 @@ test('the notice is in the page language, the time in the engine words', async (
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('a link to a long sweep asks too, and keeps its definition in the link', async () => {
+  const page = await home();
+  // The metastability map at 20 seeds a point: 320 cluster runs of 90 s.
+  const { long, expected } = await page.evaluate(
+    ([workers]) => {
+      const w = window.wasmBindings;
+      const s = w.sweepPresets('en').find((/** @type {any} */ p) => p.id === 'metastability-map');
+      const cluster = w.bundledScenarios('en').find((/** @type {any} */ p) => p.id === s.scenario)?.scenario;
+      const sweep = { ...s.sweep, seeds: 20 };
+      return {
+        long: w.encodeState({ model: 'cluster', cluster, cluster_sweep: sweep, view: { hidden: [] } }),
+        expected: w.estimatePlan('cluster', cluster, sweep, workers, 'en'),
+      };
+    },
+    [WORKERS],
+  );
+  assert.equal(expected.ask, true, expected.text);
+  await page.goto(`${h.url}?s=${long}&lang=en&workers=${WORKERS}`);
+  const notice = page.locator('[data-long-work="cluster-sweep"]');
+  await notice.waitFor({ state: 'visible' });
+  assert.equal(
+    await notice.locator('.long-work-text').textContent(),
+    `This sweep of 320 runs would take ${expected.time} (peak memory ${expected.memory}), so it has not started.`,
+  );
+  assert.equal(await page.evaluate(() => document.body.dataset.clusterSweep), undefined);
+  assert.equal(new URL(page.url()).searchParams.get('s'), long);
+  await notice.locator('.long-work-run').click();
+  await page.waitForFunction(() => document.body.dataset.clusterSweep === 'running');
+  assert.equal(await notice.isHidden(), true);
+  await page.click('#cluster-root .sweep-cancel');
+  await page.waitForFunction(() => document.body.dataset.clusterSweep === 'cancelled');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
