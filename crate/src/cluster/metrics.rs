@@ -350,7 +350,9 @@ pub struct Summary {
     pub goodput_per_s: f64,
     /// successes / requests.
     pub success_ratio: f64,
-    /// End-to-end latency of successes (log-linear histogram, ≤ 1.6% bucket error),
+    /// End-to-end latency of successes (log-linear histogram: exact for up to 256
+    /// values, for a constant latency and below 128 µs; otherwise within
+    /// [`Histogram::MAX_RELATIVE_ERROR`] of the exact nearest-rank percentile),
     /// of the requests that arrived after the warm-up (`steady.warmup_ms`).
     pub latency_ms: Percentiles,
     /// Mean and standard deviation of the end-to-end latency of those successes.
@@ -441,27 +443,50 @@ pub struct RouteSummary {
 }
 
 /// Log-linear latency histogram (µs): exact below 128 µs, then 64 sub-buckets per octave.
+/// Its quantiles are the nearest-rank ones: exact while it holds at most [`EXACT`]
+/// values (it keeps them), otherwise the midpoint of the rank's sub-bucket clamped to
+/// the smallest and largest value seen (so a constant latency reads exactly), within
+/// [`Histogram::MAX_RELATIVE_ERROR`] of the exact value.
 #[derive(Debug, Clone)]
 pub struct Histogram {
     counts: Vec<u64>,
     total: u64,
+    /// Smallest value recorded (`u64::MAX` when empty).
+    min: u64,
+    /// Largest value recorded.
+    max: u64,
+    /// The first [`EXACT`] values as recorded: all of them in a small sample.
+    small: Vec<u64>,
 }
 
 const SUB_BITS: u32 = 6;
 const SUB: u64 = 1 << SUB_BITS;
-/// Heap bytes of one [`Histogram`]'s counts (what a run's cost estimate counts per histogram).
-pub(crate) const HISTOGRAM_BYTES: u64 = (2 * SUB + (64 - SUB_BITS as u64) * SUB) * 8;
+/// Cells of a [`Histogram`].
+const CELLS: u64 = 2 * SUB + (64 - SUB_BITS as u64) * SUB;
+/// A sample of up to this many values reads exactly (a percentile of a handful of
+/// requests is no place for a bucket's error).
+pub const EXACT: usize = 256;
+/// Heap bytes of one [`Histogram`]: its counts and its small sample (what a run's cost
+/// estimate counts per histogram).
+pub(crate) const HISTOGRAM_BYTES: u64 = (CELLS + EXACT as u64) * 8;
 
 impl Default for Histogram {
     fn default() -> Self {
         Histogram {
-            counts: vec![0; (HISTOGRAM_BYTES / 8) as usize],
+            counts: vec![0; CELLS as usize],
             total: 0,
+            min: u64::MAX,
+            max: 0,
+            small: Vec::new(),
         }
     }
 }
 
 impl Histogram {
+    /// The largest relative error of a quantile of more than [`EXACT`] values against
+    /// the exact nearest-rank one: half a sub-bucket's width over its lower bound, 1/128.
+    pub const MAX_RELATIVE_ERROR: f64 = 1.0 / (2 * SUB) as f64;
+
     #[inline]
     fn index(v: u64) -> usize {
         if v < 2 * SUB {
@@ -491,7 +516,47 @@ impl Histogram {
         if let Some(c) = self.counts.get_mut(i) {
             *c += 1;
             self.total += 1;
+            self.min = self.min.min(v);
+            self.max = self.max.max(v);
+            if self.small.len() < EXACT {
+                self.small.push(v);
+            }
         }
+    }
+
+    /// The value that stands for cell `i`: its midpoint (its value when exact), kept
+    /// within the values seen, µs.
+    fn estimate(&self, i: usize) -> f64 {
+        let (lo, hi) = Self::bounds(i);
+        let mid = if hi - lo <= 1 {
+            lo as f64
+        } else {
+            (lo + hi) as f64 / 2.0
+        };
+        mid.clamp(self.min as f64, self.max as f64)
+    }
+
+    /// The value of nearest rank `rank` (1-based) when the sample is small enough to
+    /// have been kept whole; `sorted` says whether `small` is already in order.
+    fn exact_rank(&self, rank: u64, sorted: bool) -> Option<f64> {
+        if self.total > EXACT as u64 {
+            return None;
+        }
+        let i = rank.saturating_sub(1) as usize;
+        if sorted {
+            return self.small.get(i).map(|&v| v as f64);
+        }
+        let mut v = self.small.clone();
+        v.sort_unstable();
+        v.get(i).map(|&v| v as f64)
+    }
+
+    /// Empties the small sample and the extremes (the counts are the caller's).
+    fn clear_extremes(&mut self) {
+        self.total = 0;
+        self.min = u64::MAX;
+        self.max = 0;
+        self.small.clear();
     }
 
     /// Values recorded.
@@ -515,22 +580,21 @@ impl Histogram {
         }
     }
 
-    /// The `q` quantile (0..=1) as the midpoint of its bucket, µs (0 when empty).
+    /// The `q` quantile (0..=1) by nearest rank, µs (0 when empty): exact for a small
+    /// sample, else its cell's estimate (see [`Histogram`]).
     pub fn quantile(&self, q: f64) -> f64 {
         if self.total == 0 {
             return 0.0;
         }
         let rank = ((q * self.total as f64).ceil() as u64).clamp(1, self.total);
+        if let Some(v) = self.exact_rank(rank, false) {
+            return v;
+        }
         let mut seen = 0;
         for (i, &c) in self.counts.iter().enumerate() {
             seen += c;
             if seen >= rank {
-                let (lo, hi) = Self::bounds(i);
-                return if hi - lo <= 1 {
-                    lo as f64
-                } else {
-                    (lo + hi) as f64 / 2.0
-                };
+                return self.estimate(i);
             }
         }
         0.0
@@ -551,13 +615,10 @@ impl BucketLatency {
     #[inline]
     pub fn record(&mut self, v: u64) {
         let i = Histogram::index(v);
-        if let Some(c) = self.hist.counts.get_mut(i) {
-            if *c == 0 {
-                self.touched.push(i as u32);
-            }
-            *c += 1;
-            self.hist.total += 1;
+        if self.hist.counts.get(i) == Some(&0) {
+            self.touched.push(i as u32);
         }
+        self.hist.record(v);
     }
 
     /// The bucket's percentiles in ms, by the same rank rule as [`Histogram::quantile`];
@@ -570,18 +631,15 @@ impl BucketLatency {
             let targets = [0.5, 0.9, 0.99, 0.999]
                 .map(|q: f64| ((q * total as f64).ceil() as u64).clamp(1, total));
             let mut values = [0.0f64; 4];
+            // A small sample is read exactly (sorted in place: it is emptied below).
+            self.hist.small.sort_unstable();
             let mut next = 0;
             let mut seen = 0u64;
             for &i in &self.touched {
                 seen += self.hist.counts[i as usize];
                 while next < 4 && seen >= targets[next] {
-                    let (lo, hi) = Histogram::bounds(i as usize);
-                    let v = if hi - lo <= 1 {
-                        lo as f64
-                    } else {
-                        (lo + hi) as f64 / 2.0
-                    };
-                    values[next] = v / 1000.0;
+                    let v = self.hist.exact_rank(targets[next], true);
+                    values[next] = v.unwrap_or_else(|| self.hist.estimate(i as usize)) / 1000.0;
                     next += 1;
                 }
             }
@@ -596,7 +654,7 @@ impl BucketLatency {
             self.hist.counts[i as usize] = 0;
         }
         self.touched.clear();
-        self.hist.total = 0;
+        self.hist.clear_extremes();
         out
     }
 }
