@@ -227,33 +227,8 @@ pub fn line_key(
     move |(x, y)| PathElement::new(vec![(x, y), (x + w, y)], style)
 }
 
-/// A legend key: a filled box `w` CSS pixels wide.
-pub fn box_key(
-    style: ShapeStyle,
-    w: f64,
-    dpr: f64,
-) -> impl Fn((i32, i32)) -> Rectangle<(i32, i32)> {
-    let (w, h) = ((w * dpr).round() as i32, (5.0 * dpr).round() as i32);
-    move |(x, y)| Rectangle::new([(x, y - h), (x + w, y + h)], style)
-}
-
-/// Draws the series legend in the upper right, in the shared look.
-pub fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
-    chart: &mut ChartContext<'a, DB, CT>,
-    font_px: f64,
-    margin_px: f64,
-    dpr: f64,
-) -> Result<(), String> {
-    legend_at(
-        chart,
-        SeriesLabelPosition::UpperRight,
-        font_px,
-        margin_px,
-        dpr,
-    )
-}
-
-/// [`legend`] at `position` (of the plotting area), for a chart that chose its corner.
+/// A legend inside a plot's `position` corner, in the shared look (the sweep charts,
+/// which choose the corner with the fewest points).
 pub fn legend_at<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
     chart: &mut ChartContext<'a, DB, CT>,
     position: SeriesLabelPosition,
@@ -295,25 +270,9 @@ pub fn time_mesh<'a, 'b, DB: DrawingBackend + 'a>(
 pub type TimeChart<'a, DB = CanvasBackend> =
     ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
-/// Draws a capacity line at `y` across the chart's `0..duration` seconds, with a legend
-/// entry `label` (a key `key_w` CSS pixels long).
-pub fn capacity_line<'a, DB: DrawingBackend + 'a>(
-    chart: &mut TimeChart<'a, DB>,
-    (duration, y): (f64, f64),
-    label: String,
-    key_w: f64,
-    dpr: f64,
-) -> Result<(), String> {
-    let style = ShapeStyle::from(&theme().ink).stroke_width((1.5 * dpr).round() as u32);
-    chart
-        .draw_series(std::iter::once(PathElement::new(
-            vec![(0.0, y), (duration, y)],
-            style,
-        )))
-        .map_err(draw_error)?
-        .label(label)
-        .legend(line_key(style, key_w, dpr));
-    Ok(())
+/// The capacity line's look, in both models' charts and their legends.
+pub fn capacity_style(dpr: f64) -> ShapeStyle {
+    ShapeStyle::from(&theme().ink).stroke_width((1.5 * dpr).round() as u32)
 }
 
 /// The hover readout at one bucket (a second of the classic model): a title and

@@ -320,7 +320,7 @@ pub fn draw_on<'a, DB: DrawingBackend + 'a>(
             .map_err(draw_error)?;
     }
     if let Some(capacity) = p.capacity {
-        let style = capacity_style(dpr);
+        let style = chart::capacity_style(dpr);
         chart
             .draw_series(std::iter::once(PathElement::new(
                 vec![(0.0, capacity), (p.duration, capacity)],
@@ -365,11 +365,6 @@ const OVERLOAD: RGBColor = RGBColor(255, 140, 0);
 /// The outage window's tint.
 const OUTAGE: RGBColor = RGBColor(220, 50, 47);
 
-/// The capacity line's look.
-fn capacity_style(dpr: f64) -> ShapeStyle {
-    ShapeStyle::from(&chart::theme().ink).stroke_width((1.5 * dpr).round() as u32)
-}
-
 /// The legend of the chart `p` plans, in order: the over-capacity zone, the outage, the
 /// capacity line (each when drawn), then every strategy's line with its dash.
 pub fn legend_entries(p: &Plan, dpr: f64) -> Vec<Entry> {
@@ -389,7 +384,7 @@ pub fn legend_entries(p: &Plan, dpr: f64) -> Vec<Entry> {
     }
     if p.capacity.is_some() {
         out.push(Entry {
-            key: Key::Line(capacity_style(dpr), None),
+            key: Key::Line(chart::capacity_style(dpr), None),
             label: p.capacity_label.clone(),
         });
     }

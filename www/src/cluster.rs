@@ -290,9 +290,46 @@ impl ClusterRun {
 
     /// The CSS height the chart needs on a canvas `css_width` CSS pixels wide, drawn with
     /// `options` (their language and cost switch choose the captions, which wrap on a
-    /// narrow canvas), pixels; the page sets it on the canvas before drawing.
+    /// narrow canvas, and the legends, which stand in rows under each panel there),
+    /// pixels; the page sets it on the canvas before drawing.
     #[wasm_bindgen(js_name = chartHeightAt)]
     pub fn chart_height_at(&self, css_width: f64, options: JsValue) -> Result<f64, JsValue> {
+        self.height_with(css_width, options, None, None)
+    }
+
+    /// [`chartHeightAt`](Self::chart_height_at) for the chart `drawWithPinned` draws
+    /// with `pinned`, whose lines the legends name too.
+    #[wasm_bindgen(js_name = chartHeightWithPinned)]
+    pub fn chart_height_with_pinned(
+        &self,
+        css_width: f64,
+        pinned: &ClusterRun,
+        options: JsValue,
+    ) -> Result<f64, JsValue> {
+        self.height_with(css_width, options, Some(&pinned.inner), None)
+    }
+
+    /// [`chartHeightAt`](Self::chart_height_at) for the chart `drawBands` draws with
+    /// `ensemble`, whose bands the legends name instead of the run's bars.
+    #[wasm_bindgen(js_name = chartHeightBands)]
+    pub fn chart_height_bands(
+        &self,
+        css_width: f64,
+        ensemble: &crate::plan::PlanResult,
+        options: JsValue,
+    ) -> Result<f64, JsValue> {
+        self.height_with(css_width, options, None, Some(&ensemble.shared()))
+    }
+
+    /// The chart's CSS height on a canvas `css_width` wide, drawn with `options`, the
+    /// pinned run `a` and the ensemble `bands`, as `draw` measures it.
+    fn height_with(
+        &self,
+        css_width: f64,
+        options: JsValue,
+        a: Option<&Run>,
+        bands: Option<&retrystorm::ensemble::Ensemble>,
+    ) -> Result<f64, JsValue> {
         let opts = ChartOptions::from_js(options)?;
         let look = crate::cluster_chart::Look {
             lang: opts.lang(),
@@ -301,7 +338,13 @@ impl ClusterRun {
         };
         // As the drawing measures the canvas: at least 300 px wide.
         let width = css_width.max(300.0);
-        Ok(crate::cluster_chart::height_at(&*self.inner, look, width))
+        Ok(crate::cluster_chart::height_at(
+            &*self.inner,
+            a,
+            bands,
+            look,
+            width,
+        ))
     }
 
     /// Draws the charts with `pinned`, the run A of an A/B comparison, as a line over

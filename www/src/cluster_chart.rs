@@ -14,10 +14,11 @@
 //! bucket at the same time) and gives every panel's values there, formatted here.
 
 use crate::chart::{
-    self, box_key, color, css_color, draw_error, font, line_key, ChartHandle, ChartOptions,
-    Readout, ReadoutRow, TimeChart,
+    self, color, css_color, draw_error, font, ChartHandle, ChartOptions, Readout, ReadoutRow,
+    TimeChart,
 };
 use crate::chart_text::Text;
+use crate::cluster_legend::{self, Legends, PanelLegend};
 use crate::legend;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -25,6 +26,7 @@ use retrystorm::cluster::{present, Breaker, Bucket, Percentiles, RunResult, Scen
 use retrystorm::ensemble::{render::median_range, Band, Ensemble};
 use retrystorm::javafmt::fixed;
 use retrystorm::lang::Lang;
+use std::ops::Range;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 
@@ -46,9 +48,17 @@ const STRIP_H: f64 = 30.0;
 /// Height of the queue and latency panels, CSS pixels.
 const OTHER_H: f64 = 150.0;
 
-const FIRST: RGBColor = RGBColor(0, 114, 178);
-const RETRY: RGBColor = RGBColor(213, 94, 0);
+/// First attempts' bars (and the p50 latency line).
+pub(crate) const FIRST: RGBColor = RGBColor(0, 114, 178);
+/// Retries' bars.
+pub(crate) const RETRY: RGBColor = RGBColor(213, 94, 0);
 const FAULT: RGBColor = RGBColor(220, 50, 47);
+/// A fault's legend key: its tint, stronger than the shaded window so a small box shows.
+pub(crate) const FAULT_KEY: RGBColor = RGBColor(240, 160, 160);
+/// The p99 latency line.
+const P99: RGBColor = RGBColor(204, 121, 167);
+/// The width of a series' line (a tier's median, its queue, a latency), CSS pixels.
+const LINE_W: f64 = 2.0;
 const OPEN: RGBColor = RGBColor(200, 30, 30);
 const HALF: RGBColor = RGBColor(230, 159, 0);
 
@@ -125,7 +135,85 @@ fn cost_per_s(r: &RunResult, b: usize, k: usize) -> f64 {
         .map_or(0.0, |c| c * 1000.0 / r.bucket_ms as f64)
 }
 
-/// The CSS height the chart of `s` needs, pixels.
+/// Whether tier `k`'s panel shows the cost per second of the route calling it (the cost
+/// switch is on and that route has a cost model) rather than its attempts.
+pub(crate) fn shows_cost(r: &RunResult, k: usize, look: Look) -> bool {
+    look.cost && route_cost(r, k).is_some()
+}
+
+/// The pinned run `a`, when it has a cost for the route into tier `k` to draw.
+pub(crate) fn pinned_cost(a: Option<&RunResult>, k: usize) -> Option<&RunResult> {
+    a.filter(|a| route_cost(a, k).is_some())
+}
+
+/// The pinned run `a`, when it has a tier `k` whose attempts to draw.
+pub(crate) fn pinned_attempts(a: Option<&RunResult>, k: usize) -> Option<&RunResult> {
+    a.filter(|a| a.tiers.len() > k)
+}
+
+/// Whether some fault hits tier `k` (its panel shades the window and names it).
+pub(crate) fn has_fault(s: &Scenario, k: usize) -> bool {
+    s.faults.iter().any(|f| f.tier as usize == k)
+}
+
+/// Tier `k`'s band over the seeds of the ensemble `bands`, with the seeds' count.
+pub(crate) fn band_of(bands: Option<&Ensemble>, k: usize) -> Option<(&Band, usize)> {
+    bands.and_then(|e| Some((e.bands.get(k)?, e.seeds.len())))
+}
+
+/// Tier `k`'s attempts panel's scale: its capacity line when drawn (within reach of the
+/// data: of run `r`, the pinned run `a` and the ensemble's `band`) and the value axis's
+/// top.
+pub(crate) fn tier_scale(
+    sc: &Scenario,
+    r: &RunResult,
+    a: Option<&RunResult>,
+    band: Option<&Band>,
+    k: usize,
+) -> (Option<f64>, f64) {
+    let peak_of = |res: &RunResult| {
+        (0..res.buckets.len())
+            .map(|b| attempts_per_s(res, b, k))
+            .fold(0.0, f64::max)
+    };
+    let band_peak = band.map_or(0.0, |b| b.p95.iter().copied().fold(0.0, f64::max));
+    let peak = a.map_or(0.0, peak_of).max(peak_of(r)).max(band_peak);
+    let cap = present::capacity_per_s(&sc.tiers[k]).filter(|&c| c <= peak.max(1.0) * 3.0);
+    (cap, (peak.max(cap.unwrap_or(0.0)) * 1.12).max(1.0))
+}
+
+/// A line of `c`, `w` CSS pixels wide.
+fn stroke(c: RGBColor, w: f64, dpr: f64) -> ShapeStyle {
+    ShapeStyle::from(&c).stroke_width((w * dpr).round() as u32)
+}
+
+/// The pinned run A's reference line.
+pub(crate) fn pinned_style(dpr: f64) -> ShapeStyle {
+    stroke(chart::theme().ink, 1.6, dpr)
+}
+
+/// Tier `k`'s median line over the seeds.
+pub(crate) fn band_style(k: usize, dpr: f64) -> ShapeStyle {
+    stroke(color(k), LINE_W, dpr)
+}
+
+/// Tier `k`'s queue depth line.
+pub(crate) fn queue_style(k: usize, dpr: f64) -> ShapeStyle {
+    stroke(color(k), LINE_W, dpr)
+}
+
+/// The p99 latency line.
+pub(crate) fn p99_style(dpr: f64) -> ShapeStyle {
+    stroke(P99, LINE_W, dpr)
+}
+
+/// The p50 latency line.
+pub(crate) fn p50_style(dpr: f64) -> ShapeStyle {
+    stroke(FIRST, LINE_W, dpr)
+}
+
+/// The CSS height the chart of `s` needs on a wide canvas, pixels (every caption on one
+/// line, every legend in the column beside its plot).
 pub fn height(s: &Scenario) -> f64 {
     let bands: f64 = (0..s.tiers.len())
         .filter(|&k| has_breaker(s, k))
@@ -141,6 +229,12 @@ const CAPTION_PX: (f64, f64) = (13.0, 11.0);
 /// The height of a caption's line at `font_px`, CSS pixels.
 fn caption_line(font_px: f64) -> f64 {
     (font_px * 1.3).ceil()
+}
+
+/// The CSS height a caption's `lines` at `font_px` take at the top of a panel, with the
+/// gaps above and under them: where the panel's plot starts.
+fn caption_h(lines: &[String], font_px: f64) -> f64 {
+    4.0 + lines.len() as f64 * caption_line(font_px) + 4.0
 }
 
 /// `text` cut into lines that fit a panel `css_w` CSS pixels wide (its side margins
@@ -196,7 +290,7 @@ pub fn captions<R: Shown>(run: &R, look: Look, css_w: f64) -> Captions {
     let tiers = (0..sc.tiers.len())
         .map(|k| {
             let name = &sc.tiers[k].name;
-            let text = if look.cost && route_cost(r, k).is_some() {
+            let text = if shows_cost(r, k, look) {
                 Text::TierCostCaption.fill(lang, &[name, &route_into(sc, k, lang)])
             } else {
                 Text::TierCaption.fill(lang, &[name, &route_into(sc, k, lang)])
@@ -232,19 +326,86 @@ fn extra(lines: &[String], font_px: f64) -> f64 {
     lines.len().saturating_sub(1) as f64 * caption_line(font_px)
 }
 
-/// The CSS height the chart of `run` needs on a canvas `css_w` CSS pixels wide: the
-/// panels' heights, each taller by the caption lines it needs there.
-pub fn height_at<R: Shown>(run: &R, look: Look, css_w: f64) -> f64 {
-    let c = captions(run, look, css_w);
-    let more: f64 = c.tiers.iter().map(|l| extra(l, CAPTION_PX.0)).sum::<f64>()
-        + c.bands
-            .iter()
-            .flatten()
-            .map(|l| extra(l, CAPTION_PX.1))
-            .sum::<f64>()
-        + extra(&c.queue, CAPTION_PX.0)
-        + extra(&c.latency, CAPTION_PX.0);
-    height(run.scenario()) + more
+/// Every panel's caption, legend and CSS height on a canvas of one width, in drawing
+/// order: what the canvas's height is summed from and what is drawn, computed once for
+/// both.
+struct Frame {
+    /// The captions, wrapped to the plots' side of the canvas.
+    caps: Captions,
+    /// The legends and the column they share.
+    legends: Legends,
+    /// Each tier's panel's height.
+    tiers: Vec<f64>,
+    /// Each tier's breaker band's height, for a tier with one.
+    bands: Vec<Option<f64>>,
+    /// The queue panel's height.
+    queue: f64,
+    /// The latency panel's height.
+    latency: f64,
+}
+
+impl Frame {
+    /// The chart of `run` (with the pinned run `a` and the ensemble `bands`) on a canvas
+    /// `css_w` CSS pixels wide: each panel taller by the caption lines it needs there
+    /// and by its legend's rows on a narrow canvas.
+    fn of<R: Shown>(
+        run: &R,
+        a: Option<&R>,
+        bands: Option<&Ensemble>,
+        look: Look,
+        css_w: f64,
+    ) -> Frame {
+        let sc = run.scenario();
+        let legends = cluster_legend::legends(run, a, bands, look, css_w);
+        // The captions centre over the plots, beside the legends' column.
+        let caps = captions(run, look, css_w - legends.column);
+        let panel = |base: f64, lines: &[String], legend: &PanelLegend| {
+            let px = CAPTION_PX.0;
+            legend.panel_height(base + extra(lines, px), caption_h(lines, px))
+        };
+        let tiers = (0..sc.tiers.len())
+            .map(|k| panel(TIER_H, &caps.tiers[k], &legends.tiers[k]))
+            .collect();
+        let bands = (0..sc.tiers.len())
+            .map(|k| {
+                let more = caps.bands[k]
+                    .as_deref()
+                    .map_or(0.0, |l| extra(l, CAPTION_PX.1));
+                has_breaker(sc, k).then(|| band_h(sc, k) + more)
+            })
+            .collect();
+        Frame {
+            tiers,
+            bands,
+            queue: panel(OTHER_H, &caps.queue, &legends.queue),
+            latency: panel(OTHER_H, &caps.latency, &legends.latency),
+            caps,
+            legends,
+        }
+    }
+
+    /// The whole chart's CSS height.
+    fn height(&self) -> f64 {
+        self.tiers.iter().sum::<f64>()
+            + self.bands.iter().flatten().sum::<f64>()
+            + self.queue
+            + self.latency
+            + 8.0
+    }
+}
+
+/// The CSS height the chart of `run` (with the pinned run `a` and the ensemble `bands`,
+/// whose legends it names) needs on a canvas `css_w` CSS pixels wide: the panels'
+/// heights, each taller by the caption lines it needs there and, on a narrow canvas, by
+/// its legend's rows.
+pub fn height_at<R: Shown>(
+    run: &R,
+    a: Option<&R>,
+    bands: Option<&Ensemble>,
+    look: Look,
+    css_w: f64,
+) -> f64 {
+    Frame::of(run, a, bands, look, css_w).height()
 }
 
 /// Tier `k`'s attempts per second in bucket `b` of `r`, at `r`'s own bucket width (a
@@ -440,9 +601,12 @@ pub fn draw<R: Shown + 'static>(
     let cost = opts.cost && has_cost(run.result());
     let look = Look { lang, cost, dpr };
     let width = f64::from(canvas.client_width().max(300));
-    let css = (width, height_at(&**run, look, width));
+    let css = (
+        width,
+        height_at(&**run, a.as_deref(), bands.as_deref(), look, width),
+    );
     let root = chart::canvas_root(canvas, css, dpr)?;
-    let x_px = draw_on(
+    let plots = draw_on(
         root,
         &**run,
         a.as_deref(),
@@ -450,6 +614,8 @@ pub fn draw<R: Shown + 'static>(
         look,
         bands.as_deref(),
     )?;
+    // Every panel's plot spans the same columns: the first tier's stands for all.
+    let x_px = plots.first().map_or((0, 0), |(x, _)| (x.start, x.end));
     let centres = centres(run.result());
     let run = Rc::clone(run);
     let at = move |f: f64| readout(&*run, a.as_deref(), bands.as_deref(), cost, lang, f);
@@ -459,10 +625,15 @@ pub fn draw<R: Shown + 'static>(
     Ok(ChartHandle::new(dpr, x_px, (0, i32::MAX), centres, Box::new(at)).with_cursor((0, bottom)))
 }
 
+/// A plot's device-pixel columns and rows.
+pub type PlotArea = (Range<i32>, Range<i32>);
+
 /// Draws the panels of `run` (with the pinned run `a` and the ensemble `bands`, as
 /// [`draw`] does) on `root`, on any plotters backend (the page's canvas, SVG in the
-/// tests), painted in `theme` first and presented at the end; returns the time axis's
-/// device-pixel span, which the readout maps the mouse through.
+/// tests), painted in `theme` first and presented at the end; returns every plot's
+/// device-pixel area in drawing order (each tier's panel, its breaker band's strips, the
+/// queue's and the latency's): they share the time axis's columns, which the readout
+/// maps the mouse through.
 pub fn draw_on<DB: DrawingBackend, R: Shown>(
     root: DrawingArea<DB, Shift>,
     run: &R,
@@ -470,41 +641,65 @@ pub fn draw_on<DB: DrawingBackend, R: Shown>(
     theme: chart::Theme,
     look: Look,
     bands: Option<&Ensemble>,
-) -> Result<(i32, i32), String> {
+) -> Result<Vec<PlotArea>, String> {
     chart::paint(&root, theme)?;
     let (sc, r) = (run.scenario(), run.result());
     let a_result = a.map(|a| a.result());
     let dpr = look.dpr;
     let px = |v: f64| (v * dpr).round() as i32;
     // The captions wrapped to the canvas, so none is cut on a phone; each panel is as
-    // much taller as its caption's further lines.
+    // much taller as its caption's further lines and, on a phone, its legend's rows.
     let css_w = f64::from(root.dim_in_pixel().0) / dpr;
-    let caps = captions(run, look, css_w);
+    let frame = Frame::of(run, a, bands, look, css_w);
+    let (caps, legends) = (&frame.caps, &frame.legends);
+    // A panel's plot and caption, its legend drawn beside or under them.
+    let plot_of = |area: &Area<DB>, lines: &[String], legend: &PanelLegend| {
+        legend.split_and_draw(area, legends.column, caption_h(lines, CAPTION_PX.0), dpr)
+    };
     let mut rest = root;
-    let mut x_px = (0, 0);
+    let mut plots = Vec::new();
     for k in 0..sc.tiers.len() {
         let caption = &caps.tiers[k];
-        let (top, below) = rest.split_vertically(px(TIER_H + extra(caption, CAPTION_PX.0)));
-        let band = bands.and_then(|e| Some((e.bands.get(k)?, e.seeds.len())));
-        x_px = tier_panel(&top, sc, r, a_result, band, (k, caption), look)?;
+        let (top, below) = rest.split_vertically(px(frame.tiers[k]));
         rest = below;
-        if has_breaker(sc, k) {
-            let band_caption = caps.bands[k].as_deref();
-            let more = band_caption.map_or(0.0, |l| extra(l, CAPTION_PX.1));
-            let (band, below) = rest.split_vertically(px(band_h(sc, k) + more));
-            match band_caption {
-                Some(lines) => breaker_band(&band, r, sc.tiers[k].instances, k, lines, look)?,
-                None => route_breaker_band(&band, sc, r, k, look)?,
-            }
-            rest = below;
+        let plot = plot_of(&top, caption, &legends.tiers[k])?;
+        let band = band_of(bands, k);
+        plots.push(tier_panel(
+            &plot,
+            sc,
+            r,
+            a_result,
+            band,
+            (k, caption),
+            look,
+        )?);
+        let Some(h) = frame.bands[k] else {
+            continue;
+        };
+        let (band, below) = rest.split_vertically(px(h));
+        rest = below;
+        // The band's strips keep the panels' time axis: the legends' column stays empty.
+        let (band, _) = band.split_horizontally(px(css_w - legends.column));
+        match caps.bands[k].as_deref() {
+            Some(lines) => plots.push(breaker_band(
+                &band,
+                r,
+                sc.tiers[k].instances,
+                k,
+                lines,
+                look,
+            )?),
+            None => plots.extend(route_breaker_band(&band, sc, r, k, look)?),
         }
     }
-    let (queue, below) = rest.split_vertically(px(OTHER_H + extra(&caps.queue, CAPTION_PX.0)));
-    queue_panel(&queue, r, &caps.queue, look)?;
-    let (lat, _) = below.split_vertically(px(OTHER_H + extra(&caps.latency, CAPTION_PX.0)));
-    latency_panel(&lat, r, a_result, &caps.latency, look)?;
+    let (queue, below) = rest.split_vertically(px(frame.queue));
+    let plot = plot_of(&queue, &caps.queue, &legends.queue)?;
+    plots.push(queue_panel(&plot, r, &caps.queue, look)?);
+    let (lat, _) = below.split_vertically(px(frame.latency));
+    let plot = plot_of(&lat, &caps.latency, &legends.latency)?;
+    plots.push(latency_panel(&plot, r, a_result, &caps.latency, look)?);
     rest.present().map_err(draw_error)?;
-    Ok(x_px)
+    Ok(plots)
 }
 
 /// The middle of every bucket of `r` (the last one may end early, with the run), 0..=1
@@ -573,25 +768,17 @@ fn latency_steps(r: &RunResult, f: impl Fn(&Percentiles) -> f64) -> Vec<Vec<(f64
     runs
 }
 
-/// Draws the `segments` of a latency line in `style`, with one legend entry `label`.
+/// Draws the `segments` of a latency line in `style`.
 fn latency_line<'a, DB: DrawingBackend + 'a>(
     chart: &mut TimeChart<'a, DB>,
     segments: Vec<Vec<(f64, f64)>>,
     style: ShapeStyle,
-    label: &str,
-    dpr: f64,
 ) -> Result<(), String> {
     for points in segments {
         chart
             .draw_series(LineSeries::new(points, style))
             .map_err(draw_error)?;
     }
-    // An empty series carries the legend entry, once however many segments there are.
-    chart
-        .draw_series(LineSeries::new(std::iter::empty(), style))
-        .map_err(draw_error)?
-        .label(label)
-        .legend(line_key(style, 14.0, dpr));
     Ok(())
 }
 
@@ -605,6 +792,7 @@ fn step_line(r: &RunResult, f: impl Fn(usize) -> f64) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// Tier `k`'s attempts panel (its cost panel in cost mode); returns its plot's area.
 fn tier_panel<DB: DrawingBackend>(
     area: &Area<DB>,
     sc: &Scenario,
@@ -613,23 +801,15 @@ fn tier_panel<DB: DrawingBackend>(
     band: Option<(&Band, usize)>,
     (k, caption): (usize, &[String]),
     look: Look,
-) -> Result<(i32, i32), String> {
-    if look.cost && route_cost(r, k).is_some() {
+) -> Result<PlotArea, String> {
+    if shows_cost(r, k, look) {
         return cost_panel(area, r, a, k, caption, look);
     }
-    let (dpr, lang) = (look.dpr, look.lang);
+    let dpr = look.dpr;
     let duration = r.duration_ms as f64 / 1000.0;
     let per_s = 1000.0 / r.bucket_ms as f64;
-    let peak_of = |res: &RunResult| {
-        (0..res.buckets.len())
-            .map(|b| attempts_per_s(res, b, k))
-            .fold(0.0, f64::max)
-    };
-    let band_peak = band.map_or(0.0, |(b, _)| b.p95.iter().copied().fold(0.0, f64::max));
-    let peak = a.map_or(0.0, peak_of).max(peak_of(r)).max(band_peak);
     // The capacity line is drawn when it is within reach of the data.
-    let cap = present::capacity_per_s(&sc.tiers[k]).filter(|&c| c <= peak.max(1.0) * 3.0);
-    let y_max = (peak.max(cap.unwrap_or(0.0)) * 1.12).max(1.0);
+    let (cap, y_max) = tier_scale(sc, r, a, band.map(|(b, _)| b), k);
     let mut chart = time_panel(area, caption, (duration, y_max), 5, dpr)?;
     // Faults: this tier's strongly, the others' faintly; spikes of the load on tier 0.
     for f in &sc.faults {
@@ -657,77 +837,46 @@ fn tier_panel<DB: DrawingBackend>(
                 .map_err(draw_error)?;
         }
     }
-    if let Some((b, seeds)) = band {
-        band_series(&mut chart, r, b, seeds, color(k), dpr, lang)?;
-    }
-    let bars = (0..r.buckets.len()).flat_map(|b| {
-        let t = &r.buckets[b].tiers[k];
-        let (x0, x1) = span(r, b);
-        let f = t.first_attempts as f64 * per_s;
-        let y = t.retries as f64 * per_s;
-        [
-            Rectangle::new([(x0, 0.0), (x1, f)], FIRST.mix(0.85).filled()),
-            Rectangle::new([(x0, f), (x1, f + y)], RETRY.mix(0.85).filled()),
-        ]
-    });
-    let legend_box = |c: RGBColor| box_key(c.filled(), 14.0, dpr);
-    if band.is_none() {
-        chart
-            .draw_series(bars)
-            .map_err(draw_error)?
-            .label(Text::FirstAttempts.get(lang))
-            .legend(legend_box(FIRST));
-        // An invisible series just for the legend entry of retries.
-        chart
-            .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
-            .map_err(draw_error)?
-            .label(Text::Retries.get(lang))
-            .legend(legend_box(RETRY));
+    match band {
+        Some((b, _)) => {
+            let n = b.median.len().min(r.buckets.len());
+            let spans = (0..n).map(|x| span(r, x));
+            let values = (0..n).map(|x| (b.p5[x], b.median[x], b.p95[x]));
+            chart::band(
+                &mut chart,
+                &chart::step_band(spans, values),
+                color(k),
+                LINE_W,
+                dpr,
+            )?;
+        }
+        None => {
+            let bars = (0..r.buckets.len()).flat_map(|b| {
+                let t = &r.buckets[b].tiers[k];
+                let (x0, x1) = span(r, b);
+                let f = t.first_attempts as f64 * per_s;
+                let y = t.retries as f64 * per_s;
+                [
+                    Rectangle::new([(x0, 0.0), (x1, f)], FIRST.mix(0.85).filled()),
+                    Rectangle::new([(x0, f), (x1, f + y)], RETRY.mix(0.85).filled()),
+                ]
+            });
+            chart.draw_series(bars).map_err(draw_error)?;
+        }
     }
     if let Some(c) = cap {
-        chart::capacity_line(
-            &mut chart,
-            (duration, c),
-            Text::CapacityPerS.fill(lang, &[&format!("{c:.0}")]),
-            14.0,
-            dpr,
-        )?;
-    }
-    if sc.faults.iter().any(|f| f.tier as usize == k) {
         chart
-            .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
-            .map_err(draw_error)?
-            .label(Text::Fault.get(lang))
-            .legend(legend_box(RGBColor(240, 160, 160)));
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(0.0, c), (duration, c)],
+                chart::capacity_style(dpr),
+            )))
+            .map_err(draw_error)?;
     }
-    if let Some(a) = a.filter(|a| a.tiers.len() > k) {
+    if let Some(a) = pinned_attempts(a, k) {
         let line = clip(step_line(a, |b| attempts_per_s(a, b, k)), duration);
-        pinned_line(&mut chart, line, Text::PinnedAttempts.get(lang), dpr)?;
+        pinned_line(&mut chart, line, dpr)?;
     }
-    chart::legend(&mut chart, 11.0, 6.0, dpr)?;
-    let (xr, _) = chart.plotting_area().get_pixel_range();
-    Ok((xr.start, xr.end))
-}
-
-/// A tier's attempts per second over the seeds: its median line over its p5–p95 band,
-/// each bucket over the run's span of that bucket.
-fn band_series<'a, DB: DrawingBackend + 'a>(
-    chart: &mut TimeChart<'a, DB>,
-    r: &RunResult,
-    b: &Band,
-    seeds: usize,
-    colour: RGBColor,
-    dpr: f64,
-    lang: Lang,
-) -> Result<(), String> {
-    let n = b.median.len().min(r.buckets.len());
-    let spans = (0..n).map(|x| span(r, x));
-    let values = (0..n).map(|x| (b.p5[x], b.median[x], b.p95[x]));
-    let style = ShapeStyle::from(&colour).stroke_width((2.0 * dpr).round() as u32);
-    chart::band(chart, &chart::step_band(spans, values), colour, 2.0, dpr)?
-        .label(Text::BandLegend.fill(lang, &[&seeds]))
-        .legend(line_key(style, 14.0, dpr));
-    Ok(())
+    Ok(chart.plotting_area().get_pixel_range())
 }
 
 /// Tier `k`'s band of breakers (its `instances`), under its caption's `lines`.
@@ -738,7 +887,7 @@ fn breaker_band<DB: DrawingBackend>(
     k: usize,
     lines: &[String],
     look: Look,
-) -> Result<(), String> {
+) -> Result<PlotArea, String> {
     breaker_strip(area, Some(lines), r, instances, look.dpr, |b| {
         let t = &r.buckets[b].tiers[k];
         [t.breakers_open, t.breakers_half_open]
@@ -747,7 +896,7 @@ fn breaker_band<DB: DrawingBackend>(
 
 /// A strip of breaker gauges over the run's time axis, `caption` above it (and its value
 /// axis labelled) if any: per bucket, `gauge(b)`'s `[open, half-open]` instances of
-/// `instances`, stacked in red and amber.
+/// `instances`, stacked in red and amber; returns its plot's area.
 fn breaker_strip<DB: DrawingBackend>(
     area: &Area<DB>,
     caption: Option<&[String]>,
@@ -755,7 +904,7 @@ fn breaker_strip<DB: DrawingBackend>(
     instances: u32,
     dpr: f64,
     gauge: impl Fn(usize) -> [u32; 2],
-) -> Result<(), String> {
+) -> Result<PlotArea, String> {
     let s = |v: f64| (v * dpr).round() as u32;
     let duration = r.duration_ms as f64 / 1000.0;
     let n = f64::from(instances.max(1));
@@ -795,7 +944,7 @@ fn breaker_strip<DB: DrawingBackend>(
         ]
     });
     chart.draw_series(bars).map_err(draw_error)?;
-    Ok(())
+    Ok(chart.plotting_area().get_pixel_range())
 }
 
 /// Draws a caption's `lines` centred at the top of `area` in `style`; returns the CSS
@@ -820,7 +969,7 @@ fn draw_caption<DB: DrawingBackend>(
         ))
         .map_err(draw_error)?;
     }
-    Ok(4.0 + lines.len() as f64 * line + 4.0)
+    Ok(caption_h(lines, font_px))
 }
 
 /// A panel over the run's time axis with the shared look: caption, grid, seconds on x.
@@ -864,12 +1013,13 @@ fn time_panel_in<'a, DB: DrawingBackend + 'a>(
     Ok(chart)
 }
 
+/// Every tier's queue depth and requests in flight; returns its plot's area.
 fn queue_panel<DB: DrawingBackend>(
     area: &Area<DB>,
     r: &RunResult,
     caption: &[String],
     look: Look,
-) -> Result<(), String> {
+) -> Result<PlotArea, String> {
     let dpr = look.dpr;
     let s = |v: f64| (v * dpr).round() as u32;
     let duration = r.duration_ms as f64 / 1000.0;
@@ -881,18 +1031,14 @@ fn queue_panel<DB: DrawingBackend>(
         .unwrap_or(0) as f64;
     let y_max = (y_max * 1.12).max(1.0);
     let mut chart = time_panel(area, caption, (duration, y_max), 4, dpr)?;
-    for (k, t) in r.tiers.iter().enumerate() {
-        let c = color(k);
-        let q = ShapeStyle::from(&c).stroke_width(s(2.0));
-        let f = ShapeStyle::from(&c.mix(0.6)).stroke_width(s(1.0));
+    for k in 0..r.tiers.len() {
+        let f = ShapeStyle::from(&color(k).mix(0.6)).stroke_width(s(1.0));
         chart
             .draw_series(LineSeries::new(
                 step_line(r, |b| r.buckets[b].tiers[k].queue_depth as f64),
-                q,
+                queue_style(k, dpr),
             ))
-            .map_err(draw_error)?
-            .label(t.name.clone())
-            .legend(line_key(q, 14.0, dpr));
+            .map_err(draw_error)?;
         chart
             .draw_series(LineSeries::new(
                 step_line(r, |b| r.buckets[b].tiers[k].in_flight as f64),
@@ -900,19 +1046,19 @@ fn queue_panel<DB: DrawingBackend>(
             ))
             .map_err(draw_error)?;
     }
-    chart::legend(&mut chart, 11.0, 6.0, dpr)?;
-    Ok(())
+    Ok(chart.plotting_area().get_pixel_range())
 }
 
+/// The entry requests' p50 and p99 latency per bucket (and the pinned run's p99);
+/// returns its plot's area.
 fn latency_panel<DB: DrawingBackend>(
     area: &Area<DB>,
     r: &RunResult,
     a: Option<&RunResult>,
     caption: &[String],
     look: Look,
-) -> Result<(), String> {
-    let (dpr, lang) = (look.dpr, look.lang);
-    let s = |v: f64| (v * dpr).round() as u32;
+) -> Result<PlotArea, String> {
+    let dpr = look.dpr;
     let duration = r.duration_ms as f64 / 1000.0;
     let p99_max = |r: &RunResult| {
         r.buckets
@@ -922,34 +1068,17 @@ fn latency_panel<DB: DrawingBackend>(
     };
     let y_max = (a.map(p99_max).unwrap_or(0.0).max(p99_max(r)) * 1.12).max(1.0);
     let mut chart = time_panel(area, caption, (duration, y_max), 4, dpr)?;
-    let run = &r.summary.latency_ms;
-    let p99 = ShapeStyle::from(&RGBColor(204, 121, 167)).stroke_width(s(2.0));
-    let p50 = ShapeStyle::from(&FIRST).stroke_width(s(2.0));
-    latency_line(
-        &mut chart,
-        latency_steps(r, |l| l.p99),
-        p99,
-        &Text::P99Run.fill(lang, &[&format!("{:.1}", run.p99)]),
-        dpr,
-    )?;
-    latency_line(
-        &mut chart,
-        latency_steps(r, |l| l.p50),
-        p50,
-        &Text::P50Run.fill(lang, &[&format!("{:.1}", run.p50)]),
-        dpr,
-    )?;
+    latency_line(&mut chart, latency_steps(r, |l| l.p99), p99_style(dpr))?;
+    latency_line(&mut chart, latency_steps(r, |l| l.p50), p50_style(dpr))?;
     if let Some(a) = a {
-        let st = ShapeStyle::from(&chart::theme().ink).stroke_width(s(1.6));
         let segments = latency_steps(a, |l| l.p99)
             .into_iter()
             .map(|points| clip(points, duration))
             .filter(|points| !points.is_empty())
             .collect();
-        latency_line(&mut chart, segments, st, Text::PinnedP99.get(lang), dpr)?;
+        latency_line(&mut chart, segments, pinned_style(dpr))?;
     }
-    chart::legend(&mut chart, 11.0, 6.0, dpr)?;
-    Ok(())
+    Ok(chart.plotting_area().get_pixel_range())
 }
 
 /// Tier `k`'s panel in cost mode: the cost per second of the route calling it (each
@@ -961,20 +1090,19 @@ fn cost_panel<DB: DrawingBackend>(
     k: usize,
     caption: &[String],
     look: Look,
-) -> Result<(i32, i32), String> {
-    let (dpr, lang) = (look.dpr, look.lang);
+) -> Result<PlotArea, String> {
+    let dpr = look.dpr;
     let duration = r.duration_ms as f64 / 1000.0;
     let peak_of = |res: &RunResult| {
         (0..res.buckets.len())
             .map(|b| cost_per_s(res, b, k))
             .fold(0.0, f64::max)
     };
-    let a = a.filter(|a| route_cost(a, k).is_some());
+    let a = pinned_cost(a, k);
     let peak = a.map_or(0.0, peak_of).max(peak_of(r));
     let y_max = (peak * 1.12).max(1e-6);
     // Costs are small numbers: the value axis keeps its decimals.
     let mut chart = time_panel_in(area, caption, (duration, y_max), (5, 4), dpr)?;
-    let route = r.routes.iter().find(|x| x.to as usize == k);
     let fill = color(k);
     let bars = (0..r.buckets.len()).map(|b| {
         let (x0, x1) = span(r, b);
@@ -983,30 +1111,25 @@ fn cost_panel<DB: DrawingBackend>(
             fill.mix(0.8).filled(),
         )
     });
-    chart
-        .draw_series(bars)
-        .map_err(draw_error)?
-        .label(Text::RouteCost.fill(lang, &[&route.map_or("", |x| x.name.as_str())]))
-        .legend(box_key(fill.filled(), 14.0, dpr));
+    chart.draw_series(bars).map_err(draw_error)?;
     if let Some(a) = a {
         let line = clip(step_line(a, |b| cost_per_s(a, b, k)), duration);
-        pinned_line(&mut chart, line, Text::PinnedCost.get(lang), dpr)?;
+        pinned_line(&mut chart, line, dpr)?;
     }
-    chart::legend(&mut chart, 11.0, 6.0, dpr)?;
-    let (xr, _) = chart.plotting_area().get_pixel_range();
-    Ok((xr.start, xr.end))
+    Ok(chart.plotting_area().get_pixel_range())
 }
 
 /// Tier `k`'s breaker band when its routes have breakers of their own: under one
 /// caption, a strip per route (named by the pool it calls) with the instances whose
-/// breaker on that route is open (red) and half-open (amber).
+/// breaker on that route is open (red) and half-open (amber); returns each strip's plot
+/// area.
 fn route_breaker_band<DB: DrawingBackend>(
     area: &Area<DB>,
     sc: &Scenario,
     r: &RunResult,
     k: usize,
     look: Look,
-) -> Result<(), String> {
+) -> Result<Vec<PlotArea>, String> {
     let dpr = look.dpr;
     let px = |v: f64| (v * dpr).round() as i32;
     let inst = sc.tiers[k].instances;
@@ -1021,6 +1144,7 @@ fn route_breaker_band<DB: DrawingBackend>(
     .map_err(draw_error)?;
     // The caption's line, then a strip per route (the first one as tall as the others).
     let (_, mut rest) = area.split_vertically(px(BAND_H - STRIP_H));
+    let mut plots = Vec::new();
     for (i, x) in r
         .routes
         .iter()
@@ -1029,14 +1153,14 @@ fn route_breaker_band<DB: DrawingBackend>(
     {
         let (strip, below) = rest.split_vertically(px(STRIP_H));
         rest = below;
-        breaker_strip(&strip, None, r, inst, dpr, |b| {
+        plots.push(breaker_strip(&strip, None, r, inst, dpr, |b| {
             let g = r.buckets[b]
                 .route_breakers
                 .get(i)
                 .copied()
                 .unwrap_or_default();
             [g[0], g[1]]
-        })?;
+        })?);
         // The pool's name where the value axis's labels would be.
         let name = sc.tiers.get(x.to as usize).map_or("?", |t| t.name.as_str());
         let label: String = name.chars().take(10).collect();
@@ -1048,21 +1172,17 @@ fn route_breaker_band<DB: DrawingBackend>(
             ))
             .map_err(draw_error)?;
     }
-    Ok(())
+    Ok(plots)
 }
 
-/// Draws the pinned run A's `points` as the reference line, with its legend `label`.
+/// Draws the pinned run A's `points` as the reference line.
 fn pinned_line<'a, DB: DrawingBackend + 'a>(
     chart: &mut TimeChart<'a, DB>,
     points: Vec<(f64, f64)>,
-    label: &str,
     dpr: f64,
 ) -> Result<(), String> {
-    let style = ShapeStyle::from(&chart::theme().ink).stroke_width((1.6 * dpr).round() as u32);
     chart
-        .draw_series(LineSeries::new(points, style))
-        .map_err(draw_error)?
-        .label(label)
-        .legend(line_key(style, 14.0, dpr));
+        .draw_series(LineSeries::new(points, pinned_style(dpr)))
+        .map_err(draw_error)?;
     Ok(())
 }

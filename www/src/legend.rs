@@ -69,30 +69,49 @@ fn entry_width(label: &str, font_px: f64) -> f64 {
 /// of it, else rows under the plot starting at `indent` (the plot's left edge), as many
 /// entries on a row as fit. No labels, no legend (its size is zero).
 pub fn layout(css_w: f64, indent: f64, labels: &[String], font_px: f64) -> Layout {
-    let row = (font_px * 1.5).ceil();
+    if labels.is_empty() {
+        return rows(css_w, indent, labels, font_px);
+    }
+    let column = column(labels, font_px);
+    if css_w >= NARROW && column.size.0 <= css_w * MAX_COLUMN {
+        column
+    } else {
+        rows(css_w, indent, labels, font_px)
+    }
+}
+
+/// The legend of `labels` as a column, one entry a row, as wide as its widest entry (a
+/// chart of several plots that chose the column for all of them). No labels, no legend.
+pub fn column(labels: &[String], font_px: f64) -> Layout {
+    let row = row_height(font_px);
+    if labels.is_empty() {
+        return none(Side::Right, row);
+    }
     let widest = labels
         .iter()
         .map(|l| entry_width(l, font_px))
         .fold(0.0, f64::max);
-    let column = (widest + 2.0 * PAD).ceil();
-    if labels.is_empty() {
-        return Layout {
-            side: Side::Below,
-            size: (0.0, 0.0),
-            cells: Vec::new(),
-            row,
-        };
+    let cells = (0..labels.len())
+        .map(|i| (PAD, PAD + i as f64 * row))
+        .collect();
+    Layout {
+        side: Side::Right,
+        size: (
+            (widest + 2.0 * PAD).ceil(),
+            2.0 * PAD + labels.len() as f64 * row,
+        ),
+        cells,
+        row,
     }
-    if css_w >= NARROW && column <= css_w * MAX_COLUMN {
-        let cells = (0..labels.len())
-            .map(|i| (PAD, PAD + i as f64 * row))
-            .collect();
-        return Layout {
-            side: Side::Right,
-            size: (column, 2.0 * PAD + labels.len() as f64 * row),
-            cells,
-            row,
-        };
+}
+
+/// The legend of `labels` in rows under a plot on a canvas `css_w` CSS pixels wide,
+/// starting at `indent`, as many entries on a row as fit (a chart of several plots that
+/// chose rows for all of them). No labels, no legend.
+pub fn rows(css_w: f64, indent: f64, labels: &[String], font_px: f64) -> Layout {
+    let row = row_height(font_px);
+    if labels.is_empty() {
+        return none(Side::Below, row);
     }
     let end = css_w - PAD;
     let (mut x, mut y) = (indent, PAD);
@@ -110,6 +129,21 @@ pub fn layout(css_w: f64, indent: f64, labels: &[String], font_px: f64) -> Layou
         side: Side::Below,
         size: (css_w, y + row + PAD),
         cells,
+        row,
+    }
+}
+
+/// The height of one legend row at `font_px`, CSS pixels.
+fn row_height(font_px: f64) -> f64 {
+    (font_px * 1.5).ceil()
+}
+
+/// No legend: nothing to draw, no room taken.
+fn none(side: Side, row: f64) -> Layout {
+    Layout {
+        side,
+        size: (0.0, 0.0),
+        cells: Vec::new(),
         row,
     }
 }

@@ -22,6 +22,7 @@ pub mod classic;
 pub mod classic_chart;
 pub mod cluster;
 pub mod cluster_chart;
+pub mod cluster_legend;
 pub mod edit;
 pub mod estimate;
 pub mod js;

@@ -323,12 +323,14 @@ fn the_chart_draws_every_panel_and_reads_the_mouse_back() {
         .draw_with_pinned(canvas.clone(), &r, js(r#"{"dpr": 2}"#))
         .unwrap();
     assert_eq!(canvas.width(), 1800, "sized in device pixels");
-    // About 21 s into 90 s lands near the pause (20 s) and the surge after it.
-    let readout = handle
-        .readout(74.0 + (900.0 - 94.0) * 0.235, 100.0)
-        .unwrap();
+    // The 21st second of 90 lands just after the pause (20 s), at the surge.
+    let readout = handle.readout(handle.position_x(21), 100.0).unwrap();
     let b = get(&readout, "bucket").as_f64().unwrap();
-    assert!((18.0..=24.0).contains(&b), "bucket {b}");
+    assert_eq!(b, 21.0);
+    // The time axis keeps most of the canvas, the legends' column right of it.
+    let (first, last) = (handle.position_x(0), handle.position_x(89));
+    assert!(first > 60.0 && last - first > 450.0, "{first}..{last}");
+    assert!(last < 900.0 - 100.0, "the legends' column right of {last}");
     let title = get(&readout, "title").as_string().unwrap();
     assert_eq!(title, format!("t = {b}.0–{}.0 s", b + 1.0));
     assert!(
@@ -338,6 +340,10 @@ fn the_chart_draws_every_panel_and_reads_the_mouse_back() {
     assert!(
         handle.readout(1.0, 1.0).unwrap().is_null(),
         "outside the plot"
+    );
+    assert!(
+        handle.readout(895.0, 100.0).unwrap().is_null(),
+        "in the legends' column"
     );
     let url = canvas.to_data_url().unwrap();
     assert!(url.starts_with("data:image/png;base64,"));

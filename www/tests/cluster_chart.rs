@@ -27,9 +27,18 @@ impl Shown for Run {
 }
 
 fn metastable() -> Run {
-    let text = include_str!("../../scenarios/cluster-metastable.json");
+    run_of(include_str!("../../scenarios/cluster-metastable.json"))
+}
+
+/// The run of a cluster scenario file's text.
+fn run_of(text: &str) -> Run {
     let value: serde_json::Value = serde_json::from_str(text).unwrap();
-    let AnyScenario::Cluster(scenario) = scenario::read(Some(Model::Cluster), &value).unwrap()
+    run_value(&value)
+}
+
+/// The run of a cluster scenario read from `value`.
+fn run_value(value: &serde_json::Value) -> Run {
+    let AnyScenario::Cluster(scenario) = scenario::read(Some(Model::Cluster), value).unwrap()
     else {
         panic!("a cluster scenario");
     };
@@ -234,7 +243,7 @@ fn on_a_phone_every_caption_wraps_into_lines_that_fit_and_none_is_cut() {
     let wide = cluster_chart::captions(&run, look(), 900.0);
     assert_eq!(wide.queue, vec![queue.to_string()]);
     assert_eq!(
-        cluster_chart::height_at(&run, look(), 900.0),
+        cluster_chart::height_at(&run, None, None, look(), 900.0),
         cluster_chart::height(&run.scenario)
     );
     // At 360 px: more lines, each within the panel, and together the whole caption.
@@ -259,7 +268,7 @@ fn on_a_phone_every_caption_wraps_into_lines_that_fit_and_none_is_cut() {
         }
     }
     // The chart is taller by the further lines, and draws each line as a text.
-    let h = cluster_chart::height_at(&run, look(), 360.0);
+    let h = cluster_chart::height_at(&run, None, None, look(), 360.0);
     assert!(h > cluster_chart::height(&run.scenario));
     let mut svg = String::new();
     let root = SVGBackend::with_string(&mut svg, (360, h as u32)).into_drawing_area();
@@ -279,4 +288,234 @@ fn a_chinese_caption_without_spaces_breaks_between_characters() {
     let lines = cluster_chart::caption_lines(text, 200.0, 13.0);
     assert!(lines.len() > 1, "{lines:?}");
     assert_eq!(lines.concat(), text);
+}
+
+/// The chart of `run` (with the pinned run `a` and the ensemble `bands`) drawn as SVG on
+/// a canvas `w` CSS pixels wide and as tall as `height_at` says: its text, its height
+/// and every plot's device-pixel area.
+fn drawn(
+    run: &Run,
+    a: Option<&Run>,
+    bands: Option<&Ensemble>,
+    look: Look,
+    w: u32,
+) -> (String, f64, Vec<cluster_chart::PlotArea>) {
+    let h = cluster_chart::height_at(run, a, bands, look, f64::from(w));
+    let mut svg = String::new();
+    let root = SVGBackend::with_string(&mut svg, (w, h.ceil() as u32)).into_drawing_area();
+    let plots = cluster_chart::draw_on(root, run, a, LIGHT, look, bands).unwrap();
+    (svg, h, plots)
+}
+
+/// Every text drawn with its position (the SVG's `x` and `y`).
+fn placed_texts(svg: &str) -> Vec<(String, f64, f64)> {
+    svg.split("<text ")
+        .skip(1)
+        .filter_map(|e| {
+            let (attrs, rest) = e.split_once('>')?;
+            let attrs = format!(" {attrs}");
+            let attr = |name: &str| -> Option<f64> {
+                let v = attrs.split_once(&format!(" {name}=\""))?.1;
+                v.split_once('"')?.0.parse().ok()
+            };
+            let text = rest.split_once("</text")?.0.trim().to_string();
+            Some((text, attr("x")?, attr("y")?))
+        })
+        .collect()
+}
+
+/// A chart the legend tests draw: its name, the run, the pinned run and the ensemble
+/// drawn with it, and its look.
+type Chart = (&'static str, Run, Option<Run>, Option<Ensemble>, Look);
+
+/// The charts the legend tests draw, each run for its first 30 s (the legends are the
+/// same, the tests quicker): the metastable run alone, with a pinned run and with an
+/// ensemble's bands; a tree whose routes have breakers of their own; a chain with
+/// breakers; a tree with a costed route in cost mode.
+fn charts() -> &'static [Chart] {
+    static CHARTS: std::sync::OnceLock<Vec<Chart>> = std::sync::OnceLock::new();
+    CHARTS.get_or_init(|| {
+        let short = |text: &str| {
+            let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+            v["duration_ms"] = serde_json::json!(30_000);
+            v
+        };
+        let metastable = short(include_str!("../../scenarios/cluster-metastable.json"));
+        let plain = || run_value(&metastable);
+        let e = ensemble::run(
+            &AnyScenario::Cluster(plain().scenario.clone()),
+            &[1, 2],
+            Some(1),
+        )
+        .unwrap();
+        let routes = short(include_str!(
+            "../../scenarios/cluster-routes-per-route-budget.json"
+        ));
+        let mut costed = routes.clone();
+        costed["tiers"][0]["routes"][0]["client"]["cost"] = serde_json::json!({
+            "input_tokens": 100, "output_tokens": 10,
+            "input_price_per_1k": 1.0, "output_price_per_1k": 2.0});
+        let chain = short(include_str!(
+            "../../scenarios/cluster-gc-stampede-naive.json"
+        ));
+        let cost = Look {
+            cost: true,
+            ..look()
+        };
+        vec![
+            ("metastable", plain(), None, None, look()),
+            ("pinned", plain(), Some(plain()), None, look()),
+            ("bands", plain(), None, Some(e), look()),
+            ("routes", run_value(&routes), None, None, look()),
+            ("chain", run_value(&chain), None, None, look()),
+            ("cost", run_value(&costed), None, None, cost),
+        ]
+    })
+}
+
+#[test]
+fn at_1280_and_360_px_no_legend_label_lies_inside_a_plot_and_every_plot_shares_the_time_axis() {
+    for (name, run, a, bands, look) in charts() {
+        let look = *look;
+        for w in [1280, 360] {
+            let (svg, h, plots) = drawn(run, a.as_ref(), bands.as_ref(), look, w);
+            let legends = retrystorm_web::cluster_legend::legends(
+                run,
+                a.as_ref(),
+                bands.as_ref(),
+                look,
+                f64::from(w),
+            );
+            // Wide: one column for all; a phone: rows under each panel.
+            assert_eq!(legends.column > 0.0, w == 1280, "{name} at {w} px");
+            let labels: Vec<&str> = legends
+                .tiers
+                .iter()
+                .chain([&legends.queue, &legends.latency])
+                .flat_map(|p| p.entries.iter().map(|e| e.label.as_str()))
+                .collect();
+            assert!(labels.len() >= 3 + run.scenario.tiers.len(), "{labels:?}");
+            let placed = placed_texts(&svg);
+            for label in &labels {
+                let at: Vec<(f64, f64)> = placed
+                    .iter()
+                    .filter(|(t, _, _)| t == label)
+                    .map(|&(_, x, y)| (x, y))
+                    .collect();
+                let want = labels.iter().filter(|l| *l == label).count();
+                assert_eq!(at.len(), want, "{name}: {label:?} drawn at {w} px");
+                for (x, y) in at {
+                    for (xr, yr) in &plots {
+                        let inside = f64::from(xr.start) <= x
+                            && x <= f64::from(xr.end)
+                            && f64::from(yr.start) <= y
+                            && y <= f64::from(yr.end);
+                        assert!(
+                            !inside,
+                            "{name}: {label:?} at ({x}, {y}) in the plot {xr:?} × {yr:?} at {w} px"
+                        );
+                    }
+                    if w == 1280 {
+                        assert!(
+                            x > f64::from(plots[0].0.end),
+                            "{name}: {label:?} right of the plots"
+                        );
+                    }
+                }
+            }
+            // Every panel and breaker strip maps the time axis to the same columns, which
+            // keep most of the canvas.
+            let x0 = plots[0].0.clone();
+            for (xr, _) in &plots {
+                assert_eq!(*xr, x0, "{name} at {w} px");
+            }
+            assert!(
+                x0.end - x0.start > (w as i32) / 2,
+                "{name}: {x0:?} at {w} px"
+            );
+            // The plots follow each other down the canvas, none over another.
+            for pair in plots.windows(2) {
+                assert!(
+                    pair[0].1.end <= pair[1].1.start,
+                    "{name} at {w} px: {pair:?}"
+                );
+            }
+            // The canvas holds every text drawn (a legend label's line included).
+            for (t, x, y) in &placed {
+                assert!(
+                    *x >= 0.0 && *x < f64::from(w) && *y >= 0.0 && y + 11.0 <= h,
+                    "{name}: {t:?} at ({x}, {y}) on the canvas {w} × {h}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn on_a_phone_each_panel_is_taller_by_its_legends_rows_and_they_stand_under_its_time_axis() {
+    for (name, run, a, bands, look) in charts() {
+        let look = *look;
+        let wide = cluster_chart::height_at(run, a.as_ref(), bands.as_ref(), look, 1280.0);
+        let narrow = cluster_chart::height_at(run, a.as_ref(), bands.as_ref(), look, 360.0);
+        let legends =
+            retrystorm_web::cluster_legend::legends(run, a.as_ref(), bands.as_ref(), look, 360.0);
+        let rows: f64 = legends
+            .tiers
+            .iter()
+            .chain([&legends.queue, &legends.latency])
+            .map(|p| p.layout.size.1)
+            .sum();
+        let captions = |w: f64| {
+            let c = cluster_chart::captions(run, look, w);
+            c.tiers
+                .iter()
+                .chain(c.bands.iter().flatten())
+                .chain([&c.queue, &c.latency])
+                .map(Vec::len)
+                .sum::<usize>()
+        };
+        // Taller by the legends' rows, and by the captions' further lines.
+        assert!(rows > 0.0, "{name}");
+        assert!(narrow >= wide + rows, "{name}: {narrow} ≥ {wide} + {rows}");
+        if captions(360.0) == captions(1280.0) {
+            assert_eq!(narrow, wide + rows, "{name}");
+        }
+        // Under each panel's time axis: between its plot's bottom and the next
+        // panel's caption (a label's line under the plot's axis labels).
+        let (svg, _, plots) = drawn(run, a.as_ref(), bands.as_ref(), look, 360);
+        let placed = placed_texts(&svg);
+        let caps = cluster_chart::captions(run, look, 360.0);
+        let caption_ys: Vec<f64> = placed
+            .iter()
+            .filter(|(t, _, _)| {
+                caps.tiers
+                    .iter()
+                    .chain([&caps.queue, &caps.latency])
+                    .any(|c| c.contains(t))
+            })
+            .map(|&(_, _, y)| y)
+            .collect();
+        for p in legends
+            .tiers
+            .iter()
+            .chain([&legends.queue, &legends.latency])
+        {
+            for e in &p.entries {
+                for &(_, _, y) in placed.iter().filter(|(t, _, _)| *t == e.label) {
+                    assert!(
+                        plots.iter().any(|(_, yr)| y > f64::from(yr.end) + 18.0),
+                        "{name}: {:?} at {y} under a plot's axis",
+                        e.label
+                    );
+                    for c in &caption_ys {
+                        assert!(
+                            y + 11.0 <= *c || y >= c + 13.0,
+                            "{name}: {:?} at {y} clear of the caption at {c}",
+                            e.label
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

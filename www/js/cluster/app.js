@@ -303,12 +303,24 @@ export class ClusterApp {
         if (!this.shown) return null;
         const { run } = this.shown;
         const opts = { ...options, cost: this.costShown() };
-        // The captions wrap on a narrow canvas: its height follows its width.
-        canvas.style.height = `${run.chartHeightAt(canvas.clientWidth, opts)}px`;
-        if (this.pinned) return run.drawWithPinned(canvas, this.pinned.run, opts);
+        // The captions wrap and the legends go under the panels on a narrow canvas: its
+        // height follows its width and what the legends name.
+        const width = canvas.clientWidth;
+        const sized = (/** @type {number} */ height) => {
+          canvas.style.height = `${height}px`;
+        };
+        if (this.pinned) {
+          sized(run.chartHeightWithPinned(width, this.pinned.run, opts));
+          return run.drawWithPinned(canvas, this.pinned.run, opts);
+        }
         // Many seeds: every tier's attempts as a median line over its p5–p95 band.
         const bands = this.seeds.bands();
-        return bands ? run.drawBands(canvas, bands, opts) : run.draw(canvas, opts);
+        if (bands) {
+          sized(run.chartHeightBands(width, bands, opts));
+          return run.drawBands(canvas, bands, opts);
+        }
+        sized(run.chartHeightAt(width, opts));
+        return run.draw(canvas, opts);
       },
       () => this.shown?.run.csv() ?? null,
     );
