@@ -3,8 +3,7 @@
 //! ([`retrystorm::estimate`]) of one run or of a plan (an ensemble or a sweep), as a
 //! plain object with its figures already in words.
 
-use crate::js::{js_error, page_lang, to_js};
-use crate::plan::{base_scenario, read_js};
+use crate::js::{base_scenario, js_error, page_lang, read_js, to_js};
 use retrystorm::estimate::{self, Estimate, Format};
 use retrystorm::lang::{fill, Lang};
 use retrystorm::sweep::Sweep;

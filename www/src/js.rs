@@ -92,3 +92,21 @@ pub(crate) fn kind_of(name: &str) -> ErrorKind {
 pub(crate) fn page_lang(lang: Option<&str>) -> Lang {
     lang.and_then(Lang::parse).unwrap_or(Lang::En)
 }
+
+/// A scenario of `model` (`"classic"` or `"cluster"`) as the page holds it, checked.
+pub(crate) fn base_scenario(
+    model: &str,
+    scenario: &JsValue,
+) -> Result<retrystorm::scenario::AnyScenario, JsValue> {
+    let model: retrystorm::scenario::Model =
+        retrystorm::validate::read_value(&serde_json::Value::String(model.into()))
+            .map_err(plain_error)?;
+    let doc = json_from_js(scenario).map_err(|e| js_error(&e))?;
+    retrystorm::scenario::read(Some(model), &doc).map_err(|e| js_error(&e))
+}
+
+/// A JS value read as the engine reads a file of `T` (unknown fields named by path).
+pub(crate) fn read_js<T: serde::de::DeserializeOwned>(v: &JsValue) -> Result<T, JsValue> {
+    retrystorm::validate::from_value(&json_from_js(v).map_err(|e| js_error(&e))?)
+        .map_err(|e| js_error(&e))
+}

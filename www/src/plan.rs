@@ -8,10 +8,9 @@
 //! results stream in as seeds finish and are the same whatever order, and however many
 //! workers, the items were computed in: the engine summarises them in item order.
 
-use crate::js::{js_error, json_from_js, plain_error, to_js};
+use crate::js::{base_scenario, js_error, plain_error, read_js, to_js};
 use retrystorm::ensemble::{self, render, Ensemble, Sample};
 use retrystorm::lang::Lang;
-use retrystorm::scenario;
 use retrystorm::sweep::{self, choose, render as sweep_render, Sweep, SweepResult};
 use serde::Serialize;
 use std::rc::Rc;
@@ -414,24 +413,6 @@ impl SweepOutcome {
 )]
 pub fn numeric_fields(model: &str, scenario: JsValue) -> Result<JsValue, JsValue> {
     to_js(&sweep::numeric_fields(&base_scenario(model, &scenario)?))
-}
-
-/// A scenario of `model` (`"classic"` or `"cluster"`) as the page holds it, checked.
-pub(crate) fn base_scenario(
-    model: &str,
-    scenario: &JsValue,
-) -> Result<scenario::AnyScenario, JsValue> {
-    let model: scenario::Model =
-        retrystorm::validate::read_value(&serde_json::Value::String(model.into()))
-            .map_err(plain_error)?;
-    let doc = json_from_js(scenario).map_err(|e| js_error(&e))?;
-    scenario::read(Some(model), &doc).map_err(|e| js_error(&e))
-}
-
-/// A JS value read as the engine reads a file of `T` (unknown fields named by path).
-pub(crate) fn read_js<T: serde::de::DeserializeOwned>(v: &JsValue) -> Result<T, JsValue> {
-    retrystorm::validate::from_value(&json_from_js(v).map_err(|e| js_error(&e))?)
-        .map_err(|e| js_error(&e))
 }
 
 /// One bundled sweep as the page lists it.
