@@ -19,6 +19,11 @@ use crate::chart::{
 };
 use crate::chart_text::Text;
 use crate::cluster_legend::{self, Legends, PanelLegend};
+use crate::cluster_look::{
+    attempts_per_s, band_of, p50_style, p99_style, pinned_attempts, pinned_cost, pinned_style,
+    queue_style, route_cost, shows_cost, tier_scale, FIRST, LINE_W, RETRY,
+};
+pub use crate::cluster_look::{Look, Shown};
 use crate::legend;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -30,15 +35,6 @@ use std::ops::Range;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 
-/// What the chart draws: a scenario and the result of running it. The glue's run object
-/// implements it, so the chart never depends on the glue.
-pub trait Shown {
-    /// The scenario as run, with the seed used.
-    fn scenario(&self) -> &Scenario;
-    /// What the run measured.
-    fn result(&self) -> &RunResult;
-}
-
 /// Height of a tier's attempts panel, CSS pixels.
 const TIER_H: f64 = 170.0;
 /// Height of a breaker band, CSS pixels.
@@ -48,17 +44,7 @@ const STRIP_H: f64 = 30.0;
 /// Height of the queue and latency panels, CSS pixels.
 const OTHER_H: f64 = 150.0;
 
-/// First attempts' bars (and the p50 latency line).
-pub(crate) const FIRST: RGBColor = RGBColor(0, 114, 178);
-/// Retries' bars.
-pub(crate) const RETRY: RGBColor = RGBColor(213, 94, 0);
 const FAULT: RGBColor = RGBColor(220, 50, 47);
-/// A fault's legend key: its tint, stronger than the shaded window so a small box shows.
-pub(crate) const FAULT_KEY: RGBColor = RGBColor(240, 160, 160);
-/// The p99 latency line.
-const P99: RGBColor = RGBColor(204, 121, 167);
-/// The width of a series' line (a tier's median, its queue, a latency), CSS pixels.
-const LINE_W: f64 = 2.0;
 const OPEN: RGBColor = RGBColor(200, 30, 30);
 const HALF: RGBColor = RGBColor(230, 159, 0);
 
@@ -112,16 +98,6 @@ fn route_into(s: &Scenario, k: usize, lang: Lang) -> String {
         .unwrap_or_default()
 }
 
-/// The cost per bucket of the route into tier `k` (every tier but the first has one
-/// caller), when that route's client has a cost model.
-fn route_cost(r: &RunResult, k: usize) -> Option<&[f64]> {
-    r.routes
-        .iter()
-        .find(|x| x.to as usize == k)
-        .and_then(|x| x.cost.as_ref())
-        .map(|c| c.per_sec.as_slice())
-}
-
 /// Whether some route's client has a cost model (the cost/s switch is offered then).
 pub fn has_cost(r: &RunResult) -> bool {
     r.routes.iter().any(|x| x.cost.is_some())
@@ -133,83 +109,6 @@ fn cost_per_s(r: &RunResult, b: usize, k: usize) -> f64 {
     route_cost(r, k)
         .and_then(|c| c.get(b))
         .map_or(0.0, |c| c * 1000.0 / r.bucket_ms as f64)
-}
-
-/// Whether tier `k`'s panel shows the cost per second of the route calling it (the cost
-/// switch is on and that route has a cost model) rather than its attempts.
-pub(crate) fn shows_cost(r: &RunResult, k: usize, look: Look) -> bool {
-    look.cost && route_cost(r, k).is_some()
-}
-
-/// The pinned run `a`, when it has a cost for the route into tier `k` to draw.
-pub(crate) fn pinned_cost(a: Option<&RunResult>, k: usize) -> Option<&RunResult> {
-    a.filter(|a| route_cost(a, k).is_some())
-}
-
-/// The pinned run `a`, when it has a tier `k` whose attempts to draw.
-pub(crate) fn pinned_attempts(a: Option<&RunResult>, k: usize) -> Option<&RunResult> {
-    a.filter(|a| a.tiers.len() > k)
-}
-
-/// Whether some fault hits tier `k` (its panel shades the window and names it).
-pub(crate) fn has_fault(s: &Scenario, k: usize) -> bool {
-    s.faults.iter().any(|f| f.tier as usize == k)
-}
-
-/// Tier `k`'s band over the seeds of the ensemble `bands`, with the seeds' count.
-pub(crate) fn band_of(bands: Option<&Ensemble>, k: usize) -> Option<(&Band, usize)> {
-    bands.and_then(|e| Some((e.bands.get(k)?, e.seeds.len())))
-}
-
-/// Tier `k`'s attempts panel's scale: its capacity line when drawn (within reach of the
-/// data: of run `r`, the pinned run `a` and the ensemble's `band`) and the value axis's
-/// top.
-pub(crate) fn tier_scale(
-    sc: &Scenario,
-    r: &RunResult,
-    a: Option<&RunResult>,
-    band: Option<&Band>,
-    k: usize,
-) -> (Option<f64>, f64) {
-    let peak_of = |res: &RunResult| {
-        (0..res.buckets.len())
-            .map(|b| attempts_per_s(res, b, k))
-            .fold(0.0, f64::max)
-    };
-    let band_peak = band.map_or(0.0, |b| b.p95.iter().copied().fold(0.0, f64::max));
-    let peak = a.map_or(0.0, peak_of).max(peak_of(r)).max(band_peak);
-    let cap = present::capacity_per_s(&sc.tiers[k]).filter(|&c| c <= peak.max(1.0) * 3.0);
-    (cap, (peak.max(cap.unwrap_or(0.0)) * 1.12).max(1.0))
-}
-
-/// A line of `c`, `w` CSS pixels wide.
-fn stroke(c: RGBColor, w: f64, dpr: f64) -> ShapeStyle {
-    ShapeStyle::from(&c).stroke_width((w * dpr).round() as u32)
-}
-
-/// The pinned run A's reference line.
-pub(crate) fn pinned_style(dpr: f64) -> ShapeStyle {
-    stroke(chart::theme().ink, 1.6, dpr)
-}
-
-/// Tier `k`'s median line over the seeds.
-pub(crate) fn band_style(k: usize, dpr: f64) -> ShapeStyle {
-    stroke(color(k), LINE_W, dpr)
-}
-
-/// Tier `k`'s queue depth line.
-pub(crate) fn queue_style(k: usize, dpr: f64) -> ShapeStyle {
-    stroke(color(k), LINE_W, dpr)
-}
-
-/// The p99 latency line.
-pub(crate) fn p99_style(dpr: f64) -> ShapeStyle {
-    stroke(P99, LINE_W, dpr)
-}
-
-/// The p50 latency line.
-pub(crate) fn p50_style(dpr: f64) -> ShapeStyle {
-    stroke(FIRST, LINE_W, dpr)
 }
 
 /// The CSS height the chart of `s` needs on a wide canvas, pixels (every caption on one
@@ -406,15 +305,6 @@ pub fn height_at<R: Shown>(
     css_w: f64,
 ) -> f64 {
     Frame::of(run, a, bands, look, css_w).height()
-}
-
-/// Tier `k`'s attempts per second in bucket `b` of `r`, at `r`'s own bucket width (a
-/// pinned run A may have another width than B: its rates are its own).
-fn attempts_per_s(r: &RunResult, b: usize, k: usize) -> f64 {
-    r.buckets
-        .get(b)
-        .and_then(|x| x.tiers.get(k))
-        .map_or(0.0, |t| t.attempts() as f64 * 1000.0 / r.bucket_ms as f64)
 }
 
 /// The bucket of `r` holding time `t_ms`, if the run reached it.
@@ -716,18 +606,6 @@ pub fn centres(r: &RunResult) -> Vec<f64> {
 
 /// A panel's drawing area, on any backend.
 type Area<DB> = DrawingArea<DB, Shift>;
-
-/// How every panel is drawn: the page's language, cost per second instead of attempts,
-/// the device pixel ratio.
-#[derive(Clone, Copy)]
-pub struct Look {
-    /// The language of every text drawn.
-    pub lang: Lang,
-    /// Cost per second instead of attempts (only where the result has a cost).
-    pub cost: bool,
-    /// Device pixels per CSS pixel: fonts and strokes are scaled by it.
-    pub dpr: f64,
-}
 
 /// Bucket width, start and end in seconds of bucket `b`.
 fn span(r: &RunResult, b: usize) -> (f64, f64) {

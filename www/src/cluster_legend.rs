@@ -10,7 +10,7 @@
 
 use crate::chart::{self, color};
 use crate::chart_text::Text;
-use crate::cluster_chart::{self as cc, Look, Shown};
+use crate::cluster_look::{self as cc, Look, Shown};
 use crate::legend::{self, Entry, Key, Layout, Side};
 use plotters::coord::Shift;
 use plotters::prelude::*;

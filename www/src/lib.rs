@@ -23,6 +23,7 @@ pub mod classic_chart;
 pub mod cluster;
 pub mod cluster_chart;
 pub mod cluster_legend;
+pub mod cluster_look;
 pub mod edit;
 pub mod estimate;
 pub mod js;
