@@ -3,7 +3,7 @@
 # every file of dist/ raw and gzipped on its own (gzip -9 from stdin: no file name in the
 # header, as a server would send it), each folder as one gzipped tar, and
 # the whole site measured as docs/performance.md does, `tar cf - -C dist . | gzip -9 | wc -c`,
-# against the 450 KB target.
+# against the 485 KB target.
 #   trunk build --release --offline && scripts/size.sh      (or: scripts/size.sh other-dist/)
 # With --check (scripts/test.sh) it prints only the whole-site line and fails above the
 # target: sizes are exact for a given source and toolchain, so this is a test, not timing.
@@ -13,7 +13,7 @@ CHECK=0
 if [ "${1:-}" = --check ]; then CHECK=1; shift; fi
 DIST="${1:-$ROOT/dist}"
 [ -f "$DIST/index.html" ] || { echo "size: no built site in $DIST (run trunk build --release --offline)" >&2; exit 1; }
-TARGET=450000
+TARGET=485000
 
 gz() { gzip -9c | wc -c; }
 row() { printf '%-48s %10s %10s\n' "$1" "$2" "$3"; }
