@@ -262,6 +262,15 @@ fn interval(
 }
 
 fn r4j(wait: f64, mult: Option<f64>, factor: Option<f64>, max_ms: Option<f64>) -> Backoff {
+    // `waitDuration: 0` is allowed (`RetryConfig.Builder.waitDuration` refuses only < 0):
+    // every product of 0 is 0, so the retries go at once; randomized, `randomize(0, f)`
+    // draws `0 + U × 1` and floors it at 1 ms, so every wait is 1 ms (a cap is ≥ 1 ms).
+    if wait.round() == 0.0 {
+        return match factor {
+            Some(_) => Backoff::Constant { ms: 1 },
+            None => Backoff::None,
+        };
+    }
     Backoff::Resilience4j(Resilience4jBackoff {
         wait_duration_ms: wait.round() as u64,
         exponential_backoff_multiplier: mult,

@@ -215,6 +215,19 @@ fn a_max_wait_without_a_multiplier_is_ignored_as_the_starter_ignores_it() {
 }
 
 #[test]
+fn a_zero_wait_retries_at_once_and_randomized_waits_one_millisecond() {
+    // RetryConfig.Builder.waitDuration refuses only a negative wait; IntervalFunction's
+    // randomize(0, f) is 0 + U × 1, floored at 1 ms.
+    let at_once = "resilience4j.retry.instances.a:\n  waitDuration: 0\n  maxAttempts: 4\n  enableExponentialBackoff: true\n";
+    let got = en(at_once, Library::Resilience4j, None);
+    assert_eq!(got.policy.backoff, Backoff::None);
+    assert_eq!(got.words[2], "retries at once, without waiting");
+    let random = "resilience4j.retry.instances.a:\n  waitDuration: 0ms\n  enableRandomizedWait: true\n  randomizedWaitFactor: 0.5\n";
+    let got = en(random, Library::Resilience4j, None);
+    assert_eq!(got.policy.backoff, Backoff::Constant { ms: 1 });
+}
+
+#[test]
 fn a_bad_spring_setting_is_named_by_its_key_path() {
     let text =
         "resilience4j:\n  retry:\n    instances:\n      inventory:\n        waitDuration: soon\n";
