@@ -9,6 +9,7 @@
 //! of its own; the words come from the catalogues beside each reader and in [`texts`](crate::import::texts).
 
 mod duration;
+pub mod export;
 mod grpc;
 mod policy;
 mod properties;

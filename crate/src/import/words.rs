@@ -67,7 +67,7 @@ fn pct(f: f64) -> String {
 
 /// A generator that always draws the same number: the middle (½) or the top (1) of
 /// every random range, so a wait is named by where it lies.
-struct Draw(f64);
+pub(crate) struct Draw(pub f64);
 
 impl UnitDouble for Draw {
     fn next_unit(&mut self) -> f64 {
@@ -95,7 +95,7 @@ fn list(ms: &[f64]) -> String {
 }
 
 /// The waits of a backoff (and a common jitter over it) in words.
-fn waits(b: &Backoff, j: &Jitter, retries: u32, lang: Lang) -> String {
+pub(crate) fn waits(b: &Backoff, j: &Jitter, retries: u32, lang: Lang) -> String {
     let mid = |b: &Backoff| list(&sleeps(b, retries, 0.5));
     let top = |b: &Backoff| list(&sleeps(b, retries, 1.0));
     let growth = |m: f64| Text::Growth.fill(lang, &[&num(m)]);
@@ -260,7 +260,7 @@ fn scope(s: Scope, lang: Lang) -> &'static str {
 }
 
 /// The budget in words, `None` without one.
-fn budget(b: &Budget, lang: Lang) -> Option<String> {
+pub(crate) fn budget(b: &Budget, lang: Lang) -> Option<String> {
     let s = match b {
         Budget::None => return None,
         Budget::CapacityPercent {
@@ -385,7 +385,7 @@ fn probes(n: u32, lang: Lang) -> String {
 }
 
 /// The breaker in words, `None` without one.
-fn breaker(b: &Breaker, lang: Lang) -> Option<String> {
+pub(crate) fn breaker(b: &Breaker, lang: Lang) -> Option<String> {
     let sep = match lang {
         Lang::Zh => "；",
         Lang::En => "; ",

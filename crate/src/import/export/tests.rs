@@ -1,0 +1,297 @@
+//! Export: import ∘ export is the identity on every policy a library can express
+//! (random policies of the library's own kinds), and what it cannot express is said.
+
+use super::*;
+use crate::cluster::libraries::{GrpcBackoff, GrpcClient, GrpcJitter, Resilience4jBackoff};
+use crate::cluster::{Breaker, Budget, Scope, WindowKind};
+use crate::import::{import, Imported};
+use proptest::prelude::*;
+
+/// `export` then `import` of its text, both in English, the error's message on failure.
+fn again(p: &Policy, lib: Library) -> (Exported, Imported) {
+    let e = export(p, lib, "backend", Lang::En).unwrap_or_else(|e| panic!("{e}"));
+    let i = import(&e.text, lib, None, Lang::En).unwrap_or_else(|err| panic!("{err}\n{}", e.text));
+    assert_eq!(Library::detect(&e.text).unwrap(), lib, "{}", e.text);
+    (e, i)
+}
+
+/// A Resilience4j interval as the starter can build it.
+fn r4j_backoff() -> impl Strategy<Value = Backoff> {
+    prop_oneof![
+        Just(Backoff::None),
+        (
+            1..=600_000u64,
+            prop::option::of(100..=1000u32),
+            prop::option::of(0.0..1.0f64),
+            prop::option::of(1..=3_600_000u64),
+        )
+            .prop_map(|(wait, mult, factor, max)| {
+                let mult = mult.map(|m| f64::from(m) / 100.0);
+                Backoff::Resilience4j(Resilience4jBackoff {
+                    wait_duration_ms: wait,
+                    exponential_backoff_multiplier: mult,
+                    randomized_wait_factor: factor,
+                    // The starter keeps a max wait only beside a multiplier.
+                    exponential_max_wait_duration_ms: mult.and(max),
+                })
+            }),
+    ]
+}
+
+/// A Resilience4j circuit breaker as the starter can build it.
+fn r4j_breaker() -> impl Strategy<Value = Breaker> {
+    let windows = (any::<bool>(), 1..=100u32, 1..=200u32);
+    let rates = (1.0..=100.0f64, 1..=600_000u64, 1.0..=100.0f64);
+    let open = (1..=600_000u64, 0..=10_000u64, 1..=50u32, any::<bool>());
+    prop_oneof![
+        Just(Breaker::None),
+        (windows, rates, open).prop_map(
+            |((time, size, minimum), (failure, slow, slow_rate), (wait, jitter, half, auto))| {
+                Breaker::Resilience4j {
+                    window: if time {
+                        WindowKind::Time
+                    } else {
+                        WindowKind::Count
+                    },
+                    window_size: size,
+                    minimum_calls: minimum,
+                    failure_rate_percent: failure,
+                    slow_call_ms: Some(slow),
+                    slow_call_rate_percent: slow_rate,
+                    wait_open_ms: wait,
+                    open_jitter_ms: jitter,
+                    half_open_calls: half,
+                    ramp_stage_ms: None,
+                    automatic_half_open: auto,
+                    scope: Scope::PerInstance,
+                }
+            }
+        ),
+    ]
+}
+
+/// A gRPC duration as a service config writes it: whole nanoseconds in decimal seconds,
+/// read as the reader reads it.
+fn grpc_ms(ns: u64) -> f64 {
+    let text = format!("{}.{:09}s", ns / 1_000_000_000, ns % 1_000_000_000);
+    crate::import::duration::proto_ms(&text).unwrap()
+}
+
+/// A gRPC retry policy and throttling as a service config can say them.
+fn grpc_policy() -> impl Strategy<Value = Policy> {
+    (
+        2..=5u32,
+        1_000..=600_000_000_000u64,
+        100..=1000u32,
+        0..=10_000_000_000u64,
+        prop::option::of((1..=1000u32, 1..=1_000_000u32)),
+    )
+        .prop_map(|(attempts, initial_ns, mult, extra_ns, throttle)| {
+            let mut p = Policy::new(
+                attempts,
+                Backoff::Grpc(GrpcBackoff {
+                    initial_backoff_ms: grpc_ms(initial_ns),
+                    backoff_multiplier: f64::from(mult) / 100.0,
+                    max_backoff_ms: grpc_ms((initial_ns + extra_ns).min(3_600_000_000_000)),
+                    randomization: GrpcJitter::Plus20Percent,
+                    implementation: GrpcClient::Go,
+                }),
+            );
+            if let Some((tokens, milli)) = throttle {
+                p.budget = Budget::GrpcThrottle {
+                    max_tokens: tokens,
+                    // Three decimals, at most the bucket.
+                    token_ratio: f64::from(milli.min(tokens * 1000)) / 1000.0,
+                    scope: Scope::PerInstance,
+                };
+            }
+            p
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn resilience4j_import_of_export_is_the_identity(
+        attempts in 1..=10u32,
+        backoff in r4j_backoff(),
+        breaker in r4j_breaker(),
+    ) {
+        let mut p = Policy::new(attempts, backoff);
+        p.breaker = breaker;
+        prop_assume!(p.check().is_ok());
+        let (e, i) = again(&p, Library::Resilience4j);
+        prop_assert_eq!(&i.policy, &p, "{}", e.text);
+        prop_assert!(e.cannot.is_empty(), "{:?}", e.cannot);
+    }
+
+    #[test]
+    fn grpc_import_of_export_is_the_identity(p in grpc_policy()) {
+        prop_assume!(p.check().is_ok());
+        let (e, i) = again(&p, Library::Grpc);
+        prop_assert_eq!(&i.policy, &p, "{}", e.text);
+        prop_assert!(e.cannot.is_empty(), "{:?}", e.cannot);
+    }
+}
+
+#[test]
+fn the_catalogues_are_sound() {
+    assert_eq!(crate::lang::problems::<Cannot>(), Vec::<String>::new());
+    assert_eq!(crate::lang::problems::<Header>(), Vec::<String>::new());
+}
+
+#[test]
+fn the_example_files_come_back_as_they_were_read() {
+    use crate::import::tests::example;
+    for (text, lib, instance) in [
+        (
+            example!("resilience4j-application.yml"),
+            Library::Resilience4j,
+            "inventory",
+        ),
+        (
+            example!("resilience4j-application.yml"),
+            Library::Resilience4j,
+            "payments",
+        ),
+        (
+            example!("grpc-service-config.json"),
+            Library::Grpc,
+            "payments.v1.Payments",
+        ),
+    ] {
+        let first = import(text, lib, Some(instance), Lang::En).unwrap();
+        let e = export(&first.policy, lib, instance, Lang::En).unwrap();
+        let back = import(&e.text, lib, Some(instance), Lang::En).unwrap();
+        assert_eq!(back.policy, first.policy, "{}", e.text);
+        assert_eq!(back.words, first.words);
+    }
+}
+
+#[test]
+fn resilience4j_says_it_has_no_retry_budget_and_leaves_it_out() {
+    let grpc = import(
+        crate::import::tests::example!("grpc-service-config.json"),
+        Library::Grpc,
+        Some("payments.v1.Payments"),
+        Lang::En,
+    )
+    .unwrap();
+    let (e, back) = again(&grpc.policy, Library::Resilience4j);
+    assert!(
+        e.cannot[0].starts_with("Resilience4j cannot write this wait exactly (waits "),
+        "{:?}",
+        e.cannot
+    );
+    assert!(
+        e.cannot[1].starts_with(
+            "Resilience4j has no retry budget, so the policy's is left out (retry throttling"
+        ),
+        "{:?}",
+        e.cannot
+    );
+    assert_eq!(e.cannot.len(), 2, "{:?}", e.cannot);
+    // Said in the file too, and nothing of the budget in the settings.
+    assert!(e
+        .text
+        .contains("# cannot express: Resilience4j has no retry budget"));
+    assert_eq!(back.policy.budget, Budget::None);
+    assert_eq!(back.policy.max_attempts, grpc.policy.max_attempts);
+    // The nearest wait starts where gRPC's does, at the middle of its ±20%: 250 ms.
+    let Backoff::Resilience4j(b) = &back.policy.backoff else {
+        panic!("{:?}", back.policy.backoff)
+    };
+    assert_eq!(b.wait_duration_ms, 250);
+    assert_eq!(b.exponential_backoff_multiplier, Some(1.5));
+
+    let zh = export(&grpc.policy, Library::Resilience4j, "backend", Lang::Zh).unwrap();
+    assert!(
+        zh.cannot[1].starts_with("Resilience4j 没有重试预算，"),
+        "{:?}",
+        zh.cannot
+    );
+    assert!(zh.text.contains("# 无法表达：Resilience4j 没有重试预算"));
+}
+
+#[test]
+fn grpc_says_it_has_no_breaker_clamps_attempts_and_names_its_own_budget() {
+    let spring = import(
+        crate::import::tests::example!("resilience4j-application.yml"),
+        Library::Resilience4j,
+        Some("inventory"),
+        Lang::En,
+    )
+    .unwrap();
+    let mut p = spring.policy.clone();
+    p.max_attempts = 8;
+    p.budget = Budget::TokenBucket {
+        percent: 10.0,
+        max_tokens: 50,
+        scope: Scope::PerInstance,
+    };
+    let (e, back) = again(&p, Library::Grpc);
+    let starts = [
+        "a gRPC channel clamps maxAttempts to 5: the policy's 8 attempts are written as 5",
+        "gRPC cannot write this wait exactly (",
+        "gRPC's only budget is its own retry throttling",
+        "gRPC has no circuit breaker, so the policy's is left out (",
+    ];
+    assert_eq!(e.cannot.len(), starts.len(), "{:?}", e.cannot);
+    for (c, s) in e.cannot.iter().zip(starts) {
+        assert!(c.starts_with(s), "{c:?} should start {s:?}");
+    }
+    assert_eq!(back.policy.max_attempts, 5);
+    assert_eq!(back.policy.budget, Budget::None);
+    assert_eq!(back.policy.breaker, Breaker::None);
+}
+
+#[test]
+fn a_cap_without_a_multiplier_is_written_as_times_one_and_waits_the_same() {
+    let b = Resilience4jBackoff {
+        wait_duration_ms: 800,
+        exponential_backoff_multiplier: None,
+        randomized_wait_factor: Some(0.5),
+        exponential_max_wait_duration_ms: Some(900),
+    };
+    let p = Policy::new(4, Backoff::Resilience4j(b.clone()));
+    let (e, back) = again(&p, Library::Resilience4j);
+    assert!(e.cannot.is_empty());
+    let Backoff::Resilience4j(got) = &back.policy.backoff else {
+        panic!()
+    };
+    assert_eq!(got.exponential_backoff_multiplier, Some(1.0));
+    for n in 1..=3 {
+        for u in [0.0, 0.3, 0.999] {
+            assert_eq!(
+                got.wait_ms(n, &mut Draw(u)),
+                b.wait_ms(n, &mut Draw(u)),
+                "retry {n} at {u}"
+            );
+        }
+    }
+}
+
+#[test]
+fn retrying_at_once_is_a_zero_wait_and_one_attempt_has_no_retry_policy() {
+    let p = Policy::new(3, Backoff::None);
+    let (e, back) = again(&p, Library::Resilience4j);
+    assert!(e.text.contains("waitDuration: 0ms"), "{}", e.text);
+    assert_eq!(back.policy, p);
+    let one = Policy::new(1, Backoff::None);
+    let e = export(&one, Library::Grpc, "backend", Lang::En).unwrap();
+    assert!(!e.text.contains("retryPolicy"), "{}", e.text);
+    assert_eq!(
+        e.cannot,
+        vec!["a gRPC retryPolicy needs maxAttempts ≥ 2: one attempt is written as a methodConfig without one"]
+    );
+}
+
+#[test]
+fn a_name_the_file_cannot_hold_is_refused() {
+    let p = Policy::new(3, Backoff::None);
+    let e = export(&p, Library::Resilience4j, "a: b", Lang::En).unwrap_err();
+    assert_eq!(e.field, "--instance");
+    let e = export(&p, Library::Grpc, "x\"}", Lang::En).unwrap_err();
+    assert_eq!(e.field, "--instance");
+}
