@@ -48,6 +48,9 @@ commands:
             breaker, YAML or .properties; a gRPC service config) in words and as a client
             policy; with --scenario/--preset, that scenario with its first calling tier's
             policy replaced (--from resilience4j|grpc, --instance NAME)
+  export    a client policy of a scenario written as a library's configuration, with what
+            the library cannot express said on stderr (--policy PATH --to resilience4j|grpc,
+            --instance NAME; --json for both as one object)
 
 options:
   --scenario FILE         a scenario JSON file (default: the article's scenario)
@@ -117,8 +120,12 @@ struct Args {
     max_memory: Option<u64>,
     /// `import --from LIBRARY`.
     from: Option<String>,
-    /// `import --instance NAME`.
+    /// `import --instance NAME`, `export --instance NAME`.
     instance: Option<String>,
+    /// `export --policy PATH`.
+    policy: Option<String>,
+    /// `export --to LIBRARY`.
+    to: Option<String>,
 }
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
@@ -219,6 +226,8 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             }
             "--from" => args.from = Some(take(&mut it)?),
             "--instance" => args.instance = Some(take(&mut it)?),
+            "--policy" => args.policy = Some(take(&mut it)?),
+            "--to" => args.to = Some(take(&mut it)?),
             "--out" => args.out = Some(take(&mut it)?),
             "-h" | "--help" => args.command = "help".into(),
             "-V" | "--version" => args.command = "version".into(),
@@ -375,6 +384,7 @@ fn execute(args: &Args) -> Result<Printed, String> {
         "grid" => return grid(args),
         "grid-merge" => grid_merge(args)?,
         "import" => import_cmd(args)?,
+        "export" => export_cmd(args)?,
         other => return Err(format!("unknown command {other:?} (see --help)")),
     };
     Ok(text.into())
@@ -420,6 +430,74 @@ fn import_cmd(args: &Args) -> Result<String, String> {
     let sc: cluster::Scenario = serde_json::from_value(doc).map_err(|e| e.to_string())?;
     sc.validate().map_err(err)?;
     json(&AnyScenario::Cluster(sc).to_value())
+}
+
+/// `export`: the client policy at `--policy PATH` of the scenario (default: the first
+/// tier's client) as `--to LIBRARY`'s configuration on stdout, and what the library
+/// cannot express on stderr (or both as one JSON object with `--json`).
+fn export_cmd(args: &Args) -> Result<String, String> {
+    use retrystorm::import::{export, texts::Text, Library, Policy};
+    use retrystorm::lang::Texts;
+    let to = args
+        .to
+        .as_deref()
+        .ok_or("export needs --to LIBRARY (resilience4j or grpc)")?;
+    let library = Library::from_name(to)
+        .map_err(|mut e| {
+            e.field = "--to".into();
+            e
+        })
+        .map_err(err)?;
+    let AnyScenario::Cluster(sc) = load(args, "article")? else {
+        return Err(
+            "export needs a cluster scenario (a client policy is the cluster model's)".into(),
+        );
+    };
+    let doc = serde_json::to_value(&sc).map_err(|e| e.to_string())?;
+    let path = match &args.policy {
+        Some(p) => p.clone(),
+        None => sc
+            .tiers
+            .iter()
+            .position(|t| t.client.is_some())
+            .map(|i| format!("tiers[{i}].client"))
+            .ok_or("the scenario has no tier with a client policy; name one with --policy")?,
+    };
+    let v = client_at(&doc, &path)?;
+    let policy = Policy::from_client_json(v, &path).map_err(err)?;
+    let name = args.instance.as_deref().unwrap_or("backend");
+    let out = export::export(&policy, library, name, args.lang).map_err(err)?;
+    if args.json {
+        return json(&out.to_json());
+    }
+    for c in &out.cannot {
+        eprintln!("{}{c}", Text::Cannot.get(args.lang));
+    }
+    Ok(out.text)
+}
+
+/// The client policy at `path` of a scenario's JSON (`tiers[0].client`,
+/// `tiers[0].routes[1].client`): written as the scenario's own messages name fields.
+fn client_at<'a>(doc: &'a serde_json::Value, path: &str) -> Result<&'a serde_json::Value, String> {
+    use retrystorm::sweep::path::{parse, Step};
+    let steps = parse(path)
+        .filter(|s| !s.contains(&Step::All))
+        .ok_or_else(|| format!("--policy {path:?} is not a field path such as tiers[0].client"))?;
+    let mut v = doc;
+    for step in &steps {
+        v = match step {
+            Step::Key(k) => v.get(k),
+            Step::Index(i) => v.get(*i),
+            Step::All => None,
+        }
+        .ok_or_else(|| format!("--policy {path:?} is not in this scenario"))?;
+    }
+    if v.get("max_attempts").is_none() {
+        return Err(format!(
+            "--policy {path:?} is not a client policy (such as tiers[0].client or tiers[0].routes[1].client)"
+        ));
+    }
+    Ok(v)
 }
 
 /// `scenarios`: the bundled scenarios, then the bundled sweeps.
