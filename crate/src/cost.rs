@@ -202,6 +202,33 @@ crate::catalogue! {
     }
 }
 
+crate::catalogue! {
+    /// What each cost column holds, with its unit, in the order of [`Column`].
+    enum Meaning {
+        /// What the run cost in all.
+        Total => ("整次运行的成本（按成本模型的价格单位）", "what the whole run cost (in the units of the cost model's prices)"),
+        /// The cost of each delivered request.
+        PerDelivered => (
+            "成本 ÷ 已交付请求（每个请求的价格单位）",
+            "cost ÷ delivered requests (price units per request)"
+        ),
+        /// The cost against the cost of the same requests without retries.
+        Amplification => (
+            "成本 ÷ 同样请求不重试时的成本（倍）",
+            "cost ÷ the cost of the same requests without retries (a ratio)"
+        ),
+    }
+}
+
+/// The cost columns' glossary entries in `lang`, in the order of [`columns`].
+pub fn glossary(lang: Lang) -> Vec<crate::glossary::Entry> {
+    Column::ALL
+        .iter()
+        .zip(Meaning::ALL)
+        .map(|(c, m)| crate::glossary::Entry::new(c.get(lang), m.get(lang)))
+        .collect()
+}
+
 /// The titles of the cost columns in `lang`, in the order of [`cells`].
 pub fn columns(lang: Lang) -> Vec<&'static str> {
     Column::ALL.iter().map(|c| c.get(lang)).collect()
@@ -229,6 +256,8 @@ mod tests {
     #[test]
     fn column_titles_are_sound() {
         assert_eq!(crate::lang::problems::<Column>(), Vec::<String>::new());
+        assert_eq!(crate::lang::problems::<Meaning>(), Vec::<String>::new());
+        assert_eq!(Meaning::ALL.len(), Column::ALL.len());
         assert_eq!(
             columns(Lang::En),
             ["cost", "cost/delivered", "cost amplification"]

@@ -64,6 +64,7 @@ pub mod cluster;
 pub mod cost;
 pub mod ensemble;
 pub mod estimate;
+pub mod glossary;
 #[cfg(feature = "import")]
 /// Real libraries' configuration files read as client policies (`retrystorm import`).
 pub mod import;

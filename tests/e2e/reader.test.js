@@ -256,3 +256,66 @@ test('every results column has its definition with its unit, reachable by keyboa
   assert.ok(await page.isVisible('#classic-glossary dd'));
   await page.close();
 });
+
+test('every cluster figure and column has its definition with its unit, reachable by keyboard (both languages)', async () => {
+  const page = await open({ model: 'cluster', query: '?lang=en' });
+  // A scenario with routes, so the per-route table has rows too.
+  await e2e.choosePreset(page, 'cluster-routes-shared-budget', 'cluster');
+  await e2e.waitRunCount(page, 'clusterRuns', 2);
+  // Tab from the top until a figure of the summary has the focus.
+  await page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement)?.blur());
+  let tabs = 0;
+  const onFigure = () => page.evaluate(() => !!document.activeElement?.matches('#cluster-summary tbody th'));
+  while (tabs < 400 && !(await onFigure())) {
+    await page.keyboard.press('Tab');
+    tabs += 1;
+  }
+  const focused = await page.evaluate(() => {
+    const th = /** @type {HTMLElement} */ (document.activeElement);
+    const described = document.getElementById(th.getAttribute('aria-describedby') ?? '');
+    return { term: th.textContent, title: th.title, described: described?.textContent };
+  });
+  assert.equal(focused.term, 'requests', `${tabs} Tabs`);
+  assert.match(String(focused.described), /entry tier/);
+  assert.equal(focused.title, focused.described);
+  /** Every row or column header of a table with the definition it points at. */
+  const defs = (/** @type {string} */ sel) =>
+    page.$$eval(sel, (ths) =>
+      ths.map((th) => [
+        th.textContent ?? '',
+        document.getElementById(th.getAttribute('aria-describedby') ?? '')?.textContent ?? '',
+      ]),
+    );
+  for (const [sel, min] of /** @type {[string, number][]} */ ([
+    ['#cluster-summary tbody th', 30],
+    ['#cluster-tiers thead th', 19],
+    ['#cluster-routes thead th', 12],
+  ])) {
+    const list = await defs(sel);
+    assert.ok(list.length >= min, `${sel}: ${list.length}`);
+    assert.ok(
+      list.every(([, d]) => d.endsWith(')')),
+      `${sel}: ${JSON.stringify(list.filter(([, d]) => !d.endsWith(')')))}`,
+    );
+  }
+  // The two recovery figures say how each is judged, so a reader can compare them.
+  const summary = await defs('#cluster-summary tbody th');
+  assert.match(summary.find(([t]) => t === 'recovery time (cohorts)')?.[1] ?? '', /when they arrived/);
+  assert.match(summary.find(([t]) => t === 'recovery time (goodput)')?.[1] ?? '', /successes per second/);
+  // The glossary under the tables opens from the keyboard.
+  await page.focus('#cluster-glossary summary');
+  await page.keyboard.press('Enter');
+  assert.ok(await page.isVisible('#cluster-glossary-tiers dd'));
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'reader-cluster-glossary.png'), fullPage: true });
+  // In Chinese, the engine's definitions follow the language switch.
+  await page.selectOption('#lang-select', 'zh');
+  await page.waitForFunction(() => document.querySelector('#cluster-tiers thead th')?.textContent === '层');
+  const zh = await defs('#cluster-tiers thead th');
+  assert.ok(
+    zh.every(([, d]) => d.endsWith('）')),
+    JSON.stringify(zh),
+  );
+  await page.selectOption('#lang-select', 'en'); // leave the saved choice as the other tests expect
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -204,7 +204,7 @@ impl ClassicRun {
 
     /// What each column of [`table`](Self::table) means, with its unit, in `lang`:
     /// `[{term, meaning}]` in the table's column order.
-    #[wasm_bindgen(unchecked_return_type = "{term: string, meaning: string}[]")]
+    #[wasm_bindgen(unchecked_return_type = "GlossaryEntry[]")]
     pub fn glossary(&self, lang: Option<String>) -> Result<JsValue, JsValue> {
         to_js(&retrystorm::classic::glossary::glossary_in(
             &self.inner,

@@ -215,6 +215,17 @@ impl ClusterRun {
         ))
     }
 
+    /// What each row of [`table`](Self::table) and each column of the per-tier and
+    /// per-route tables means, with its unit, in `lang`: `{summary, tiers, routes}`, each
+    /// `[{term, meaning}]` in its table's order.
+    #[wasm_bindgen(unchecked_return_type = "ClusterGlossary")]
+    pub fn glossary(&self, lang: Option<String>) -> Result<JsValue, JsValue> {
+        to_js(&retrystorm::cluster::glossary::glossary_in(
+            &self.inner.result,
+            page_lang(lang.as_deref()),
+        ))
+    }
+
     /// Per-tier totals `{columns, rows}`: attempts, outcomes by kind, amplification, peak;
     /// titled in `lang`.
     #[wasm_bindgen(js_name = tierTable, unchecked_return_type = "Table")]

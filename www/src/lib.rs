@@ -54,6 +54,10 @@ export interface Readout {
   title: string;
   rows: { label: string; value: string; color: string; alarm: boolean }[];
 }
+/** What a table's column or a summary's figure means, ending with its unit. */
+export interface GlossaryEntry { term: string; meaning: string }
+/** A cluster run's glossary: the summary's rows, the per-tier and per-route columns. */
+export interface ClusterGlossary { summary: GlossaryEntry[]; tiers: GlossaryEntry[]; routes: GlossaryEntry[] }
 /** One of the article's acceptance checks; `pass` is null when it does not apply. */
 export interface Verdict { name: string; pass: boolean | null; detail: string }
 /** The waits before one retry in the delay preview, ms. */

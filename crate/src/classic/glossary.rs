@@ -4,7 +4,6 @@
 use super::engine::Output;
 use super::report::{has_cost, table_in};
 use crate::lang::{Lang, Texts};
-use serde::Serialize;
 
 crate::catalogue! {
     /// The definition of a results-table column, in the order of the table's columns.
@@ -75,51 +74,23 @@ crate::catalogue! {
         ),
         /// Requests the breaker ended.
         EndedBreaker => ("被打开的熔断器拒绝的业务请求（个）", "business requests the open breaker refused (requests)"),
-        /// What the run cost.
-        CostTotal => ("整次运行的成本（按成本模型的价格单位）", "what the whole run cost (in the units of the cost model's prices)"),
-        /// The cost of each delivered request.
-        CostPerDelivered => (
-            "成本 ÷ 已交付请求（每个请求的价格单位）",
-            "cost ÷ delivered requests (price units per request)"
-        ),
-        /// Cost amplification.
-        CostAmplification => (
-            "成本 ÷ 同样请求不重试时的成本（倍）",
-            "cost ÷ the cost of the same requests without retries (a ratio)"
-        ),
     }
 }
 
-/// The cost columns' definitions, shown when the table has its cost columns.
-const COST: [Meaning; 3] = [
-    Meaning::CostTotal,
-    Meaning::CostPerDelivered,
-    Meaning::CostAmplification,
-];
-
-/// One column of the results table and what it means.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Entry {
-    /// The column's title, as the table shows it.
-    pub term: String,
-    /// What the column holds, with its unit.
-    pub meaning: String,
-}
+pub use crate::glossary::Entry;
 
 /// The glossary of [`table_in`]'s columns for `out`, in `lang`: one entry per column, in
 /// the table's order (the cost columns only when the table has them).
 pub fn glossary_in(out: &Output, lang: Lang) -> Vec<Entry> {
-    let meanings = Meaning::ALL
-        .iter()
-        .filter(|m| has_cost(out) || !COST.contains(m));
+    let mut meanings: Vec<String> = Meaning::ALL.iter().map(|m| m.get(lang).into()).collect();
+    if has_cost(out) {
+        meanings.extend(crate::cost::glossary(lang).into_iter().map(|e| e.meaning));
+    }
     table_in(out, lang)
         .columns
         .into_iter()
         .zip(meanings)
-        .map(|(term, m)| Entry {
-            term,
-            meaning: m.get(lang).to_string(),
-        })
+        .map(|(term, meaning)| Entry::new(term, meaning))
         .collect()
 }
 
@@ -150,10 +121,7 @@ mod tests {
                 let terms: Vec<&String> = g.iter().map(|e| &e.term).collect();
                 assert_eq!(terms, columns.iter().collect::<Vec<_>>());
                 for e in &g {
-                    assert!(
-                        e.meaning.ends_with(')') || e.meaning.ends_with('）'),
-                        "{e:?}"
-                    );
+                    assert!(crate::glossary::names_its_unit(&e.meaning), "{e:?}");
                 }
                 let meanings: std::collections::BTreeSet<&String> =
                     g.iter().map(|e| &e.meaning).collect();

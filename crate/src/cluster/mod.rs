@@ -32,6 +32,7 @@ pub(crate) mod window;
 
 pub mod defaults;
 pub mod edit;
+pub mod glossary;
 pub mod metrics;
 pub mod present;
 pub mod report;

@@ -24,6 +24,9 @@ pub struct Metric {
     pub unit: Unit,
     /// Which way the figure is better, so an A/B difference is judged, not only signed.
     pub better: Better,
+    /// The figure measured (a per-tier figure's own, not the tier's), so its definition
+    /// is found from the row itself ([`super::glossary`]).
+    pub(crate) what: Text,
 }
 
 /// Which way a figure is better for the system's users.
@@ -74,13 +77,15 @@ pub fn judge(better: Better, a: f64, b: f64) -> Change {
     }
 }
 
-fn metric(label: impl Into<String>, unit: Unit, v: f64) -> Metric {
+/// The figure `what`, labelled `label` (its own words, or a tier's figure).
+fn metric(what: Text, label: impl Into<String>, unit: Unit, v: f64) -> Metric {
     Metric {
         label: label.into(),
         value: Some(v),
         text: fmt(unit, v),
         unit,
         better: Better::Neither,
+        what,
     }
 }
 
@@ -117,7 +122,7 @@ pub fn recovery(s: &Summary) -> Metric {
 pub fn goodput_recovery_in(s: &Summary, lang: Lang) -> Metric {
     let label = Text::GoodputRecoveryTime.get(lang);
     if let Some(ms) = s.goodput_recovery_ms {
-        return metric(label, Unit::Seconds, ms as f64).lower();
+        return metric(Text::GoodputRecoveryTime, label, Unit::Seconds, ms as f64).lower();
     }
     let text = if s.trigger_end_ms.is_none() {
         Text::NoTrigger
@@ -132,6 +137,7 @@ pub fn goodput_recovery_in(s: &Summary, lang: Lang) -> Metric {
         text: text.get(lang).into(),
         unit: Unit::Seconds,
         better: Better::Lower,
+        what: Text::GoodputRecoveryTime,
     }
 }
 
@@ -139,7 +145,7 @@ pub fn goodput_recovery_in(s: &Summary, lang: Lang) -> Metric {
 pub fn recovery_in(s: &Summary, lang: Lang) -> Metric {
     let label = Text::RecoveryTime.get(lang);
     match (s.recovery_time_ms, s.metastable) {
-        (Some(ms), _) => metric(label, Unit::Seconds, ms as f64).lower(),
+        (Some(ms), _) => metric(Text::RecoveryTime, label, Unit::Seconds, ms as f64).lower(),
         (None, metastable) => Metric {
             label: label.into(),
             value: None,
@@ -154,6 +160,7 @@ pub fn recovery_in(s: &Summary, lang: Lang) -> Metric {
             .into(),
             unit: Unit::Seconds,
             better: Better::Lower,
+            what: Text::RecoveryTime,
         },
     }
 }
@@ -171,75 +178,70 @@ pub fn metrics(r: &RunResult) -> Vec<Metric> {
 /// Chinese); the numbers and their formats do not depend on the language.
 pub fn metrics_in(r: &RunResult, lang: Lang) -> Vec<Metric> {
     let s = &r.summary;
-    let l = |t: Text| t.get(lang);
+    // A figure of the whole run, labelled by its own words.
+    let fig = |t: Text, unit: Unit, v: f64| metric(t, t.get(lang), unit, v);
     // Each figure with the way it is better: what the users get (deliveries, speed) and
     // what the system suffers (failures, amplification, overload) are judged; the load
     // offered, the utilisation and the protections' rejections (a means) are not.
     let mut m = vec![
-        metric(l(Text::Requests), Unit::Count, s.requests as f64),
-        metric(l(Text::Succeeded), Unit::Count, s.successes as f64).higher(),
-        metric(l(Text::Failed), Unit::Count, s.failures as f64).lower(),
-        metric(l(Text::PendingAtEnd), Unit::Count, s.pending_at_end as f64).lower(),
-        metric(l(Text::SuccessRatio), Unit::Percent, s.success_ratio).higher(),
-        metric(l(Text::Goodput), Unit::PerSec, s.goodput_per_s).higher(),
-        metric(l(Text::LatencyP50), Unit::Ms, s.latency_ms.p50).lower(),
-        metric(l(Text::LatencyP90), Unit::Ms, s.latency_ms.p90).lower(),
-        metric(l(Text::LatencyP99), Unit::Ms, s.latency_ms.p99).lower(),
-        metric(l(Text::LatencyP999), Unit::Ms, s.latency_ms.p999).lower(),
-        metric(l(Text::LatencyMean), Unit::Ms, s.success_latency.mean_ms).lower(),
-        metric(l(Text::LatencyStdDev), Unit::Ms, s.success_latency.std_ms).lower(),
-        metric(l(Text::FailureMean), Unit::Ms, s.failure_latency.mean_ms).lower(),
-        metric(l(Text::FailureStdDev), Unit::Ms, s.failure_latency.std_ms).lower(),
-        metric(l(Text::AmplificationEndToEnd), Unit::Times, s.amplification).lower(),
+        fig(Text::Requests, Unit::Count, s.requests as f64),
+        fig(Text::Succeeded, Unit::Count, s.successes as f64).higher(),
+        fig(Text::Failed, Unit::Count, s.failures as f64).lower(),
+        fig(Text::PendingAtEnd, Unit::Count, s.pending_at_end as f64).lower(),
+        fig(Text::SuccessRatio, Unit::Percent, s.success_ratio).higher(),
+        fig(Text::Goodput, Unit::PerSec, s.goodput_per_s).higher(),
+        fig(Text::LatencyP50, Unit::Ms, s.latency_ms.p50).lower(),
+        fig(Text::LatencyP90, Unit::Ms, s.latency_ms.p90).lower(),
+        fig(Text::LatencyP99, Unit::Ms, s.latency_ms.p99).lower(),
+        fig(Text::LatencyP999, Unit::Ms, s.latency_ms.p999).lower(),
+        fig(Text::LatencyMean, Unit::Ms, s.success_latency.mean_ms).lower(),
+        fig(Text::LatencyStdDev, Unit::Ms, s.success_latency.std_ms).lower(),
+        fig(Text::FailureMean, Unit::Ms, s.failure_latency.mean_ms).lower(),
+        fig(Text::FailureStdDev, Unit::Ms, s.failure_latency.std_ms).lower(),
+        fig(Text::AmplificationEndToEnd, Unit::Times, s.amplification).lower(),
     ];
     // One row per tier of a per-tier figure.
     let per_tier = |m: &mut Vec<Metric>,
-                    what: &str,
+                    what: Text,
                     (unit, better): (Unit, Better),
                     f: fn(&TierSummary) -> f64| {
         for t in &r.tiers {
-            let label = Text::TierFigure.fill(lang, &[&t.name, &what]);
+            let label = Text::TierFigure.fill(lang, &[&t.name, &what.get(lang)]);
             m.push(Metric {
                 better,
-                ..metric(label, unit, f(t))
+                ..metric(what, label, unit, f(t))
             });
         }
     };
     let (lower, neither) = (Better::Lower, Better::Neither);
-    per_tier(&mut m, l(Text::Amplification), (Unit::Times, lower), |t| {
+    per_tier(&mut m, Text::Amplification, (Unit::Times, lower), |t| {
         t.amplification
     });
-    per_tier(
-        &mut m,
-        l(Text::Utilisation),
-        (Unit::Percent, neither),
-        |t| t.utilisation,
-    );
-    per_tier(
-        &mut m,
-        l(Text::MeanQueueLength),
-        (Unit::Count2, lower),
-        |t| t.mean_queue_length,
-    );
-    per_tier(&mut m, l(Text::MeanQueueWait), (Unit::Ms, lower), |t| {
+    per_tier(&mut m, Text::Utilisation, (Unit::Percent, neither), |t| {
+        t.utilisation
+    });
+    per_tier(&mut m, Text::MeanQueueLength, (Unit::Count2, lower), |t| {
+        t.mean_queue_length
+    });
+    per_tier(&mut m, Text::MeanQueueWait, (Unit::Ms, lower), |t| {
         t.mean_wait_ms
     });
-    per_tier(&mut m, l(Text::MeanServiceTime), (Unit::Ms, lower), |t| {
+    per_tier(&mut m, Text::MeanServiceTime, (Unit::Ms, lower), |t| {
         t.mean_service_ms
     });
-    per_tier(&mut m, l(Text::QueueWaitP99), (Unit::Ms, lower), |t| {
+    per_tier(&mut m, Text::QueueWaitP99, (Unit::Ms, lower), |t| {
         t.wait_ms.p99
     });
-    per_tier(&mut m, l(Text::ServiceTimeP99), (Unit::Ms, lower), |t| {
+    per_tier(&mut m, Text::ServiceTimeP99, (Unit::Ms, lower), |t| {
         t.service_ms.p99
     });
-    m.push(metric(l(Text::PeakArrivals), Unit::Times, s.peak_arrival_ratio).lower());
-    per_tier(&mut m, l(Text::PeakVsSteady), (Unit::Times, lower), |t| {
+    m.push(fig(Text::PeakArrivals, Unit::Times, s.peak_arrival_ratio).lower());
+    per_tier(&mut m, Text::PeakVsSteady, (Unit::Times, lower), |t| {
         t.peak_arrival_ratio
     });
     m.push(
-        metric(
-            l(Text::OverloadDuration),
+        fig(
+            Text::OverloadDuration,
             Unit::Seconds,
             s.overload_duration_ms as f64,
         )
@@ -249,23 +251,23 @@ pub fn metrics_in(r: &RunResult, lang: Lang) -> Vec<Metric> {
     m.push(goodput_recovery_in(s, lang));
     // Failure counts summed over every hop: the failures are worse when more, the
     // protections' rejections are not judged.
-    let totals: [(&str, Count, Better); 6] = [
-        (l(Text::TimeoutsAllHops), |t| t.timeouts, lower),
-        (l(Text::OverloadsAllHops), |t| t.overloads, lower),
-        (l(Text::ErrorsAllHops), |t| t.errors, lower),
-        (l(Text::BreakerRejected), |t| t.breaker_rejected, neither),
-        (l(Text::BudgetRejected), |t| t.budget_rejected, neither),
-        (l(Text::BulkheadRejected), |t| t.bulkhead_rejected, neither),
+    let totals: [(Text, Count, Better); 6] = [
+        (Text::TimeoutsAllHops, |t| t.timeouts, lower),
+        (Text::OverloadsAllHops, |t| t.overloads, lower),
+        (Text::ErrorsAllHops, |t| t.errors, lower),
+        (Text::BreakerRejected, |t| t.breaker_rejected, neither),
+        (Text::BudgetRejected, |t| t.budget_rejected, neither),
+        (Text::BulkheadRejected, |t| t.bulkhead_rejected, neither),
     ];
-    for (label, count, better) in totals {
+    for (what, count, better) in totals {
         let n: u64 = r.tiers.iter().map(|t| count(&t.totals)).sum();
         m.push(Metric {
             better,
-            ..metric(label, Unit::Count, n as f64)
+            ..fig(what, Unit::Count, n as f64)
         });
     }
-    m.push(metric(
-        l(Text::BreakerOpenings),
+    m.push(fig(
+        Text::BreakerOpenings,
         Unit::Count,
         r.tiers.iter().map(|t| t.breaker_openings).sum::<u64>() as f64,
     ));
@@ -296,20 +298,7 @@ pub fn tier_table(r: &RunResult) -> Table {
 
 /// Per-tier totals with the column titles in `lang`.
 pub fn tier_table_in(r: &RunResult, lang: Lang) -> Table {
-    let mut columns = vec![Text::Tier];
-    columns.extend(COUNT_COLUMNS);
-    columns.extend([
-        Text::Amp,
-        Text::RetryAmp,
-        Text::PeakSteady,
-        Text::Openings,
-        Text::Util,
-        Text::MeanQueue,
-        Text::MeanInFlight,
-        Text::WaitMs,
-        Text::ServiceMs,
-    ]);
-    let columns: Vec<&str> = columns.iter().map(|c| c.get(lang)).collect();
+    let columns: Vec<&str> = tier_columns().iter().map(|c| c.get(lang)).collect();
     let rows = r
         .tiers
         .iter()
@@ -331,6 +320,37 @@ pub fn tier_table_in(r: &RunResult, lang: Lang) -> Table {
         })
         .collect();
     Table::new(&columns, rows)
+}
+
+/// The per-tier table's columns, in its order (the glossary defines the same list).
+pub(crate) fn tier_columns() -> Vec<Text> {
+    let mut columns = vec![Text::Tier];
+    columns.extend(COUNT_COLUMNS);
+    columns.extend([
+        Text::Amp,
+        Text::RetryAmp,
+        Text::PeakSteady,
+        Text::Openings,
+        Text::Util,
+        Text::MeanQueue,
+        Text::MeanInFlight,
+        Text::WaitMs,
+        Text::ServiceMs,
+    ]);
+    columns
+}
+
+/// The per-route table's columns before its cost columns, in its order.
+pub(crate) fn route_columns() -> Vec<Text> {
+    let mut columns = vec![Text::Route, Text::Share];
+    columns.extend(COUNT_COLUMNS);
+    columns.push(Text::RetryAmp);
+    columns
+}
+
+/// Whether the per-route table has its cost columns: some route's client has a cost model.
+pub(crate) fn routes_have_cost(r: &RunResult) -> bool {
+    r.routes.iter().any(|x| x.cost.is_some())
 }
 
 /// The titles of [`count_cells`] (a route's first attempts are the calls made on it).
@@ -372,10 +392,8 @@ pub fn route_table(r: &RunResult) -> Table {
 
 /// The per-route table with its column titles in `lang`.
 pub fn route_table_in(r: &RunResult, lang: Lang) -> Table {
-    let mut columns = vec![Text::Route.get(lang), Text::Share.get(lang)];
-    columns.extend(COUNT_COLUMNS.iter().map(|c| c.get(lang)));
-    columns.push(Text::RetryAmp.get(lang));
-    let cost = r.routes.iter().any(|x| x.cost.is_some());
+    let mut columns: Vec<&str> = route_columns().iter().map(|c| c.get(lang)).collect();
+    let cost = routes_have_cost(r);
     if cost {
         columns.extend(crate::cost::columns(lang));
     }

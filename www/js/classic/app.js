@@ -10,6 +10,7 @@ import { costSwitch, setCostSwitch } from '../lib/costswitch.js';
 import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
 import { el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
+import { renderGlossary } from '../lib/glossary.js';
 import { lang, t } from '../lib/i18n.js';
 import { AskFirst } from '../lib/longwork.js';
 import { Runner } from '../lib/runner.js';
@@ -26,6 +27,7 @@ import { buildClassicPage } from './page.js';
 /** @typedef {import('../../retrystorm-web.js').ClassicRun} ClassicRun */
 /** @typedef {import('../../retrystorm-web.js').Verdict} Verdict */
 /** @typedef {import('../../retrystorm-web.js').Table} Table */
+/** @typedef {import('../../retrystorm-web.js').GlossaryEntry} GlossaryEntry */
 
 /** @typedef {import('../shell.js').ModelApp} ModelApp */
 
@@ -492,25 +494,13 @@ export class ClassicApp {
   }
 
   /**
-   * The engine's definitions of the table's columns: the glossary under the table, and
-   * every column header focusable, with its definition as its tooltip (mouse) and as its
-   * accessible description (keyboard, screen readers).
-   * @param {{term: string, meaning: string}[]} entries
+   * The engine's definitions of the table's columns, under the table and on its headers.
+   * @param {GlossaryEntry[]} entries
    */
   renderGlossary(entries) {
-    this.$('glossary-list').replaceChildren(
-      ...entries.flatMap(({ term, meaning }, i) => [
-        el('dt', { text: term }),
-        el('dd', { id: this.id(`def-${i}`), text: meaning }),
-      ]),
+    renderGlossary(this.$('glossary-list'), this.$('results').querySelectorAll('thead th'), entries, (i) =>
+      this.id(`def-${i}`),
     );
-    for (const [i, th] of this.$('results').querySelectorAll('thead th').entries()) {
-      const entry = entries[i];
-      if (!entry) continue;
-      th.setAttribute('title', entry.meaning);
-      th.setAttribute('tabindex', '0');
-      th.setAttribute('aria-describedby', this.id(`def-${i}`));
-    }
   }
 
   /**

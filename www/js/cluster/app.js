@@ -12,6 +12,7 @@ import { PREVIEW_SAMPLES, PREVIEW_SEED, renderDelays } from '../lib/delays.js';
 import { el } from '../lib/dom.js';
 import { Exports } from '../lib/exports.js';
 import { getPath } from '../lib/fields.js';
+import { renderGlossary } from '../lib/glossary.js';
 import { lang, t } from '../lib/i18n.js';
 import { AskFirst, longest } from '../lib/longwork.js';
 import { Runner } from '../lib/runner.js';
@@ -167,8 +168,24 @@ function tablesBlock(id, tx, scrollBox) {
     // Every route of every tier (a chain's hop is one route).
     el('h3', tx('routes.table')),
     scrollBox(el('table', { id: id('routes'), class: 'results' }), 'routes.table'),
+    // The engine's definition of every figure and column; each header points at its own.
+    el(
+      'details',
+      { id: id('glossary'), class: 'glossary' },
+      el('summary', tx('cluster.glossary')),
+      ...GLOSSARY_PARTS.map(([part, key]) =>
+        el('section', { id: id(`glossary-${part}-part`) }, el('h4', tx(key)), el('dl', { id: id(`glossary-${part}`) })),
+      ),
+    ),
   );
 }
+
+/** The glossary's parts: the summary's rows, the per-tier and the per-route columns. */
+const GLOSSARY_PARTS = /** @type {const} */ ([
+  ['summary', 'cluster.summary'],
+  ['tiers', 'cluster.perTier'],
+  ['routes', 'routes.table'],
+]);
 
 /**
  * The export buttons and the text box they fill.
@@ -450,6 +467,13 @@ export class ClusterApp {
     renderTable(/** @type {HTMLTableElement} */ (this.$('summary')), run.table(lang()));
     renderTable(/** @type {HTMLTableElement} */ (this.$('tiers')), run.tierTable(lang()));
     renderTable(/** @type {HTMLTableElement} */ (this.$('routes')), run.routeTable(lang()));
+    const glossary = run.glossary(lang());
+    for (const [part] of GLOSSARY_PARTS) {
+      // The summary's figures are its rows; the other tables' are their columns.
+      const table = this.$(part);
+      const headers = table.querySelectorAll(part === 'summary' ? 'tbody th' : 'thead th');
+      renderGlossary(this.$(`glossary-${part}`), headers, glossary[part], (i) => `cluster-def-${part}-${i}`);
+    }
   }
 
   bindExports() {

@@ -186,6 +186,7 @@ export default {
   'cluster.compare': 'A/B comparison',
   'cluster.summary': 'Summary',
   'cluster.perTier': 'Per tier',
+  'cluster.glossary': 'What the figures and columns mean',
   'cluster.export': 'Export',
   'cluster.exportMd': 'Markdown summary',
   'cluster.exportCsv': 'CSV per bucket and tier',

@@ -184,6 +184,7 @@ export default {
   'cluster.compare': 'A/B 对比',
   'cluster.summary': '汇总',
   'cluster.perTier': '各层明细',
+  'cluster.glossary': '各项指标和各列的含义',
   'cluster.export': '导出',
   'cluster.exportMd': 'Markdown 汇总',
   'cluster.exportCsv': '按时间桶与层的 CSV',
