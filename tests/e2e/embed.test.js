@@ -108,7 +108,7 @@ function hostPage(name, code, column) {
 
 /**
  * Opens a host page at a viewport width and returns it with the embed's frame once its
- * run is shown.
+ * run is shown and any ensemble or sweep of its link is finished.
  * @param {string} url
  * @param {number} viewport
  * @param {'runs' | 'clusterRuns'} runs
@@ -122,6 +122,10 @@ async function openHost(url, viewport, runs) {
     (await host.waitForEvent('framenavigated', { predicate: embedded, timeout: 60_000 }));
   assert.ok(frame, 'the embed loads');
   await frame.waitForFunction((k) => Number(document.body.dataset[k] || 0) >= 1, runs, { timeout: 60_000 });
+  // A link's ensemble or sweep finished too: its results are part of the figure.
+  await frame.waitForFunction(() => !Object.values(document.body.dataset).includes('running'), null, {
+    timeout: 120_000,
+  });
   // The charts drawn at the frame's width (a redraw waits for the next frame).
   await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return { host, frame };
@@ -371,6 +375,57 @@ test('the embed dialog: focus inside, the view on screen chosen, Esc closes it a
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'copy-embed');
   // The preview's page is gone with the dialog.
   assert.equal(await page.$eval('#embed-dialog iframe', (f) => f.getAttribute('src')), null);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a many-seed link: the dialog measures the embed once its ensemble is finished, not before', async () => {
+  const first = await open('');
+  const link = await first.evaluate(() => {
+    const w = window.wasmBindings;
+    const classic = w.bundledScenarios('en').find((/** @type {any} */ p) => p.id === 'article')?.scenario;
+    // Enough seeds that the ensemble is still running when the first run is shown.
+    return w.encodeState({ model: 'classic', classic, classic_sweep: { seeds: 400 }, view: { hidden: [] } });
+  });
+  await first.close();
+  const page = await open(`?s=${encodeURIComponent(link)}`);
+  // Every height message the dialog hears, with the preview's ensemble state as it arrives.
+  await page.evaluate(() => {
+    /** @type {{ready: boolean, state: string}[]} */
+    const heard = [];
+    Object.assign(window, { __heights: heard });
+    window.addEventListener('message', (e) => {
+      if (e.data?.type !== 'retrystorm:height') return;
+      const frame = /** @type {HTMLIFrameElement | null} */ (document.querySelector('#embed-dialog iframe'));
+      heard.push({ ready: e.data.ready, state: frame?.contentDocument?.body.dataset.classicEnsemble ?? '' });
+    });
+  });
+  const { code } = await snippet(page, 'both', 640);
+  const heard = /** @type {{ready: boolean, state: string}[]} */ (
+    await page.evaluate(() => /** @type {any} */ (window).__heights)
+  );
+  assert.ok(
+    heard.some((m) => m.state === 'running'),
+    `the preview showed its run while the ensemble ran: ${JSON.stringify(heard)}`,
+  );
+  assert.deepEqual(
+    heard.filter((m) => m.ready && m.state === 'running'),
+    [],
+    'never "ready" while the ensemble runs',
+  );
+  const frame = /** @type {import('playwright-core').Frame} */ (
+    await (await page.waitForSelector('#embed-dialog iframe')).contentFrame()
+  );
+  assert.equal(await frame.evaluate(() => document.body.dataset.classicEnsemble), 'done');
+  const { bare } = await checkHosts({
+    model: 'classic',
+    view: 'both',
+    width: 640,
+    code,
+    title: await presetTitle(page, 'article', 'en'),
+  });
+  await bare.host.screenshot({ path: path.join(e2e.ARTIFACTS, 'embed-host-classic-seeds.png'), fullPage: true });
+  await bare.host.close();
   assert.deepEqual(page.errors, []);
   await page.close();
 });

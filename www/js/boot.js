@@ -68,27 +68,31 @@ function waitForWasm() {
  * "Embed"): the snippet's listener sizes the iframe by `height`, so nothing scrolls inside
  * it, and a host without the listener keeps the snippet's fixed height. The embed dialog's
  * preview measures that fixed height from the same message: `width` is the width it was
- * laid out at, and `ready` says the model's run is shown (before it, the height is the
- * loading page's).
+ * laid out at, and `ready` says the model's run is shown and any ensemble or sweep the link
+ * asks for is finished (before that, the height is still changing).
  * @returns {() => void} marks the page ready (the shell calls it when the run is shown)
  */
 function postHeight() {
   if (window.parent === window) return () => {};
   let last = '';
-  let ready = false;
+  let shown = false;
   const send = () => {
     const root = document.documentElement;
     const height = Math.ceil(root.getBoundingClientRect().height);
     const width = root.clientWidth;
+    // Ready once the run is shown and no ensemble or sweep is still adding to the page:
+    // their panels mark the body `data-*="running"` until done (seeds/panel.js, sweep/panel.js).
+    const ready = shown && !Object.values(document.body.dataset).includes('running');
     const key = `${height} ${width} ${ready}`;
     if (key === last) return;
     last = key;
     window.parent.postMessage({ type: 'retrystorm:height', height, width, ready }, '*');
   };
   new ResizeObserver(send).observe(document.documentElement);
+  new MutationObserver(send).observe(document.body, { attributes: true });
   send();
   return () => {
-    ready = true;
+    shown = true;
     send();
   };
 }
