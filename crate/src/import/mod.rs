@@ -8,9 +8,11 @@
 //! [`import`] is a pure function of the text, so the page can call it from a wasm module
 //! of its own; the words come from the catalogues beside each reader and in [`texts`](crate::import::texts).
 
+mod aws;
 mod duration;
 pub mod export;
 mod grpc;
+mod ini;
 mod policy;
 mod properties;
 mod resilience4j;
@@ -37,17 +39,20 @@ pub enum Library {
     Resilience4j,
     /// A gRPC service config (JSON, `methodConfig[].retryPolicy`, `retryThrottling`).
     Grpc,
+    /// An AWS config file (`~/.aws/config`, a profile's `retry_mode` and `max_attempts`).
+    Aws,
 }
 
 impl Library {
     /// Every library, in the order `--from` lists them.
-    pub const ALL: [Library; 2] = [Library::Resilience4j, Library::Grpc];
+    pub const ALL: [Library; 3] = [Library::Resilience4j, Library::Grpc, Library::Aws];
 
     /// The name `--from` and `--to` take.
     pub fn name(self) -> &'static str {
         match self {
             Library::Resilience4j => "resilience4j",
             Library::Grpc => "grpc",
+            Library::Aws => "aws",
         }
     }
 
@@ -56,6 +61,7 @@ impl Library {
         match self {
             Library::Resilience4j => "Resilience4j",
             Library::Grpc => "gRPC",
+            Library::Aws => "AWS SDK",
         }
     }
 
@@ -75,6 +81,8 @@ impl Library {
     pub fn detect(text: &str) -> Result<Library, ValidationError> {
         if text.trim_start().starts_with('{') && text.contains("methodConfig") {
             Ok(Library::Grpc)
+        } else if aws::looks_like(text) {
+            Ok(Library::Aws)
         } else if text.contains("resilience4j") {
             Ok(Library::Resilience4j)
         } else {
@@ -170,6 +178,7 @@ pub fn import(
     let read = match library {
         Library::Resilience4j => resilience4j::read(text, instance, lang),
         Library::Grpc => grpc::read(text, instance, lang),
+        Library::Aws => aws::read(text, instance, lang),
     }
     .map_err(worded)?;
     let mut words = vec![Text::Source.fill(lang, &[&library.title(), &read.source])];

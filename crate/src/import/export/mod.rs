@@ -6,6 +6,7 @@
 //! [`export`] is a pure function of the policy, like `import`; each library's writer is
 //! the mirror of its reader.
 
+mod aws;
 mod grpc;
 mod resilience4j;
 
@@ -78,6 +79,7 @@ pub fn export(
     let (text, cannot) = match library {
         Library::Resilience4j => resilience4j::write(policy, name, lang)?,
         Library::Grpc => grpc::write(policy, name, lang)?,
+        Library::Aws => aws::write(policy, name, lang)?,
     };
     Ok(Exported {
         library,

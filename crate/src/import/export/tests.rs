@@ -135,6 +135,52 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    #[test]
+    fn aws_import_of_export_is_the_identity(attempts in 1..=10u32, mode in 0..2u8) {
+        use crate::cluster::libraries::{AwsBackoff, AwsMode};
+        let standard = mode == 1;
+        let mut p = Policy::new(attempts, Backoff::Aws(AwsBackoff {
+            mode: if standard { AwsMode::Standard } else { AwsMode::Legacy },
+        }));
+        if standard {
+            p.budget = crate::import::aws::standard_quota();
+        }
+        let (e, i) = again(&p, Library::Aws);
+        prop_assert_eq!(&i.policy, &p, "{}", e.text);
+        prop_assert!(e.cannot.is_empty(), "{:?}", e.cannot);
+    }
+}
+
+#[test]
+fn aws_says_its_waits_and_quota_are_fixed_by_the_mode() {
+    let grpc = import(
+        crate::import::tests::example!("grpc-service-config.json"),
+        Library::Grpc,
+        None,
+        Lang::En,
+    )
+    .unwrap();
+    let (e, back) = again(&grpc.policy, Library::Aws);
+    assert_eq!(e.cannot.len(), 2, "{:?}", e.cannot);
+    assert!(e.cannot[0].starts_with("the AWS SDKs' waits are fixed by retry_mode and cannot be set: the policy's (waits 100 ms"), "{:?}", e.cannot);
+    assert!(
+        e.cannot[1].starts_with("the AWS SDKs' only budget is standard mode's retry quota"),
+        "{:?}",
+        e.cannot
+    );
+    assert!(
+        e.text
+            .contains("[profile backend]\nretry_mode = standard\nmax_attempts = 5\n"),
+        "{}",
+        e.text
+    );
+    assert_eq!(back.policy.max_attempts, 5);
+    assert_eq!(back.policy.budget, crate::import::aws::standard_quota());
+}
+
 #[test]
 fn the_catalogues_are_sound() {
     assert_eq!(crate::lang::problems::<Cannot>(), Vec::<String>::new());
@@ -160,6 +206,8 @@ fn the_example_files_come_back_as_they_were_read() {
             Library::Grpc,
             "payments.v1.Payments",
         ),
+        (example!("aws-config"), Library::Aws, "exporter"),
+        (example!("aws-config"), Library::Aws, "legacy-cron"),
     ] {
         let first = import(text, lib, Some(instance), Lang::En).unwrap();
         let e = export(&first.policy, lib, instance, Lang::En).unwrap();

@@ -3,6 +3,7 @@
 
 use super::*;
 
+mod aws;
 mod grpc;
 mod spring;
 
