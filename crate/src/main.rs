@@ -45,11 +45,12 @@ commands:
   grid-merge FILE...   merge the shard files of a `grid --shard` run into the unsharded result
   scenarios list the bundled scenarios, then the bundled sweeps (`grid --sweep-preset ID`)
   import FILE   a library's retry configuration (Spring Boot resilience4j retry and circuit
-            breaker, YAML or .properties; a gRPC service config; an AWS config file) in words
-            and as a client policy; with --scenario/--preset, that scenario with its first
-            calling tier's policy replaced (--from resilience4j|grpc|aws, --instance NAME)
+            breaker, YAML or .properties; a gRPC service config; an AWS config file; Polly /
+            Microsoft.Extensions.Http.Resilience options in appsettings.json) in words and as
+            a client policy; with --scenario/--preset, that scenario with its first calling
+            tier's policy replaced (--from resilience4j|grpc|aws|polly, --instance NAME)
   export    a client policy of a scenario written as a library's configuration, with what
-            the library cannot express said on stderr (--policy PATH --to resilience4j|grpc|aws,
+            the library cannot express said on stderr (--policy PATH --to resilience4j|grpc|aws|polly,
             --instance NAME; --json for both as one object)
 
 options:
@@ -441,7 +442,7 @@ fn export_cmd(args: &Args) -> Result<String, String> {
     let to = args
         .to
         .as_deref()
-        .ok_or("export needs --to LIBRARY (resilience4j, grpc or aws)")?;
+        .ok_or("export needs --to LIBRARY (resilience4j, grpc, aws or polly)")?;
     let library = Library::from_name(to)
         .map_err(|mut e| {
             e.field = "--to".into();

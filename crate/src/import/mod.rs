@@ -14,6 +14,7 @@ pub mod export;
 mod grpc;
 mod ini;
 mod policy;
+mod polly;
 mod properties;
 mod resilience4j;
 mod resilience4j_breaker;
@@ -41,11 +42,19 @@ pub enum Library {
     Grpc,
     /// An AWS config file (`~/.aws/config`, a profile's `retry_mode` and `max_attempts`).
     Aws,
+    /// Polly v8 / Microsoft.Extensions.Http.Resilience options in an `appsettings.json`
+    /// (a section's `Retry` and `CircuitBreaker`).
+    Polly,
 }
 
 impl Library {
     /// Every library, in the order `--from` lists them.
-    pub const ALL: [Library; 3] = [Library::Resilience4j, Library::Grpc, Library::Aws];
+    pub const ALL: [Library; 4] = [
+        Library::Resilience4j,
+        Library::Grpc,
+        Library::Aws,
+        Library::Polly,
+    ];
 
     /// The name `--from` and `--to` take.
     pub fn name(self) -> &'static str {
@@ -53,6 +62,7 @@ impl Library {
             Library::Resilience4j => "resilience4j",
             Library::Grpc => "grpc",
             Library::Aws => "aws",
+            Library::Polly => "polly",
         }
     }
 
@@ -62,6 +72,7 @@ impl Library {
             Library::Resilience4j => "Resilience4j",
             Library::Grpc => "gRPC",
             Library::Aws => "AWS SDK",
+            Library::Polly => "Polly",
         }
     }
 
@@ -81,6 +92,8 @@ impl Library {
     pub fn detect(text: &str) -> Result<Library, ValidationError> {
         if text.trim_start().starts_with('{') && text.contains("methodConfig") {
             Ok(Library::Grpc)
+        } else if polly::looks_like(text) {
+            Ok(Library::Polly)
         } else if aws::looks_like(text) {
             Ok(Library::Aws)
         } else if text.contains("resilience4j") {
@@ -179,6 +192,7 @@ pub fn import(
         Library::Resilience4j => resilience4j::read(text, instance, lang),
         Library::Grpc => grpc::read(text, instance, lang),
         Library::Aws => aws::read(text, instance, lang),
+        Library::Polly => polly::read(text, instance, lang),
     }
     .map_err(worded)?;
     let mut words = vec![Text::Source.fill(lang, &[&library.title(), &read.source])];

@@ -8,6 +8,7 @@
 
 mod aws;
 mod grpc;
+mod polly;
 mod resilience4j;
 
 use super::policy::Policy;
@@ -80,6 +81,7 @@ pub fn export(
         Library::Resilience4j => resilience4j::write(policy, name, lang)?,
         Library::Grpc => grpc::write(policy, name, lang)?,
         Library::Aws => aws::write(policy, name, lang)?,
+        Library::Polly => polly::write(policy, name, lang)?,
     };
     Ok(Exported {
         library,

@@ -2,7 +2,9 @@
 //! (random policies of the library's own kinds), and what it cannot express is said.
 
 use super::*;
-use crate::cluster::libraries::{GrpcBackoff, GrpcClient, GrpcJitter, Resilience4jBackoff};
+use crate::cluster::libraries::{
+    GrpcBackoff, GrpcClient, GrpcJitter, PollyBackoff, PollyDelay, Resilience4jBackoff,
+};
 use crate::cluster::{Breaker, Budget, Scope, WindowKind};
 use crate::import::{import, Imported};
 use proptest::prelude::*;
@@ -154,6 +156,108 @@ proptest! {
     }
 }
 
+/// Polly's options as the standard handler can say them (durations in whole ms, within
+/// Polly's own bounds).
+fn polly_policy() -> impl Strategy<Value = Policy> {
+    (
+        1..=9u32,
+        0..3u8,
+        0..=600_000u64,
+        any::<bool>(),
+        prop::option::of(1..=3_600_000u64),
+        (1..=1000u32, 2..=1000u32, 500..=600_000u64, 500..=600_000u64),
+    )
+        .prop_map(
+            |(retries, kind, delay, jitter, max, (ratio, throughput, sampling, brk))| {
+                let mut p = Policy::new(
+                    retries + 1,
+                    Backoff::Polly(PollyBackoff {
+                        backoff_type: [
+                            PollyDelay::Constant,
+                            PollyDelay::Linear,
+                            PollyDelay::Exponential,
+                        ][usize::from(kind)],
+                        delay_ms: delay as f64,
+                        use_jitter: jitter,
+                        max_delay_ms: max.map(|m| m as f64),
+                    }),
+                );
+                p.breaker = Breaker::Polly {
+                    failure_ratio: f64::from(ratio) / 1000.0,
+                    minimum_throughput: throughput,
+                    sampling_duration_ms: sampling,
+                    break_duration_ms: brk,
+                    scope: Scope::PerInstance,
+                };
+                p
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn polly_import_of_export_is_the_identity(p in polly_policy()) {
+        prop_assume!(p.check().is_ok());
+        let (e, i) = again(&p, Library::Polly);
+        prop_assert_eq!(&i.policy, &p, "{}", e.text);
+        prop_assert!(e.cannot.is_empty(), "{:?}", e.cannot);
+    }
+}
+
+#[test]
+fn polly_says_it_has_no_budget_and_always_a_breaker() {
+    let aws = import(
+        crate::import::tests::example!("aws-config"),
+        Library::Aws,
+        Some("exporter"),
+        Lang::En,
+    )
+    .unwrap();
+    let (e, back) = again(&aws.policy, Library::Polly);
+    assert_eq!(e.cannot.len(), 3, "{:?}", e.cannot);
+    assert!(
+        e.cannot[0].starts_with("Polly cannot write this wait exactly ("),
+        "{:?}",
+        e.cannot
+    );
+    assert!(
+        e.cannot[1]
+            .starts_with("Polly has no retry budget, so the policy's is left out (retry quota"),
+        "{:?}",
+        e.cannot
+    );
+    assert!(
+        e.cannot[2].starts_with("the standard resilience handler always has a circuit breaker"),
+        "{:?}",
+        e.cannot
+    );
+    assert_eq!(back.policy.max_attempts, 6);
+    assert!(matches!(back.policy.breaker, Breaker::Polly { .. }));
+    // A constant wait without jitter is Polly's Constant exactly, and said nothing of.
+    let mut constant = Policy::new(4, Backoff::Constant { ms: 50 });
+    constant.breaker = back.policy.breaker.clone();
+    let (e, back) = again(&constant, Library::Polly);
+    assert!(e.cannot.is_empty(), "{:?}", e.cannot);
+    let Backoff::Polly(b) = &back.policy.backoff else {
+        panic!()
+    };
+    for n in 1..=3 {
+        assert_eq!(
+            crate::cluster::backoff::sleep(
+                &back.policy.backoff,
+                &Jitter::None,
+                n,
+                &mut 0,
+                &mut Draw(0.3)
+            ),
+            50_000,
+            "{b:?}"
+        );
+    }
+}
+
 #[test]
 fn aws_says_its_waits_and_quota_are_fixed_by_the_mode() {
     let grpc = import(
@@ -208,6 +312,11 @@ fn the_example_files_come_back_as_they_were_read() {
         ),
         (example!("aws-config"), Library::Aws, "exporter"),
         (example!("aws-config"), Library::Aws, "legacy-cron"),
+        (
+            example!("polly-appsettings.json"),
+            Library::Polly,
+            "HttpClients.Inventory.Resilience",
+        ),
     ] {
         let first = import(text, lib, Some(instance), Lang::En).unwrap();
         let e = export(&first.policy, lib, instance, Lang::En).unwrap();
@@ -341,5 +450,9 @@ fn a_name_the_file_cannot_hold_is_refused() {
     let e = export(&p, Library::Resilience4j, "a: b", Lang::En).unwrap_err();
     assert_eq!(e.field, "--instance");
     let e = export(&p, Library::Grpc, "x\"}", Lang::En).unwrap_err();
+    assert_eq!(e.field, "--instance");
+    let e = export(&p, Library::Polly, "Clients..Retry", Lang::En).unwrap_err();
+    assert_eq!(e.value, "Clients..Retry");
+    let e = export(&p, Library::Aws, "a b", Lang::En).unwrap_err();
     assert_eq!(e.field, "--instance");
 }

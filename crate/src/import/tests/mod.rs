@@ -5,6 +5,7 @@ use super::*;
 
 mod aws;
 mod grpc;
+mod polly;
 mod spring;
 
 /// Reads an example file of `examples/configs/`.
