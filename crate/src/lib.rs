@@ -48,6 +48,8 @@
 //! - [`ensemble`]: one scenario over many seeds, every metric as a spread, verdicts counted.
 //! - [`estimate`]: what a run, ensemble or sweep will cost (work, memory, output, time)
 //!   before it starts.
+//! - [`studies`]: published setups of independent simulators restated in the cluster
+//!   model, their figures beside the model's within the seed spreads' tolerance.
 //! - [`sweep`]: one or two fields varied over a grid, each point an ensemble; trade-offs.
 //! - [`scenario`]: one JSON format for both, told apart by its `model` field.
 //! - [`share`]: the versioned share-link codec.
@@ -76,6 +78,7 @@ pub mod rng;
 pub mod scenario;
 pub mod seed;
 pub mod share;
+pub mod studies;
 pub mod sweep;
 pub mod validate;
 

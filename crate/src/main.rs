@@ -44,6 +44,9 @@ commands:
   grid      vary one or two fields over a grid (each point an ensemble), with trade-offs; any model
   grid-merge FILE...   merge the shard files of a `grid --shard` run into the unsharded result
   scenarios list the bundled scenarios, then the bundled sweeps (`grid --sweep-preset ID`)
+  studies   list the studies: published setups of other simulators restated in this model
+  study ID  run a study: the source's figures beside the model's, with the tolerance the
+            seed spreads give and a verdict per figure (--seeds N, --json, --lang)
   import FILE   a library's retry configuration (Spring Boot resilience4j retry and circuit
             breaker, YAML or .properties; a gRPC service config; an AWS config file; Polly /
             Microsoft.Extensions.Http.Resilience options in appsettings.json) in words and as
@@ -58,6 +61,7 @@ options:
   --preset ID             a bundled scenario by id (see `retrystorm scenarios`)
   --seed N                the seed (any 64-bit signed integer; default: the scenario's)
   --seeds A,B,...         seeds for `sweep` (default: 4242,1,7,99,2026,313131)
+  --seeds N               for `study`: N seeds (2..=1000; default: the study's own count)
   --seeds N               for `ensemble`: N seeds derived from the scenario's seed (1..=10000;
                           default: the preset's own count, for a preset that is an ensemble)
   --seed-list A,B,...     for `ensemble`: these seeds
@@ -234,7 +238,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             "-V" | "--version" => args.command = "version".into(),
             f if f.starts_with('-') => return Err(format!("unknown option {f:?} (see --help)")),
             c if args.command.is_empty() => args.command = c.to_string(),
-            file if args.command == "grid-merge" || args.command == "import" => {
+            file if matches!(args.command.as_str(), "grid-merge" | "import" | "study") => {
                 args.files.push(file.to_string())
             }
             extra => return Err(format!("unexpected argument {extra:?} (see --help)")),
@@ -386,9 +390,63 @@ fn execute(args: &Args) -> Result<Printed, String> {
         "grid-merge" => grid_merge(args)?,
         "import" => import_cmd(args)?,
         "export" => export_cmd(args)?,
+        "studies" => studies_list(args),
+        "study" => study_cmd(args)?,
         other => return Err(format!("unknown command {other:?} (see --help)")),
     };
     Ok(text.into())
+}
+
+/// The language of the studies' words: English unless `--lang` says otherwise.
+fn study_lang(args: &Args) -> retrystorm::lang::Lang {
+    args.lang_flag.unwrap_or(retrystorm::lang::Lang::En)
+}
+
+/// `studies`: every study's id, title and source.
+fn studies_list(args: &Args) -> String {
+    use retrystorm::studies;
+    let lang = study_lang(args);
+    let list = studies::list();
+    if args.json {
+        return format!(
+            "{}\n",
+            serde_json::to_string_pretty(&list).unwrap_or_default()
+        );
+    }
+    let w = list.iter().map(|i| i.id.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for i in list {
+        let _ = writeln!(out, "{:w$}  {}", i.id, lang.of(i.title));
+        let _ = writeln!(out, "{:w$}  {}, {}", "", i.source.work, i.source.url);
+    }
+    out
+}
+
+/// `study ID`: the study run, the source's figures beside the model's.
+fn study_cmd(args: &Args) -> Result<String, String> {
+    use retrystorm::studies;
+    let [id] = args.files.as_slice() else {
+        return Err("study needs one ID (see `retrystorm studies`)".into());
+    };
+    let seeds = match &args.seeds {
+        None => None,
+        Some(v) => Some(v.parse::<usize>().map_err(|_| {
+            format!(
+                "--seeds {v:?} is not allowed: expected a count in 2..={}",
+                studies::MAX_STUDY_SEEDS
+            )
+        })?),
+    };
+    let lang = study_lang(args);
+    let s = studies::run(id, seeds, args.threads, lang).map_err(|e| e.to_string())?;
+    Ok(if args.json {
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&s).map_err(|e| e.to_string())?
+        )
+    } else {
+        studies::text(&s, lang)
+    })
 }
 
 /// `import FILE`: the configuration in words (stderr) and the client policy, or the

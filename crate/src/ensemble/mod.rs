@@ -526,7 +526,7 @@ where
 }
 
 /// Seeds in JSON the way single-run seeds are written (a string above 2^53).
-mod seed_list {
+pub(crate) mod seed_list {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     #[derive(Serialize, Deserialize)]
