@@ -49,11 +49,12 @@ commands:
             seed spreads give and a verdict per figure (--seeds N, --json, --lang)
   import FILE   a library's retry configuration (Spring Boot resilience4j retry and circuit
             breaker, YAML or .properties; a gRPC service config; an AWS config file; Polly /
-            Microsoft.Extensions.Http.Resilience options in appsettings.json) in words and as
-            a client policy; with --scenario/--preset, that scenario with its first calling
-            tier's policy replaced (--from resilience4j|grpc|aws|polly, --instance NAME)
+            Microsoft.Extensions.Http.Resilience options in appsettings.json; a tenacity
+            @retry(...) line) in words and as a client policy; with --scenario/--preset, that
+            scenario with its first calling tier's policy replaced
+            (--from resilience4j|grpc|aws|polly|tenacity, --instance NAME)
   export    a client policy of a scenario written as a library's configuration, with what
-            the library cannot express said on stderr (--policy PATH --to resilience4j|grpc|aws|polly,
+            the library cannot express said on stderr (--policy PATH --to resilience4j|grpc|aws|polly|tenacity,
             --instance NAME; --json for both as one object)
 
 options:
@@ -500,7 +501,7 @@ fn export_cmd(args: &Args) -> Result<String, String> {
     let to = args
         .to
         .as_deref()
-        .ok_or("export needs --to LIBRARY (resilience4j, grpc, aws or polly)")?;
+        .ok_or("export needs --to LIBRARY (resilience4j, grpc, aws, polly or tenacity)")?;
     let library = Library::from_name(to)
         .map_err(|mut e| {
             e.field = "--to".into();

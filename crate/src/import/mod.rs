@@ -19,6 +19,7 @@ mod properties;
 mod resilience4j;
 mod resilience4j_breaker;
 mod spring;
+mod tenacity;
 pub mod texts;
 mod tree;
 pub mod words;
@@ -45,15 +46,18 @@ pub enum Library {
     /// Polly v8 / Microsoft.Extensions.Http.Resilience options in an `appsettings.json`
     /// (a section's `Retry` and `CircuitBreaker`).
     Polly,
+    /// A Python tenacity decorator line (`@retry(stop=…, wait=…)`).
+    Tenacity,
 }
 
 impl Library {
     /// Every library, in the order `--from` lists them.
-    pub const ALL: [Library; 4] = [
+    pub const ALL: [Library; 5] = [
         Library::Resilience4j,
         Library::Grpc,
         Library::Aws,
         Library::Polly,
+        Library::Tenacity,
     ];
 
     /// The name `--from` and `--to` take.
@@ -63,6 +67,7 @@ impl Library {
             Library::Grpc => "grpc",
             Library::Aws => "aws",
             Library::Polly => "polly",
+            Library::Tenacity => "tenacity",
         }
     }
 
@@ -73,6 +78,7 @@ impl Library {
             Library::Grpc => "gRPC",
             Library::Aws => "AWS SDK",
             Library::Polly => "Polly",
+            Library::Tenacity => "tenacity",
         }
     }
 
@@ -90,7 +96,9 @@ impl Library {
 
     /// Guesses the library from the text.
     pub fn detect(text: &str) -> Result<Library, ValidationError> {
-        if text.trim_start().starts_with('{') && text.contains("methodConfig") {
+        if tenacity::looks_like(text) {
+            Ok(Library::Tenacity)
+        } else if text.trim_start().starts_with('{') && text.contains("methodConfig") {
             Ok(Library::Grpc)
         } else if polly::looks_like(text) {
             Ok(Library::Polly)
@@ -193,6 +201,7 @@ pub fn import(
         Library::Grpc => grpc::read(text, instance, lang),
         Library::Aws => aws::read(text, instance, lang),
         Library::Polly => polly::read(text, instance, lang),
+        Library::Tenacity => tenacity::read(text, instance, lang),
     }
     .map_err(worded)?;
     let mut words = vec![Text::Source.fill(lang, &[&library.title(), &read.source])];

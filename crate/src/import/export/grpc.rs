@@ -51,7 +51,7 @@ pub fn write(p: &Policy, name: &str, lang: Lang) -> Result<(String, Vec<String>)
         }
         let (g, exact) = backoff(p);
         if !exact {
-            cannot.push(nearest_wait(lib, p, &Backoff::Grpc(g.clone()), lang));
+            cannot.extend(nearest_wait(lib, p, &Backoff::Grpc(g.clone()), lang));
         }
         if let Backoff::Grpc(own) = &p.backoff {
             if own.randomization == GrpcJitter::Full {

@@ -10,6 +10,7 @@ mod aws;
 mod grpc;
 mod polly;
 mod resilience4j;
+mod tenacity;
 
 use super::policy::Policy;
 use super::words::{self, Draw};
@@ -82,6 +83,7 @@ pub fn export(
         Library::Grpc => grpc::write(policy, name, lang)?,
         Library::Aws => aws::write(policy, name, lang)?,
         Library::Polly => polly::write(policy, name, lang)?,
+        Library::Tenacity => tenacity::write(policy, lang),
     };
     Ok(Exported {
         library,
@@ -137,17 +139,28 @@ fn nearest(b: &Backoff, retries: u32) -> Nearest {
     }
 }
 
-/// The "cannot write this wait exactly" sentence.
-fn nearest_wait(library: Library, p: &Policy, written: &Backoff, lang: Lang) -> String {
+/// The "cannot write this wait exactly" sentence, unless `written` waits exactly as the
+/// policy does (the same sleep before every retry at every draw tried: a constant wait of
+/// one library is another's constant wait).
+fn nearest_wait(library: Library, p: &Policy, written: &Backoff, lang: Lang) -> Option<String> {
     let retries = p.max_attempts.saturating_sub(1).max(1);
-    Cannot::NearestWait.fill(
-        lang,
-        &[
-            &library.title(),
-            &words::waits(&p.backoff, &p.jitter, retries, lang),
-            &words::waits(written, &Jitter::None, retries, lang),
-        ],
-    )
+    let same = [0.0, 0.37, 0.5, 0.999].iter().all(|&u| {
+        let (mut a, mut b) = (0, 0);
+        (1..=retries.min(64)).all(|k| {
+            crate::cluster::backoff::sleep(&p.backoff, &p.jitter, k, &mut a, &mut Draw(u))
+                == crate::cluster::backoff::sleep(written, &Jitter::None, k, &mut b, &mut Draw(u))
+        })
+    });
+    (!same).then(|| {
+        Cannot::NearestWait.fill(
+            lang,
+            &[
+                &library.title(),
+                &words::waits(&p.backoff, &p.jitter, retries, lang),
+                &words::waits(written, &Jitter::None, retries, lang),
+            ],
+        )
+    })
 }
 
 #[cfg(test)]

@@ -69,7 +69,7 @@ pub fn write(p: &Policy, name: &str, lang: Lang) -> Result<(String, Vec<String>)
                 use_jitter: false,
                 max_delay_ms: (exponential && n.max_ms > n.first_ms).then_some(n.max_ms),
             };
-            cannot.push(nearest_wait(lib, p, &Backoff::Polly(b.clone()), lang));
+            cannot.extend(nearest_wait(lib, p, &Backoff::Polly(b.clone()), lang));
             b
         }
     };

@@ -35,7 +35,7 @@ pub fn write(p: &Policy, name: &str, lang: Lang) -> Result<(String, Vec<String>)
     let mut cannot = Vec::new();
     let (backoff, exact) = retry_backoff(p);
     if !exact {
-        cannot.push(nearest_wait(
+        cannot.extend(nearest_wait(
             lib,
             p,
             &Backoff::Resilience4j(backoff.clone()),

@@ -4,6 +4,7 @@
 use super::*;
 use crate::cluster::libraries::{
     GrpcBackoff, GrpcClient, GrpcJitter, PollyBackoff, PollyDelay, Resilience4jBackoff,
+    TenacityBackoff, TenacityWait,
 };
 use crate::cluster::{Breaker, Budget, Scope, WindowKind};
 use crate::import::{import, Imported};
@@ -258,6 +259,89 @@ fn polly_says_it_has_no_budget_and_always_a_breaker() {
     }
 }
 
+/// A tenacity wait as a decorator can say it: no wait, `wait_fixed` of whole ms, or an
+/// exponential strategy with its arguments in hundredths of a second.
+fn tenacity_backoff() -> impl Strategy<Value = Backoff> {
+    prop_oneof![
+        Just(Backoff::None),
+        (0..=600_000u64).prop_map(|ms| Backoff::Constant { ms }),
+        (
+            0..3u8,
+            0..=6000u32,
+            100..=1000u32,
+            0..=1000u32,
+            prop::option::of(0..=360_000u32),
+            0..=500u32,
+        )
+            .prop_map(|(kind, mult, base, min, max, jitter)| {
+                let c = |x: u32| f64::from(x) / 100.0;
+                let wait = [
+                    TenacityWait::Exponential,
+                    TenacityWait::RandomExponential,
+                    TenacityWait::ExponentialJitter,
+                ][usize::from(kind)];
+                let jittered = wait == TenacityWait::ExponentialJitter;
+                Backoff::Tenacity(TenacityBackoff {
+                    wait,
+                    multiplier: c(mult),
+                    exp_base: c(base),
+                    // wait_exponential_jitter has no min; the others no jitter.
+                    min_s: if jittered { 0.0 } else { c(min) },
+                    max_s: max.map(c),
+                    jitter_s: if jittered { c(jitter) } else { 1.0 },
+                })
+            }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn tenacity_import_of_export_is_the_identity(attempts in 1..=10u32, backoff in tenacity_backoff()) {
+        let p = Policy::new(attempts, backoff);
+        prop_assume!(p.check().is_ok());
+        let (e, i) = again(&p, Library::Tenacity);
+        prop_assert_eq!(&i.policy, &p, "{}", e.text);
+        prop_assert!(e.cannot.is_empty(), "{:?}", e.cannot);
+    }
+}
+
+#[test]
+fn tenacity_says_it_has_no_budget_or_breaker_in_comments_above_the_decorator() {
+    let spring = import(
+        crate::import::tests::example!("resilience4j-application.yml"),
+        Library::Resilience4j,
+        Some("inventory"),
+        Lang::En,
+    )
+    .unwrap();
+    let mut p = spring.policy.clone();
+    p.budget = crate::import::aws::standard_quota();
+    let (e, back) = again(&p, Library::Tenacity);
+    // Resilience4j's constant 500 ms (its flags do nothing without their own
+    // waitDuration) is tenacity's wait_fixed(0.5) exactly: nothing said of the wait.
+    assert_eq!(e.cannot.len(), 2, "{:?}", e.cannot);
+    assert!(e.cannot[0]
+        .starts_with("tenacity has no retry budget, so the policy's is left out (retry quota"));
+    assert!(e.cannot[1].starts_with(
+        "tenacity has no circuit breaker, so the policy's is left out (breaker opens"
+    ));
+    assert!(
+        e.text
+            .starts_with("# cannot express: tenacity has no retry budget"),
+        "{}",
+        e.text
+    );
+    assert!(
+        e.text
+            .ends_with("\n@retry(stop=stop_after_attempt(3), wait=wait_fixed(0.5))\n"),
+        "{}",
+        e.text
+    );
+    assert_eq!(back.policy.max_attempts, 3);
+}
+
 #[test]
 fn aws_says_its_waits_and_quota_are_fixed_by_the_mode() {
     let grpc = import(
@@ -317,6 +401,7 @@ fn the_example_files_come_back_as_they_were_read() {
             Library::Polly,
             "HttpClients.Inventory.Resilience",
         ),
+        (example!("tenacity-client.py"), Library::Tenacity, "reserve"),
     ] {
         let first = import(text, lib, Some(instance), Lang::En).unwrap();
         let e = export(&first.policy, lib, instance, Lang::En).unwrap();

@@ -7,6 +7,7 @@ mod aws;
 mod grpc;
 mod polly;
 mod spring;
+mod tenacity;
 
 /// Reads an example file of `examples/configs/`.
 macro_rules! example {
