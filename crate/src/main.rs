@@ -50,11 +50,12 @@ commands:
   import FILE   a library's retry configuration (Spring Boot resilience4j retry and circuit
             breaker, YAML or .properties; a gRPC service config; an AWS config file; Polly /
             Microsoft.Extensions.Http.Resilience options in appsettings.json; a tenacity
-            @retry(...) line) in words and as a client policy; with --scenario/--preset, that
-            scenario with its first calling tier's policy replaced
-            (--from resilience4j|grpc|aws|polly|tenacity, --instance NAME)
+            @retry(...) line; an Envoy route/cluster or Istio VirtualService YAML) in words and
+            as a client policy; with --scenario/--preset, that scenario with its first calling
+            tier's policy replaced (--from resilience4j|grpc|aws|polly|tenacity|envoy,
+            --instance NAME)
   export    a client policy of a scenario written as a library's configuration, with what
-            the library cannot express said on stderr (--policy PATH --to resilience4j|grpc|aws|polly|tenacity,
+            the library cannot express said on stderr (--policy PATH --to resilience4j|grpc|aws|polly|tenacity|envoy,
             --instance NAME; --json for both as one object)
 
 options:
@@ -501,7 +502,7 @@ fn export_cmd(args: &Args) -> Result<String, String> {
     let to = args
         .to
         .as_deref()
-        .ok_or("export needs --to LIBRARY (resilience4j, grpc, aws, polly or tenacity)")?;
+        .ok_or("export needs --to LIBRARY (resilience4j, grpc, aws, polly, tenacity or envoy)")?;
     let library = Library::from_name(to)
         .map_err(|mut e| {
             e.field = "--to".into();

@@ -10,6 +10,7 @@
 
 mod aws;
 mod duration;
+mod envoy;
 pub mod export;
 mod grpc;
 mod ini;
@@ -48,16 +49,20 @@ pub enum Library {
     Polly,
     /// A Python tenacity decorator line (`@retry(stop=…, wait=…)`).
     Tenacity,
+    /// An Envoy route `retry_policy` with its cluster's `circuit_breakers`, or an Istio
+    /// `VirtualService` (with its `DestinationRule`).
+    Envoy,
 }
 
 impl Library {
     /// Every library, in the order `--from` lists them.
-    pub const ALL: [Library; 5] = [
+    pub const ALL: [Library; 6] = [
         Library::Resilience4j,
         Library::Grpc,
         Library::Aws,
         Library::Polly,
         Library::Tenacity,
+        Library::Envoy,
     ];
 
     /// The name `--from` and `--to` take.
@@ -68,6 +73,7 @@ impl Library {
             Library::Aws => "aws",
             Library::Polly => "polly",
             Library::Tenacity => "tenacity",
+            Library::Envoy => "envoy",
         }
     }
 
@@ -79,6 +85,7 @@ impl Library {
             Library::Aws => "AWS SDK",
             Library::Polly => "Polly",
             Library::Tenacity => "tenacity",
+            Library::Envoy => "Envoy",
         }
     }
 
@@ -104,6 +111,8 @@ impl Library {
             Ok(Library::Polly)
         } else if aws::looks_like(text) {
             Ok(Library::Aws)
+        } else if envoy::looks_like(text) {
+            Ok(Library::Envoy)
         } else if text.contains("resilience4j") {
             Ok(Library::Resilience4j)
         } else {
@@ -202,6 +211,7 @@ pub fn import(
         Library::Aws => aws::read(text, instance, lang),
         Library::Polly => polly::read(text, instance, lang),
         Library::Tenacity => tenacity::read(text, instance, lang),
+        Library::Envoy => envoy::read(text, instance, lang),
     }
     .map_err(worded)?;
     let mut words = vec![Text::Source.fill(lang, &[&library.title(), &read.source])];

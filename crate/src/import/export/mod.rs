@@ -7,6 +7,7 @@
 //! the mirror of its reader.
 
 mod aws;
+mod envoy;
 mod grpc;
 mod polly;
 mod resilience4j;
@@ -84,6 +85,7 @@ pub fn export(
         Library::Aws => aws::write(policy, name, lang)?,
         Library::Polly => polly::write(policy, name, lang)?,
         Library::Tenacity => tenacity::write(policy, lang),
+        Library::Envoy => envoy::write(policy, name, lang)?,
     };
     Ok(Exported {
         library,

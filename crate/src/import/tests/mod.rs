@@ -4,6 +4,7 @@
 use super::*;
 
 mod aws;
+mod envoy;
 mod grpc;
 mod polly;
 mod spring;
