@@ -35,8 +35,8 @@ pub(super) const INFO: Info = Info {
         "The post shows its results only as a chart, so the source's figures are his code run over 20 seeds (run_sims's setup, unchanged; tests/studies/brooker_retry_sim.py), per failure rate and policy. His chart divides load by the largest call count of the whole table; here it is divided by the same run's calls (the two differ by Poisson noise only).",
     ),
     note: (
-        "本模型中：客户端是一个 100 实例的直通层（随机均衡，每个实例收到泊松 10/s），服务器的服务时间为均值 20 ms 的指数分布，代替两段 10 ms 网络延迟之和（均值相同，分布不同；服务器不受负载影响，只有令牌桶和熔断器的时序会受影响）；令牌桶是 token_bucket（调用开始时存入），从整 1 个令牌起即可重试，而 Brooker 的代码要求多于 1 个；Brooker 的令牌桶对一个调用的重试次数不设上限，本模型最多 10 次尝试（失败率 50% 时连续失败 10 次的概率为千分之一）；熔断器是 retry_only（window_ms 0）。运行 10.6 秒，最后 0.6 秒到达率为 0，作为 drain。",
-        "In this model: the clients are a pass-through tier of 100 instances (random balancing, so each sees Poisson 10/s); the server's service time is exponential of mean 20 ms in place of the sum of two 10 ms network legs (the same mean, another shape; the server ignores load, so only the bucket's and the breaker's timing can feel it); the bucket is token_bucket (deposits when a call starts) and retries from one whole token, where Brooker's code needs more than one; Brooker's bucket puts no cap on a call's retries, the model's allows at most 10 attempts (a call that fails 10 times in a row is one in a thousand at 50% failures); the breaker is retry_only with window_ms 0. The run lasts 10.6 s with no arrivals in the last 0.6 s, as the drain.",
+        "本模型中：客户端是一个 100 实例的直通层（随机均衡，每个实例收到泊松 10/s），服务器的服务时间为均值 20 ms 的指数分布，代替两段 10 ms 网络延迟之和（均值相同，分布不同；服务器不受负载影响，只有令牌桶和熔断器的时序会受影响）；令牌桶是 token_bucket（调用开始时存入），从整 1 个令牌起即可重试，而 Brooker 的代码要求多于 1 个；Brooker 的令牌桶对一个调用的重试次数不设上限，本模型最多 10 次尝试（失败率 50% 时连续失败 10 次的概率为千分之一）；熔断器是 retry_only（window_ms 0）。Brooker 的每个客户端在第一个事件（约 10 ms）时立即开始一个调用，然后才是泊松流；模型的到达从一开始就是泊松的。运行 10.6 秒，最后 0.6 秒到达率为 0，作为 drain。",
+        "In this model: the clients are a pass-through tier of 100 instances (random balancing, so each sees Poisson 10/s); the server's service time is exponential of mean 20 ms in place of the sum of two 10 ms network legs (the same mean, another shape; the server ignores load, so only the bucket's and the breaker's timing can feel it); the bucket is token_bucket (deposits when a call starts) and retries from one whole token, where Brooker's code needs more than one; Brooker's bucket puts no cap on a call's retries, the model's allows at most 10 attempts (a call that fails 10 times in a row is one in a thousand at 50% failures); the breaker is retry_only with window_ms 0. Each of Brooker's clients starts one call at once at its first event (about 10 ms in), then its Poisson stream; the model's arrivals are Poisson from the start. The run lasts 10.6 s with no arrivals in the last 0.6 s, as the drain.",
     ),
     seeds: 20,
     base_seed: 2022,
@@ -142,11 +142,11 @@ const RATE_WORDS: [Words; 3] = [
     ("失败率 50%", "failure 50%"),
 ];
 
-/// Where the bucket's load at 50% failures parts from Brooker's: found, and only partly
-/// explained (see the words).
+/// Where the bucket's load at 50% failures parts from Brooker's, and why (checked by
+/// `tests/studies/brooker_bucket_difference.py`).
 const BUCKET_LOAD: Words = (
-    "模型的负载高 0.06–0.09 个百分点（每 10,000 个调用多 6–9 次重试，20 到 40 个种子）。Brooker 的桶只在多于 1 个令牌时重试（浮点数），模型从整 1 个令牌起：把他的代码改成模型的规则后，在同样 20 个种子上为 114.184，只解释了约 0.02；服务时间的形状也不是原因（指数 20 ms、常数 20 ms、常数 1 ms 各 40 个种子：114.240、114.232、114.249）。其余部分尚未找到原因；他的代码再跑 80 个种子（21–100）为 114.165，所以来源的数字是可靠的。",
-    "the model's load is 0.06 to 0.09 points higher (6 to 9 more retries per 10,000 calls, over 20 to 40 seeds). Brooker's bucket retries only above one token (in floating point), the model's from one whole token on: his code changed to the model's rule gives 114.184 over the same 20 seeds, which explains only about 0.02; the service time's shape is not the cause either (exponential 20 ms, constant 20 ms, constant 1 ms, 40 seeds each: 114.240, 114.232, 114.249). The rest is not yet explained; his code over 80 more seeds (21–100) gives 114.165, so the source's figure is firm.",
+    "模型的负载高约 0.07–0.09 个百分点（每 10,000 个调用多 7–9 次重试），原因有二：Brooker 的每个客户端在第一个事件（约 10 ms）时立即开始一个调用，然后才是泊松流，所以 10 秒内约 101 个调用而不是 100 个，桶最初的 5 个令牌分摊到多一个调用上；他的桶只在多于 1 个令牌时重试（浮点数），模型从整 1 个令牌起。把他的代码去掉第一个调用并改用模型的规则，40 个种子得到 114.245，与模型一致（其代码原样为 114.172）。",
+    "the model's load is about 0.07 to 0.09 points higher (7 to 9 more retries per 10,000 calls), for two reasons: each of Brooker's clients starts one call at its first event (about 10 ms in) before its Poisson stream, so it makes about 101 calls in 10 s rather than 100 and the bucket's 5 initial tokens are spread over one more call; and his bucket retries only above one token (in floating point), the model's from one whole token on. His code without that first call and with the model's rule gives 114.245 over 40 seeds, as the model does (his code as it is: 114.172).",
 );
 
 /// The source's figures: per rate and policy, success then load.
