@@ -27,6 +27,7 @@ pub mod cluster_look;
 pub mod edit;
 pub mod estimate;
 pub mod js;
+pub mod js_error;
 pub mod legend;
 pub mod plan;
 pub mod preview;

@@ -1,0 +1,58 @@
+//! The page's importer: a library's own retry configuration read into a client policy of
+//! the cluster model, with what it does in words (`retrystorm import`, the same engine
+//! function). A wasm module of its own, built beside the page's (`www/index.html`) and
+//! loaded by a Web Worker only when a reader opens the paste box, so the first page never
+//! downloads the readers of YAML, properties and the libraries' formats.
+
+use retrystorm::import::{import, Library};
+use retrystorm::lang::Lang;
+use wasm_bindgen::prelude::*;
+
+/// The one file of the page's glue that turns an engine error into a JS `Error`.
+#[path = "../../www/src/js_error.rs"]
+pub mod js_error;
+
+/// The libraries whose configurations can be read: `[{name, title}]`, in `--from` order.
+#[wasm_bindgen(js_name = importLibraries, unchecked_return_type = "{name: string, title: string}[]")]
+pub fn import_libraries() -> Result<JsValue, JsValue> {
+    let list: Vec<serde_json::Value> = Library::ALL
+        .iter()
+        .map(|l| serde_json::json!({"name": l.name(), "title": l.title()}))
+        .collect();
+    to_js(&serde_json::Value::Array(list))
+}
+
+/// Reads `text` as `from`'s configuration (a library's name; empty or `undefined`: the
+/// library is recognised from the text), its `instance` (a named instance, route or
+/// profile, when the file has several: the error of a file with several and none chosen
+/// names them), in `lang`: `{library, source, policy, words,
+/// quirks, defaults}`, where `policy` is the client policy's fields as a scenario holds
+/// them. A configuration that cannot be read throws the engine's error (its key path in
+/// the file, the value, what is allowed).
+#[wasm_bindgen(
+    js_name = importConfig,
+    unchecked_return_type = "{library: string, source: string, policy: any, words: string[], quirks: string[], defaults: string[]}"
+)]
+pub fn import_config(
+    text: &str,
+    from: Option<String>,
+    instance: Option<String>,
+    lang: Option<String>,
+) -> Result<JsValue, JsValue> {
+    let lang = lang.as_deref().and_then(Lang::parse).unwrap_or(Lang::En);
+    let library = match from.as_deref() {
+        None | Some("") => Library::detect(text),
+        Some(name) => Library::from_name(name),
+    }
+    .map_err(|e| js_error::js_error_in(&e, lang))?;
+    let instance = instance.filter(|i| !i.is_empty());
+    let imported = import(text, library, instance.as_deref(), lang)
+        .map_err(|e| js_error::js_error_in(&e, lang))?;
+    to_js(&imported.to_json())
+}
+
+/// A JSON value as a plain JS value, through its text (as the page's glue does).
+fn to_js(v: &serde_json::Value) -> Result<JsValue, JsValue> {
+    js_sys::JSON::parse(&v.to_string())
+        .map_err(|_| js_error::plain_error("an output is not valid JSON"))
+}
