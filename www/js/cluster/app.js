@@ -76,11 +76,13 @@ class FaultForm extends ClusterEditor {
 /** @typedef {ReturnType<typeof builder>} Builder */
 
 /**
- * The presets and the scenario editor, folded away on a phone.
+ * The presets, the paste box of a library's configuration and the scenario editor,
+ * folded away on a phone.
  * @param {Builder['id']} id
  * @param {Builder['tx']} tx
+ * @param {HTMLElement} paste
  */
-function editorFold(id, tx) {
+function editorFold(id, tx, paste) {
   // The presets and the editor fold away on a phone (foldBelowWide); the results come
   // first in the document, so a phone shows the charts first.
   return foldBelowWide(
@@ -95,6 +97,7 @@ function editorFold(id, tx) {
           el('h2', { id: id('presets-h'), ...tx('cluster.presets') }),
           el('select', { id: id('presets'), class: 'presets', 'aria-labelledby': id('presets-h') }),
         ),
+        paste,
         el(
           'section',
           {
@@ -371,8 +374,24 @@ export class ClusterApp {
 
   /** @param {HTMLElement} root */
   build(root) {
-    const { id, tx, btn, scrollBox } = builder('cluster');
-    const editor = editorFold(id, tx);
+    const b = builder('cluster');
+    const { id, tx, btn, scrollBox } = b;
+    const paste = /** @type {HTMLDetailsElement} */ (
+      el('details', { id: id('paste'), class: 'paste-box' }, el('summary', tx('paste.title')))
+    );
+    /** @type {import('../importer/paste.js').PasteBox | null} loaded when the box is first opened */
+    this.paste = null;
+    paste.addEventListener('toggle', async () => {
+      if (!paste.open || this.paste) return;
+      // The importer (its page code, its worker and its wasm) loads on first use only.
+      const { PasteBox } = await import('../importer/paste.js');
+      this.paste ??= new PasteBox(paste, b, {
+        targets: () => this.clientTargets(),
+        apply: (path, policy) => this.usePolicy(path, policy),
+      });
+      this.paste.start();
+    });
+    const editor = editorFold(id, tx, paste);
     root.replaceChildren(
       el(
         'div',
@@ -616,8 +635,41 @@ export class ClusterApp {
       this.sweep.update(structuredClone(this.cfg), structuredClone(this.pinnedCfg));
   }
 
+  /**
+   * Every client policy of the scenario, where a pasted configuration can go: a tier's
+   * client (the call to the next tier) and each route's.
+   * @returns {{path: string, label: string}[]}
+   */
+  clientTargets() {
+    const tiers = /** @type {any[]} */ (this.cfg?.tiers ?? []);
+    /** @param {number} k */
+    const name = (k) => String(tiers[k]?.name ?? k + 1);
+    return tiers.flatMap((tier, k) => [
+      ...(tier.client
+        ? [{ path: `tiers[${k}].client`, label: t('paste.target', { from: name(k), to: name(k + 1) }) }]
+        : []),
+      .../** @type {any[]} */ (tier.routes ?? []).map((r, m) => ({
+        path: `tiers[${k}].routes[${m}].client`,
+        label: t('paste.target', { from: name(k), to: name(Number(r.to)) }),
+      })),
+    ]);
+  }
+
+  /**
+   * Makes `policy` (an imported configuration's fields) the client policy at `path`, as
+   * `retrystorm import --scenario` does: its fields replace the client's, the rest stay.
+   * @param {string} path
+   * @param {Record<string, unknown>} policy
+   */
+  usePolicy(path, policy) {
+    Object.assign(getPath(this.cfg, path), structuredClone(policy));
+    this.renderAll();
+    this.changed({ commit: true, structural: true });
+  }
+
   /** Redraws every text this app built, after a language switch (the static ones: applyTexts). */
   relabel() {
+    this.paste?.relabel();
     this.sweep.relabel();
     this.renderPresets();
     if (!this.cfg) return;

@@ -1,0 +1,185 @@
+// "Paste your library's retry configuration": a reader's own Resilience4j, gRPC or AWS
+// settings read by the engine's importer (`retrystorm import`, in a worker of its own),
+// shown in words with the library's quirks and filled-in defaults, then used as the
+// client policy of a tier or route of the scenario on screen. This folder (js/importer/)
+// and the importer's wasm load only when a reader first opens the box (cluster/app.js).
+
+import { el } from '../lib/dom.js';
+import { lang, t } from '../lib/i18n.js';
+
+/**
+ * @typedef {{library: string, source: string, policy: Record<string, unknown>, words: string[], quirks: string[], defaults: string[]}} Imported
+ * @typedef {{message: string, field?: string, allowed?: string, plain?: string}} ImportError
+ * @typedef {{path: string, label: string}} Target a client policy of the scenario
+ */
+
+export class PasteBox {
+  /**
+   * Fills `root` (the `<details>` whose summary the page built) with the box.
+   * @param {HTMLDetailsElement} root
+   * @param {ReturnType<typeof import('../lib/build.js').builder>} b the app's element ids and catalogue texts
+   * @param {{targets: () => Target[], apply: (path: string, policy: Record<string, unknown>) => void}} hooks
+   */
+  constructor(root, { id, tx, aria }, hooks) {
+    this.hooks = hooks;
+    /** @type {Worker | null} started on first use */
+    this.worker = null;
+    this.nextId = 0;
+    /** @type {Map<number, (m: any) => void>} */
+    this.waiting = new Map();
+    /** @type {Map<string, string>} each library's own name, by its `--from` name */
+    this.titles = new Map();
+    /** @type {Imported | null} the last configuration read */
+    this.imported = null;
+    this.text = el('textarea', { id: id('paste-text'), rows: 8, spellcheck: false, ...aria('paste.text') });
+    this.library = el('select', { id: id('paste-library') }, el('option', { value: '', ...tx('paste.detect') }));
+    // A file with several instances (routes, profiles, clients): which one, once the
+    // engine has named them.
+    this.instance = el('select', { id: id('paste-instance') });
+    this.instanceRow = el('label', { hidden: true }, el('span', tx('paste.instance')), ' ', this.instance);
+    this.instance.addEventListener('change', () => this.read());
+    this.readButton = el('button', { type: 'button', id: id('paste-read'), ...tx('paste.read') });
+    this.status = el('p', { id: id('paste-status'), class: 'hint', role: 'status' });
+    this.out = el('div', { id: id('paste-out'), class: 'paste-out', hidden: true });
+    this.target = el('select', { id: id('paste-target') });
+    this.applyButton = el('button', { type: 'button', id: id('paste-apply'), ...tx('paste.apply') });
+    this.root = root;
+    root.append(
+      el('p', { class: 'hint', ...tx('paste.hint') }),
+      this.text,
+      el(
+        'div',
+        { class: 'paste-row' },
+        el('label', {}, el('span', tx('paste.library')), ' ', this.library),
+        this.instanceRow,
+        this.readButton,
+      ),
+      this.status,
+      el(
+        'div',
+        { class: 'paste-row', id: id('paste-use'), hidden: true },
+        el('label', {}, el('span', tx('paste.useAs')), ' ', this.target),
+        this.applyButton,
+      ),
+      this.out,
+    );
+    this.use = /** @type {HTMLElement} */ (root.querySelector(`#${id('paste-use')}`));
+    this.readButton.addEventListener('click', () => {
+      // Another text: its instances are named again if it has several.
+      this.instanceRow.hidden = true;
+      this.read();
+    });
+    this.applyButton.addEventListener('click', () => this.apply());
+  }
+
+  /** Starts the importer's worker (once) and fills the list of libraries. */
+  start() {
+    if (this.worker) return;
+    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    this.worker.onmessage = (e) => {
+      const done = this.waiting.get(e.data.id);
+      this.waiting.delete(e.data.id);
+      done?.(e.data);
+    };
+    this.status.textContent = t('paste.loading');
+    this.ask({ kind: 'libraries' }).then((m) => {
+      this.status.textContent = '';
+      if (!m.ok) return;
+      for (const { name, title } of /** @type {{name: string, title: string}[]} */ (m.value)) {
+        this.library.append(el('option', { value: name, text: title }));
+        this.titles.set(name, title);
+      }
+    });
+  }
+
+  /**
+   * Posts a request to the importer and resolves with its answer.
+   * @param {Record<string, unknown>} request
+   * @returns {Promise<any>}
+   */
+  ask(request) {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.worker?.postMessage({ id, ...request });
+    });
+  }
+
+  /**
+   * Reads the text pasted and shows what it does, or where it cannot be read.
+   * @returns {Promise<void>}
+   */
+  async read() {
+    this.start();
+    this.status.textContent = t('paste.reading');
+    const m = await this.ask({
+      kind: 'read',
+      text: /** @type {HTMLTextAreaElement} */ (this.text).value,
+      from: /** @type {HTMLSelectElement} */ (this.library).value,
+      instance: this.instanceRow.hidden ? '' : /** @type {HTMLSelectElement} */ (this.instance).value,
+      lang: lang(),
+    });
+    if (!m.ok) {
+      const err = /** @type {ImportError} */ (m.error);
+      // Several instances and none chosen: the engine lists them ("one of: a, b"); the
+      // first is read at once, the others are a choice away.
+      const names = err.field === '--instance' ? (err.allowed ?? '').replace(/^one of: /, '').split(', ') : [];
+      if (names.length > 1 && this.instanceRow.hidden) {
+        this.instance.replaceChildren(...names.map((n) => el('option', { value: n, text: n })));
+        this.instanceRow.hidden = false;
+        return this.read();
+      }
+      this.imported = null;
+      this.out.hidden = true;
+      this.use.hidden = true;
+      // The words a reader reads, then the engine's line: the key path in the file, the
+      // value, what is allowed (as `retrystorm import` says it).
+      this.status.replaceChildren(
+        el('span', { text: err.plain || err.message }),
+        ...(err.plain ? [el('br'), el('code', { text: err.message })] : []),
+      );
+      this.status.classList.add('field-msg');
+      return;
+    }
+    this.status.textContent = '';
+    this.status.classList.remove('field-msg');
+    this.imported = /** @type {Imported} */ (m.value);
+    this.render();
+  }
+
+  /** The policy read, in the engine's words, and where to use it. */
+  render() {
+    const imp = this.imported;
+    if (!imp) return;
+    const list = (/** @type {string} */ key, /** @type {string[]} */ lines) =>
+      lines.length ? [el('h4', { text: t(key) }), el('ul', {}, ...lines.map((l) => el('li', { text: l })))] : [];
+    this.target.replaceChildren(
+      ...this.hooks.targets().map(({ path, label }) => el('option', { value: path, text: label })),
+    );
+    this.out.replaceChildren(
+      el('ul', { class: 'paste-words' }, ...imp.words.map((w) => el('li', { text: w }))),
+      ...list('paste.quirks', imp.quirks),
+      ...list('paste.defaults', imp.defaults),
+    );
+    this.out.hidden = false;
+    this.use.hidden = false;
+  }
+
+  /** After a language switch: the engine words what was read again, in the new language. */
+  relabel() {
+    if (this.imported) this.read();
+  }
+
+  /** Makes the policy read the client policy chosen; the scenario runs again. */
+  apply() {
+    const imp = this.imported;
+    const path = /** @type {HTMLSelectElement} */ (this.target).value;
+    if (!imp || !path) return;
+    this.hooks.apply(path, imp.policy);
+    const label = this.hooks.targets().find((x) => x.path === path)?.label ?? path;
+    this.status.textContent = t('paste.applied', {
+      target: label,
+      library: this.titles.get(imp.library) ?? imp.library,
+    });
+  }
+}
