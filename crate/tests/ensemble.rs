@@ -316,3 +316,48 @@ fn the_article_over_1000_seeds_says_what_its_description_says() {
     }
     assert!(b.description.contains("every one of the 1,000 seeds"));
 }
+
+/// The metric names read from a scenario's structure are the names a run of it
+/// reports, group by group, for every bundled scenario (the presets and the files in
+/// `scenarios/`, both models): a sweep checks its metrics against them without running.
+#[test]
+fn metric_names_are_the_names_a_run_reports() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios");
+    let mut all: Vec<(String, AnyScenario)> = scenario::bundled()
+        .into_iter()
+        .map(|b| (b.id.to_string(), scenario::parse(b.json).unwrap()))
+        .collect();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            all.push((path.display().to_string(), scenario::parse(&text).unwrap()));
+        }
+    }
+    let models: std::collections::BTreeSet<&str> = all.iter().map(|(_, s)| s.model()).collect();
+    assert_eq!(models.len(), 2, "both models are covered");
+    let mut with_cost = 0;
+    for (id, mut sc) in all {
+        if let AnyScenario::Cluster(c) = &mut sc {
+            // Shorter runs keep the debug-profile test quick; the names do not depend
+            // on the length (an absent figure is a named `null`).
+            c.duration_ms = c.duration_ms.min(3_000);
+        }
+        let run: Vec<Vec<String>> = ensemble::sample(&sc, sc.seed())
+            .unwrap()
+            .groups
+            .into_iter()
+            .map(|g| g.into_iter().map(|(name, _)| name).collect())
+            .collect();
+        let names = ensemble::metric_names(&sc);
+        assert_eq!(names, run, "{id}");
+        assert!(names.iter().all(|g| !g.is_empty()), "{id}");
+        with_cost += names
+            .iter()
+            .flatten()
+            .filter(|n| n.starts_with("cost."))
+            .count();
+    }
+    // The one shape a scenario decides (a strategy's cost model) is among them.
+    assert!(with_cost > 0);
+}

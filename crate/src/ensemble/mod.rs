@@ -13,6 +13,7 @@
 //! pool of workers) and are gathered in seed order before anything is summarised, so
 //! the result is byte-identical for any number of threads or workers.
 
+mod names;
 pub mod render;
 pub mod stats;
 
@@ -22,6 +23,7 @@ use crate::progress::Progress;
 use crate::rng::JavaRandom;
 use crate::scenario::AnyScenario;
 use crate::validate::ValidationError;
+pub use names::metric_names;
 use serde::{Deserialize, Serialize};
 pub use stats::Spread;
 
@@ -187,7 +189,7 @@ pub(crate) fn sample_in(
             let groups = out
                 .results
                 .iter()
-                .map(|r| numeric_leaves(r, &["name", "per_sec", "trip_at"]))
+                .map(|r| numeric_leaves(r, CLASSIC_SKIP))
                 .collect();
             let curves = if curves {
                 out.results
@@ -213,7 +215,7 @@ pub(crate) fn sample_in(
                 triggered.then_some(s.metastable),
             ];
             let mut groups = vec![numeric_leaves(&r.summary, &[])];
-            groups.extend(r.tiers.iter().map(|t| numeric_leaves(t, &["name"])));
+            groups.extend(r.tiers.iter().map(|t| numeric_leaves(t, CLUSTER_TIER_SKIP)));
             // Attempts per second of every tier in every bucket: the tier charts' bars.
             let per_s = 1000.0 / r.bucket_ms.max(1) as f64;
             let curves = if curves {
@@ -247,6 +249,12 @@ fn numeric_leaves<T: Serialize>(v: &T, skip: &[&str]) -> Vec<(String, Option<f64
 }
 
 mod leaves;
+
+/// The top-level fields of a classic strategy's result that are no metric (its name,
+/// its lists).
+const CLASSIC_SKIP: &[&str] = &["name", "per_sec", "trip_at"];
+/// The top-level fields of a cluster tier's totals that are no metric.
+const CLUSTER_TIER_SKIP: &[&str] = &["name"];
 
 /// The groups of a scenario as (key, name), in the order of [`Sample::groups`].
 pub(crate) fn group_names(scenario: &AnyScenario) -> Vec<(String, String)> {
