@@ -5,7 +5,7 @@ use super::{Unit, CLASSIC_REQUESTS_PER_S, CLUSTER_EVENTS_PER_S, PREFIX_EVENTS, P
 use crate::classic::{self, Jitter, StrategyResult};
 use crate::cluster::scenario::MAX_EVENTS_LIMIT;
 use crate::cluster::sim::footprint;
-use crate::cluster::{self, Simulation, Summary, TierSummary};
+use crate::cluster::{self, Simulation};
 use crate::cost::CostResult;
 use crate::ensemble::{self, Band, Count, Ensemble, Group, MetricSpread, Sample};
 use crate::scenario::AnyScenario;
@@ -296,57 +296,10 @@ fn cluster_shape(sc: &cluster::Scenario) -> RunShape {
     }
 }
 
-/// The names of each group's figures, in [`Sample::groups`]' order, as the ensemble
-/// reads them from a result of this scenario's shape.
+/// The names of each group's figures, in [`Sample::groups`]' order: the ensemble's own
+/// ([`ensemble::metric_names`]), read from the scenario's structure.
 pub(super) fn leaf_names(sc: &AnyScenario) -> Vec<Vec<String>> {
-    match sc {
-        AnyScenario::Classic(c) => c
-            .strategies
-            .iter()
-            .map(|st| {
-                leaves_of(
-                    &dummy_strategy_result(st, 0),
-                    &["name", "per_sec", "trip_at"],
-                )
-            })
-            .collect(),
-        AnyScenario::Cluster(c) => {
-            let mut out = vec![leaves_of(&Summary::default(), &[])];
-            let tier = leaves_of(&TierSummary::default(), &["name"]);
-            out.extend(std::iter::repeat_n(tier, c.tiers.len()));
-            out
-        }
-    }
-}
-
-/// The figures an ensemble reads from `v` (`ensemble::numeric_leaves`' rule: numbers,
-/// booleans and nulls, nested names joined by dots; strings, lists and the `skip`ped
-/// top-level fields left out), named, from its JSON: only their number and the length
-/// of their names matter here.
-fn leaves_of<T: serde::Serialize>(v: &T, skip: &[&str]) -> Vec<String> {
-    fn walk(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
-        match v {
-            serde_json::Value::Object(m) => {
-                for (k, x) in m {
-                    let name = if prefix.is_empty() {
-                        k.clone()
-                    } else {
-                        format!("{prefix}.{k}")
-                    };
-                    walk(x, &name, out);
-                }
-            }
-            serde_json::Value::String(_) | serde_json::Value::Array(_) => {}
-            _ => out.push(prefix.to_string()),
-        }
-    }
-    let mut doc = serde_json::to_value(v).unwrap_or_default();
-    if let Some(m) = doc.as_object_mut() {
-        m.retain(|k, _| !skip.contains(&k.as_str()));
-    }
-    let mut out = Vec::new();
-    walk(&doc, "", &mut out);
-    out
+    ensemble::metric_names(sc)
 }
 
 /// A classic result of `st`'s shape (its cost too) over `dur` seconds, every count 0.
