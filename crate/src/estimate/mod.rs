@@ -17,7 +17,8 @@
 //! - **Work**: a classic run is counted exactly (strategies without jitter run once per
 //!   batch of seeds, as `classic::Runs` does); a cluster run's events come from running
 //!   a short prefix (at most [`PREFIX_EVENTS`] events of the first [`PREFIX_MS`] ms),
-//!   extrapolated over the run and capped by `max_events`. A fault's retry storm can
+//!   extrapolated over the run and capped by `max_events` (in a cluster sweep, for at
+//!   most [`SHAPED_POINTS`] points, the others' taken from the nearest). A fault's retry storm can
 //!   multiply the events after the prefix, up to that cap ([`Estimate::work_bound`]).
 //! - **Output** is the size of the output format, from the same output built for one
 //!   and two buckets, seeds or points (`output.rs`) and extrapolated.
@@ -49,6 +50,9 @@ pub const SECONDS_PER_SAMPLE: f64 = 400e-6;
 pub const PREFIX_EVENTS: u64 = 100_000;
 /// Longest simulated time of that prefix, ms.
 pub const PREFIX_MS: u64 = 10_000;
+/// Most points of a cluster sweep whose runs' shapes are measured (each by a prefix
+/// run, see [`PREFIX_EVENTS`]); the others take the shape of the nearest one measured.
+pub const SHAPED_POINTS: usize = 4;
 /// Estimated seconds beyond which the page says how long a job will take and asks
 /// before starting it.
 pub const ASK_ABOVE_S: f64 = 10.0;
@@ -248,8 +252,30 @@ impl Items {
         let share = runs as f64 / all.max(1) as f64 * plan.seeds.len() as f64;
         let (mut work, mut bound, mut thread, mut sample) = (0u64, 0u64, 0u64, 0u64);
         let (mut rate, mut unit) = (CLUSTER_EVENTS_PER_S, Unit::Events);
-        for (i, (_, sc)) in plan.points.iter().enumerate() {
-            let shape = memory::RunShape::of(sc);
+        // A cluster point's shape runs a prefix of it (tens of milliseconds in the page,
+        // on its main thread): at most SHAPED_POINTS points spread over the grid are
+        // shaped, each standing for the points nearest it. A classic shape is counted
+        // exactly and cheaply, so every classic point has its own.
+        let np = plan.points.len();
+        let shaped = |i: usize| match &plan.points[i].1 {
+            AnyScenario::Cluster(_) if np > SHAPED_POINTS => {
+                let step = (np - 1) as f64 / (SHAPED_POINTS - 1) as f64;
+                ((i as f64 / step).round() * step).round() as usize
+            }
+            _ => i,
+        };
+        let mut shapes: Vec<(usize, memory::RunShape, u64)> = Vec::new();
+        for i in 0..np {
+            let at = shaped(i);
+            if shapes.last().is_none_or(|s| s.0 != at) {
+                let sc = &plan.points[at].1;
+                shapes.push((
+                    at,
+                    memory::RunShape::of(sc),
+                    memory::sample_bytes(sc, curves),
+                ));
+            }
+            let (_, shape, sample_b) = shapes.last().expect("shaped above");
             // A strategy without jitter runs once per batch; a sweep runs seed by seed,
             // so one the swept field leaves unchanged runs about once per batch too.
             work += (shape.work_seeded as f64 * share) as u64;
@@ -258,7 +284,7 @@ impl Items {
             }
             bound += (shape.bound as f64 * share) as u64;
             thread = thread.max(shape.thread_bytes(batch));
-            sample = sample.max(memory::sample_bytes(sc, curves));
+            sample = sample.max(*sample_b);
             (rate, unit) = (shape.rate(), shape.unit);
         }
         let busy = threads.min(batches);

@@ -4,7 +4,10 @@
 // The page holds its own Plan, built from the same (scenario, sweep) as the workers':
 // it hands out ranges of item indices, keeps every sample by its index (Plan.add) and
 // asks for the result of the completed leading items (Plan.result), at most every
-// UPDATE_MS, so the spread tightens while the seeds finish. The result depends only on
+// UPDATE_MS, so the spread tightens while the seeds finish. A result summarises every
+// seed so far, so it costs more as they come in: the next one waits UPDATE_GAP times as
+// long as the last took, which keeps the main thread mostly free (and the whole job's
+// updates from growing with the square of its seeds). The result depends only on
 // the samples in item order, never on which worker ran what: any pool size gives the
 // same numbers. Cancel terminates the workers (the only way to stop wasm mid-item);
 // the next run starts fresh ones. Without workers (an old browser, a file:// page) the
@@ -14,6 +17,7 @@
 /** @typedef {import('../../retrystorm-web.js').Plan} Plan */
 
 const UPDATE_MS = 100;
+const UPDATE_GAP = 4;
 // Items per message: about this much work, so the messages cost little and a point
 // still shows as soon as its seeds are in; a heavy item (a cluster run of seconds) goes
 // alone. The first ranges are one item each, until a worker says what an item costs.
@@ -69,6 +73,7 @@ export class Pool {
     let chunk = 1;
     let next = 0;
     let lastUpdate = 0;
+    let wait = UPDATE_MS;
     let timer = 0;
     return new Promise((resolve, reject) => {
       let finished = false;
@@ -83,8 +88,10 @@ export class Pool {
       const report = () => {
         clearTimeout(timer);
         timer = 0;
-        lastUpdate = performance.now();
+        const t0 = performance.now();
         onUpdate(plan.done());
+        lastUpdate = performance.now();
+        wait = Math.max(UPDATE_MS, UPDATE_GAP * (lastUpdate - t0));
       };
       /** @param {[number, string][]} samples */
       const take = (samples) => {
@@ -94,8 +101,8 @@ export class Pool {
             report();
             resolve();
           });
-        } else if (performance.now() - lastUpdate >= UPDATE_MS) report();
-        else if (!timer) timer = setTimeout(report, UPDATE_MS);
+        } else if (performance.now() - lastUpdate >= wait) report();
+        else if (!timer) timer = setTimeout(report, wait - (performance.now() - lastUpdate));
       };
       this.stop = () => end(() => reject({ cancelled: true }));
       const workers = this.spawn(Math.min(this.size, items));
