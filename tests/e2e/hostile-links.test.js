@@ -21,10 +21,15 @@ const SEED = 20261203;
 const LOADS = 12;
 const LINKS = 300;
 // A frozen main thread, not a slow one: a generous bound, never a timing benchmark. The
-// longest task known is planning a cluster sweep from its link (Plan runs the base
-// scenario once to learn its metric names: about 0.5 s for the metastability map on an
-// idle core, many times that on a machine whose cores are shared). So the bound is the
-// larger of LONG_TASK_MS and REFERENCE_TIMES that planning, timed on the same page.
+// issue's 200 ms is not a bound a test can hold here: the page's boot (the wasm's first
+// calls, both apps built, the first table and chart drawn) is one task of 200–530 ms on a
+// shared 2-core machine, and opening a cluster sweep's link plans and estimates it (the
+// estimate runs a prefix of a few of its points) and draws the single run, each a task of
+// a few hundred ms there; many times that when every core is shared. (Planning no longer
+// runs the base scenario: the metric names come from its structure.) So the bound is the
+// larger of LONG_TASK_MS and REFERENCE_TIMES the planning and estimate of the
+// metastability map, timed on the same page, which scale with the machine's load; the
+// page's long tasks are measured by tests/e2e/bench-longtasks.js (docs/performance.md).
 const LONG_TASK_MS = 2000;
 const REFERENCE_TIMES = 4;
 // What a name may hold: markup that would run if the page ever parsed it as HTML.
@@ -274,8 +279,9 @@ function watchLongTasks(page) {
 }
 
 /**
- * How long planning the metastability map takes on this page now (ms): the reference
- * for the long-task bound, measured as the machine is loaded while the test runs.
+ * How long planning and estimating the metastability map takes on this page now (ms):
+ * the reference for the long-task bound, measured as the machine is loaded while the
+ * test runs.
  * @param {import('playwright-core').Page} page
  */
 function referenceTask(page) {
@@ -284,7 +290,9 @@ function referenceTask(page) {
     const s = w.sweepPresets('en').find((/** @type {any} */ p) => p.id === 'metastability-map');
     const scenario = w.bundledScenarios('en').find((/** @type {any} */ p) => p.id === s.scenario)?.scenario;
     const t0 = performance.now();
-    new w.Plan('cluster', scenario, s.sweep).free();
+    const plan = new w.Plan('cluster', scenario, s.sweep);
+    plan.estimate(2, 'en');
+    plan.free();
     return performance.now() - t0;
   });
 }

@@ -1,0 +1,163 @@
+// The page's main-thread long tasks (PerformanceObserver 'longtask', over 50 ms) while it
+// opens links and runs what they ask for. A benchmark, not a test: it prints numbers and
+// never fails on them. Each case is a fresh page, watched from before its first script
+// (an init script), so the boot and the wasm's compile and first calls are counted too.
+// The cases: the default page; the bundled sweeps (classic and cluster); a cluster
+// ensemble (the GC stampede's 40 seeds, run to its end); classic ensembles of 1,000 and
+// 10,000 seeds of the article's table (run to their end, "Run anyway" where the page asks);
+// and links to long work that only ask (10,000 seeds of the GC stampede).
+// Per case: every long task (ms) and the longest; for the default page the boot's
+// longest task (the wasm compile and start) over RUNS fresh pages, at median.
+//
+//   node tests/e2e/bench-longtasks.js   (env: DIST, RETRYSTORM_BIN as for the e2e tests;
+//                                        RUNS, default 5; WORKERS, default 2)
+
+import * as e2e from './harness.js';
+
+const RUNS = Math.max(1, Number(process.env.RUNS) || 5);
+const WORKERS = Math.max(1, Number(process.env.WORKERS) || 2);
+
+/** Watches long tasks from the page's first script on: `window.__longTasks`. */
+const WATCH = () => {
+  const w = /** @type {any} */ (window);
+  w.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      w.__longTasks.push({ at: Math.round(e.startTime), ms: Math.round(e.duration) });
+    }
+  }).observe({ type: 'longtask', buffered: true });
+};
+
+/**
+ * The median of some numbers.
+ * @param {number[]} xs
+ */
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)];
+}
+
+const h = new e2e.Harness({ width: 1280, height: 900 });
+await h.start();
+/** @type {import('playwright-core').BrowserContext} */ (h.context).addInitScript(WATCH);
+
+/**
+ * Opens `query` on a fresh page, waits for `done` (a page function) and a settling
+ * second, and returns its long tasks.
+ * @param {string} query
+ * @param {() => boolean} done
+ * @param {{click?: string, timeout?: number}} [opts]
+ */
+async function measure(query, done, opts = {}) {
+  const page = await h.page(`${h.url}?lang=en&workers=${WORKERS}${query}`);
+  await page.waitForFunction(() => 'playground' in window, undefined, { timeout: 60_000 });
+  if (opts.click) {
+    await page.locator(opts.click).waitFor({ state: 'visible', timeout: 30_000 });
+    await page.click(opts.click);
+  }
+  await page.waitForFunction(done, undefined, { timeout: opts.timeout ?? 600_000, polling: 250 });
+  await page.waitForTimeout(1000);
+  /** @type {{at: number, ms: number}[]} */
+  const tasks = await page.evaluate(() => /** @type {any} */ (window).__longTasks);
+  if (page.errors.length) console.log(`  page errors: ${page.errors.join(' | ')}`);
+  await page.close();
+  return tasks;
+}
+
+/**
+ * Prints a case's long tasks.
+ * @param {string} name
+ * @param {{at: number, ms: number}[]} tasks
+ */
+function report(name, tasks) {
+  const longest = Math.max(0, ...tasks.map((t) => t.ms));
+  const list = tasks.map((t) => `${t.ms}@${t.at}`).join(' ');
+  console.log(`${name}: longest ${longest} ms; ${tasks.length} long tasks (ms@start): ${list}`);
+}
+
+// The page's own links, made by its encoder.
+const home = await h.page(`${h.url}?lang=en&workers=${WORKERS}`);
+await e2e.waitRunCount(home, 'runs', 1);
+/** @type {Record<string, string>} */
+const links = await home.evaluate(() => {
+  const w = window.wasmBindings;
+  const scenarios = w.bundledScenarios('en');
+  /** @param {string} id */
+  const scenario = (id) => scenarios.find((/** @type {any} */ p) => p.id === id)?.scenario;
+  const view = { hidden: /** @type {number[]} */ ([]) };
+  const classic = w.classicDefaults().scenario;
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const s of w.sweepPresets('en')) {
+    out[`sweep ${s.id}`] = w.encodeState({
+      model: s.model,
+      [s.model]: scenario(s.scenario),
+      [`${s.model}_sweep`]: s.sweep,
+      view,
+    });
+  }
+  const stampede = scenario('cluster-gc-stampede-naive');
+  out['cluster ensemble 40 seeds'] = w.encodeState({
+    model: 'cluster',
+    cluster: stampede,
+    cluster_sweep: { seeds: 40 },
+    view,
+  });
+  out['cluster ensemble 10,000 seeds (asks)'] = w.encodeState({
+    model: 'cluster',
+    cluster: stampede,
+    cluster_sweep: { seeds: 10_000 },
+    view,
+  });
+  out['classic ensemble 1,000 seeds'] = w.encodeState({
+    model: 'classic',
+    classic,
+    classic_sweep: { seeds: 1000 },
+    view,
+  });
+  out['classic ensemble 10,000 seeds'] = w.encodeState({
+    model: 'classic',
+    classic,
+    classic_sweep: { seeds: 10_000 },
+    view,
+  });
+  return out;
+});
+await home.close();
+
+/** @type {number[]} */
+const boots = [];
+for (let i = 0; i < RUNS; i++) {
+  const tasks = await measure('', () => Number(document.body.dataset.runs || 0) >= 1);
+  report(`default page #${i + 1}`, tasks);
+  boots.push(Math.max(0, ...tasks.map((t) => t.ms)));
+}
+console.log(`default page: longest task at median over ${RUNS} fresh pages ${median(boots)} ms (${boots.join(', ')})`);
+
+for (const [name, s] of Object.entries(links)) {
+  const q = `&s=${encodeURIComponent(s)}`;
+  const model = name.includes('classic') || name.includes('breaker') || name.includes('budget') ? 'classic' : 'cluster';
+  // An ensemble runs in the seeds panel or, from a link, as a sweep without parameters.
+  const finished = ['Sweep', 'Ensemble']
+    .map((k) => `['done', 'error'].includes(document.body.dataset.${model}${k})`)
+    .join(' || ');
+  if (name.includes('asks')) {
+    // Only the notice: nothing starts until the reader says so.
+    const notice = `[data-long-work="${model}-ensemble"]`;
+    const asked = /** @type {() => boolean} */ (
+      new Function(`return !!document.querySelector('${notice}:not([hidden])')`)
+    );
+    report(name, await measure(q, asked));
+    continue;
+  }
+  // Where the page asks first (an estimate over ~10 s), "Run anyway".
+  const page = await h.page(`${h.url}?lang=en&workers=${WORKERS}${q}`);
+  await page.waitForFunction(() => 'playground' in window);
+  await page.waitForTimeout(1500);
+  const asks = await page.locator('[data-long-work]:not([hidden]) .long-work-run').count();
+  await page.close();
+  const opts = asks ? { click: '[data-long-work]:not([hidden]) .long-work-run' } : {};
+  const done = /** @type {() => boolean} */ (new Function(`return ${finished}`));
+  report(`${name}${asks ? ' (asked; run anyway)' : ''}`, await measure(q, done, opts));
+}
+await h.stop();
