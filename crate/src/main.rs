@@ -366,6 +366,8 @@ fn gate(args: &Args, est: &Estimate) -> Result<Option<String>, String> {
 struct Printed {
     text: String,
     stopped: Option<String>,
+    /// The output went out as it was made (`text` is then empty): nothing to write.
+    written: bool,
 }
 
 impl From<String> for Printed {
@@ -373,6 +375,7 @@ impl From<String> for Printed {
         Printed {
             text,
             stopped: None,
+            written: false,
         }
     }
 }
@@ -721,6 +724,9 @@ fn ensemble_cmd(args: &Args) -> Result<Printed, String> {
         return Ok(text.into());
     }
     let progress = watch::stop_on_ctrl_c();
+    if args.csv {
+        return ensemble_csv(args, &sc, &seeds, &progress);
+    }
     let result = watch::with_bar(seeds.len(), "seeds", &progress, || {
         ensemble::run_watched(&sc, &seeds, args.threads, &progress)
     })
@@ -737,10 +743,6 @@ fn ensemble_cmd(args: &Args) -> Result<Printed, String> {
             })?,
             None => json(&result)?,
         }
-    } else if args.csv {
-        // A partial CSV is the whole run's first rows, unmarked: a marker line would
-        // break the CSV readers it is for (stderr and the exit status say it).
-        ensemble::render::csv(&result)
     } else {
         let text = ensemble::render::text(&title(&sc), &result);
         match &partial {
@@ -751,6 +753,66 @@ fn ensemble_cmd(args: &Args) -> Result<Printed, String> {
     Ok(Printed {
         text,
         stopped: partial.map(|p| p.words()),
+        written: false,
+    })
+}
+
+/// `ensemble --csv`: each seed's rows written (to `--out` or stdout) as soon as it and
+/// every earlier seed are done, so the CSV is never held whole, nor the ensemble. A
+/// partial CSV is the whole run's first rows, unmarked: a marker line would break the
+/// CSV readers it is for (stderr and the exit status say it).
+///
+/// The rows go through a writer thread, so the runs never wait on a reader: a pipe
+/// whose reader is slow (or reads only at the end) holds the rows not yet taken, as
+/// the whole CSV was held before, and a Ctrl-C still stops the runs at once.
+fn ensemble_csv(
+    args: &Args,
+    sc: &AnyScenario,
+    seeds: &[i64],
+    progress: &retrystorm::progress::Progress,
+) -> Result<Printed, String> {
+    let sink: Box<dyn Write + Send> = match &args.out {
+        Some(path) => {
+            Box::new(std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?)
+        }
+        None => Box::new(std::io::stdout()),
+    };
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let writer = std::thread::spawn(move || -> std::io::Result<()> {
+        let mut sink = std::io::BufWriter::new(sink);
+        let mut failed = None;
+        for rows in rx {
+            // Keep taking rows after a failure, so the runs never block on the channel.
+            if failed.is_none() {
+                failed = sink.write_all(rows.as_bytes()).err();
+            }
+        }
+        failed.map_or_else(|| sink.flush(), Err)
+    });
+    let names = ensemble::group_names(sc);
+    let verdicts = ensemble::verdict_names(sc);
+    // The header comes with the first seed: a job stopped before any prints nothing.
+    let mut rows = String::from(ensemble::render::CSV_HEADER);
+    let done = watch::with_bar(seeds.len(), "seeds", progress, || {
+        ensemble::stream_watched(sc, seeds, args.threads, progress, |s| {
+            ensemble::render::csv_seed(&mut rows, &names, &verdicts, &s);
+            let _ = tx.send(std::mem::take(&mut rows));
+        })
+    });
+    drop(tx);
+    let written = writer
+        .join()
+        .unwrap_or_else(|_| Err(std::io::Error::other("the writer thread panicked")));
+    let done = done.map_err(err)?;
+    // A closed stdout (`| head`) is not an error, as for every other output.
+    if let (Some(path), Err(e)) = (&args.out, written) {
+        return Err(format!("cannot write {path}: {e}"));
+    }
+    let stopped = (done < seeds.len()).then(|| Partial::new(done, seeds.len(), "seeds").words());
+    Ok(Printed {
+        text: String::new(),
+        stopped,
+        written: true,
     })
 }
 
@@ -847,6 +909,7 @@ fn grid(args: &Args) -> Result<Printed, String> {
     Ok(Printed {
         text,
         stopped: partial.map(|p| p.words()),
+        written: false,
     })
 }
 
@@ -988,6 +1051,7 @@ fn main() -> ExitCode {
     let result = parse_args(&argv).and_then(|a| {
         let printed = execute(&a)?;
         match &a.out {
+            Some(_) if printed.written => Ok(printed),
             Some(path) => std::fs::write(path, &printed.text)
                 .map(|()| Printed {
                     text: String::new(),

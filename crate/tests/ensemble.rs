@@ -361,3 +361,54 @@ fn metric_names_are_the_names_a_run_reports() {
     // The one shape a scenario decides (a strategy's cost model) is among them.
     assert!(with_cost > 0);
 }
+
+/// An ensemble streamed seed by seed: the sink has seed 1's sample long before the last
+/// seed is run, gets every seed once in seed order, and the CSV written from what it
+/// gets is byte for byte the CSV of the whole ensemble; a stop hands on the first seeds
+/// only, exactly those a stopped `run_watched` keeps.
+#[test]
+fn an_ensemble_streams_its_seeds_in_order() {
+    use retrystorm::progress::Progress;
+    let sc = article();
+    let seeds = derive_seeds(sc.seed(), 256);
+    let names = ensemble::group_names(&sc);
+    let verdicts = ensemble::verdict_names(&sc);
+    for threads in [1, 2] {
+        let progress = Progress::new();
+        let mut csv = String::from(ensemble::render::CSV_HEADER);
+        let mut got = Vec::new();
+        let mut done_at_first = None;
+        let handed = ensemble::stream_watched(&sc, &seeds, Some(threads), &progress, |s| {
+            done_at_first.get_or_insert(progress.done());
+            got.push(s.seed);
+            ensemble::render::csv_seed(&mut csv, &names, &verdicts, &s);
+        })
+        .unwrap();
+        assert_eq!(handed, seeds.len());
+        assert_eq!(
+            got, seeds,
+            "every seed once, in seed order ({threads} threads)"
+        );
+        // Runs finished when the first seed reached the sink: a batch or a few, never all.
+        let first = done_at_first.unwrap();
+        assert!(
+            first < seeds.len() / 2,
+            "{first} of {} seeds run first",
+            seeds.len()
+        );
+        let whole = ensemble::run(&sc, &seeds, Some(threads)).unwrap();
+        assert_eq!(csv, ensemble::render::csv(&whole));
+    }
+
+    // Stopped from the sink once a seed is in: only the first seeds, in order.
+    let progress = Progress::new();
+    let mut got = Vec::new();
+    let handed = ensemble::stream_watched(&sc, &seeds, Some(2), &progress, |s| {
+        progress.stop();
+        got.push(s.seed);
+    })
+    .unwrap();
+    assert_eq!(handed, got.len());
+    assert!(handed > 0 && handed < seeds.len(), "{handed}");
+    assert_eq!(got, seeds[..handed]);
+}

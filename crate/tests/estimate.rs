@@ -43,6 +43,15 @@ fn measure(job: impl FnOnce() -> String) -> (u64, u64) {
     (peak as u64, out.len() as u64)
 }
 
+/// [`measure`] of a job that writes as it goes and answers how much it wrote.
+fn measure_len(job: impl FnOnce() -> u64) -> (u64, u64) {
+    HEAP.reset_peak_usage();
+    let before = HEAP.current_usage();
+    let out = job();
+    let peak = HEAP.peak_usage() - before;
+    (peak as u64, out)
+}
+
 struct Case {
     name: &'static str,
     estimate: Estimate,
@@ -87,6 +96,28 @@ fn run_case(name: &'static str, sc: &AnyScenario, format: Format) -> Case {
 fn ensemble_case(name: &'static str, sc: &AnyScenario, seeds: usize, format: Format) -> Case {
     let estimate = estimate::ensemble(sc, seeds, Some(1), format);
     let list = ensemble::derive_seeds(sc.seed(), seeds);
+    if format == Format::Csv {
+        // Streamed as `ensemble --csv` writes it: each seed's rows made, counted, dropped.
+        let (names, verdicts) = (ensemble::group_names(sc), ensemble::verdict_names(sc));
+        let (peak, output) = measure_len(|| {
+            let mut rows = String::from(ensemble::render::CSV_HEADER);
+            let mut written = 0;
+            let progress = retrystorm::progress::Progress::new();
+            ensemble::stream_watched(sc, &list, Some(1), &progress, |s| {
+                ensemble::render::csv_seed(&mut rows, &names, &verdicts, &s);
+                written += rows.len() as u64;
+                rows.clear();
+            })
+            .unwrap();
+            written
+        });
+        return Case {
+            name,
+            estimate,
+            peak,
+            output,
+        };
+    }
     let (peak, output) = measure(|| {
         let e = ensemble::run(sc, &list, Some(1)).unwrap();
         match format {

@@ -257,7 +257,7 @@ const CLASSIC_SKIP: &[&str] = &["name", "per_sec", "trip_at"];
 const CLUSTER_TIER_SKIP: &[&str] = &["name"];
 
 /// The groups of a scenario as (key, name), in the order of [`Sample::groups`].
-pub(crate) fn group_names(scenario: &AnyScenario) -> Vec<(String, String)> {
+pub fn group_names(scenario: &AnyScenario) -> Vec<(String, String)> {
     match scenario {
         AnyScenario::Classic(sc) => sc
             .strategies
@@ -415,6 +415,77 @@ pub fn run_watched(
         sample_in(scenario, s, true, runs)
     })?;
     Ok(summarise(scenario, &samples))
+}
+
+/// [`run_watched`] without holding the ensemble: each seed's sample is handed to `sink`
+/// in seed order as soon as it and every earlier seed are done (batches that finish
+/// ahead of an earlier one wait for it, and only they), then dropped. What `sink` is
+/// handed, in order, is exactly the samples [`run_watched`] summarises, a stop
+/// included (the seeds finished, the first of `seeds`). Returns how many it was handed.
+pub fn stream_watched(
+    scenario: &AnyScenario,
+    seeds: &[i64],
+    threads: Option<usize>,
+    progress: &Progress,
+    sink: impl FnMut(Sample) + Send,
+) -> Result<usize, ValidationError> {
+    check_count("seeds", seeds.len())?;
+    let batches: Vec<(usize, &[i64])> = seeds.chunks(batch_len(seeds.len())).enumerate().collect();
+    let order = std::sync::Mutex::new(InOrder {
+        next: 0,
+        waiting: std::collections::BTreeMap::new(),
+        closed: false,
+        handed: 0,
+        sink,
+    });
+    map_parallel(&batches, threads, |&(k, batch)| {
+        let mut runs = classic::Runs::new();
+        let mut out = Vec::with_capacity(batch.len());
+        for s in batch {
+            if progress.stopped() {
+                break;
+            }
+            out.push(sample_in(scenario, *s, true, &mut runs)?);
+            progress.tick();
+        }
+        let whole = out.len() == batch.len();
+        // A poisoned lock means another batch panicked; the panic is the news.
+        if let Ok(mut o) = order.lock() {
+            o.arrive(k, out, whole);
+        }
+        Ok(())
+    })?;
+    Ok(order.into_inner().map_or(0, |o| o.handed))
+}
+
+/// Batches' samples put back in batch order for a sink: those that finish ahead of an
+/// earlier batch wait for it; after a batch cut short by a stop, nothing more is handed
+/// on (as [`map_watched`] keeps only the finished items from the first).
+struct InOrder<S> {
+    next: usize,
+    waiting: std::collections::BTreeMap<usize, (Vec<Sample>, bool)>,
+    closed: bool,
+    handed: usize,
+    sink: S,
+}
+
+impl<S: FnMut(Sample)> InOrder<S> {
+    fn arrive(&mut self, k: usize, samples: Vec<Sample>, whole: bool) {
+        if self.closed {
+            return;
+        }
+        self.waiting.insert(k, (samples, whole));
+        while let Some((samples, whole)) = self.waiting.remove(&self.next) {
+            self.next += 1;
+            self.handed += samples.len();
+            samples.into_iter().for_each(&mut self.sink);
+            if !whole {
+                self.closed = true;
+                self.waiting.clear();
+                return;
+            }
+        }
+    }
 }
 
 /// How many of `n` items make a batch of [`map_batched`]: about 64 batches in all,

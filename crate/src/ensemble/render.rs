@@ -1,7 +1,7 @@
 //! Text and CSV renderings of an [`Ensemble`]: per group a table of every metric's
 //! median, p5–p95 and min–max ranges and mean ± sd, then the counted verdicts.
 
-use super::{Count, Ensemble, Group, MetricSpread};
+use super::{Count, Ensemble, Group, MetricSpread, Sample};
 use crate::report::{csv_field, Table};
 use core::fmt::Write as _;
 
@@ -210,25 +210,62 @@ pub fn markdown(e: &Ensemble) -> String {
 /// Every per-seed value as CSV (`seed,group,metric,value`; an empty value where a run
 /// has none), then one row per seed and verdict (`seed,verdict,<name>,1|0|`).
 pub fn csv(e: &Ensemble) -> String {
-    let mut out = String::from("seed,group,metric,value\n");
+    let mut out = String::from(CSV_HEADER);
     for (i, seed) in e.seeds.iter().enumerate() {
-        for g in &e.groups {
-            let group = csv_field(&g.name);
-            for m in &g.metrics {
-                let v = m.values[i].map(|v| v.to_string()).unwrap_or_default();
-                let _ = writeln!(out, "{seed},{group},{},{v}", csv_field(&m.metric));
-            }
-        }
-        for c in &e.verdicts {
-            let v = match c.per_seed[i] {
-                Some(true) => "1",
-                Some(false) => "0",
-                None => "",
-            };
-            let _ = writeln!(out, "{seed},verdict,{},{v}", csv_field(&c.name));
-        }
+        let groups = e.groups.iter().map(|g| {
+            let metrics = g
+                .metrics
+                .iter()
+                .map(move |m| (m.metric.as_str(), m.values[i]));
+            (g.name.as_str(), metrics)
+        });
+        let verdicts = e.verdicts.iter().map(|c| (c.name.as_str(), c.per_seed[i]));
+        seed_rows(&mut out, *seed, groups, verdicts);
     }
     out
+}
+
+/// The first line of [`csv`].
+pub const CSV_HEADER: &str = "seed,group,metric,value\n";
+
+/// One seed's rows of [`csv`], from its sample: what the CLI writes as each seed
+/// comes in, so an ensemble's CSV is never held whole. `names` are the scenario's
+/// groups' names ([`super::group_names`]) and `verdicts` its verdicts'
+/// ([`super::verdict_names`]).
+pub fn csv_seed(out: &mut String, names: &[(String, String)], verdicts: &[String], s: &Sample) {
+    let groups = names
+        .iter()
+        .zip(&s.groups)
+        .map(|((_, name), ms)| (name.as_str(), ms.iter().map(|(m, v)| (m.as_str(), *v))));
+    let verdicts = verdicts
+        .iter()
+        .zip(&s.verdicts)
+        .map(|(n, v)| (n.as_str(), *v));
+    seed_rows(out, s.seed, groups, verdicts);
+}
+
+/// The rows of one seed: its metrics group by group, then its verdicts.
+fn seed_rows<'a, M: Iterator<Item = (&'a str, Option<f64>)>>(
+    out: &mut String,
+    seed: i64,
+    groups: impl Iterator<Item = (&'a str, M)>,
+    verdicts: impl Iterator<Item = (&'a str, Option<bool>)>,
+) {
+    for (name, metrics) in groups {
+        let group = csv_field(name);
+        for (metric, v) in metrics {
+            let v = v.map(|v| v.to_string()).unwrap_or_default();
+            let _ = writeln!(out, "{seed},{group},{},{v}", csv_field(metric));
+        }
+    }
+    for (name, v) in verdicts {
+        let v = match v {
+            Some(true) => "1",
+            Some(false) => "0",
+            None => "",
+        };
+        let _ = writeln!(out, "{seed},verdict,{},{v}", csv_field(name));
+    }
 }
 
 #[cfg(test)]

@@ -190,12 +190,24 @@ pub fn ensemble(
     let summarising = n * sample + summary + 2 * 8 * n;
     let (out_held, output_bytes) = output::ensemble(scenario, seeds, format);
     let writing = summary + out_held;
+    let peak_bytes = if format == Format::Csv {
+        // Streamed (`ensemble --csv`, [`crate::ensemble::stream_watched`]): only the
+        // batches under way and one finished ahead of an earlier one are held, each
+        // seed's rows written (through an 8 KiB buffer) and dropped.
+        let batch = crate::ensemble::batch_len(seeds) as u64;
+        busy * shape.thread_bytes(batch as usize)
+            + (busy + 1) * batch * sample
+            + out_held / n.max(1)
+            + 8192
+    } else {
+        running.max(summarising).max(writing)
+    };
     Estimate {
         runs: n,
         work,
         unit: shape.unit,
         work_bound: (shape.bound * n).max(work),
-        peak_bytes: running.max(summarising).max(writing),
+        peak_bytes,
         output_bytes,
         seconds: (work as f64 / shape.rate() + n as f64 * SECONDS_PER_SAMPLE) / busy as f64,
         threads,
