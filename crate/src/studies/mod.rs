@@ -222,7 +222,9 @@ pub fn run(
         .find(|d| d.info.id == id)
         .ok_or_else(|| {
             let ids: Vec<&str> = defs().iter().map(|d| d.info.id).collect();
+            // An unknown name is a value not among the allowed ones, not out of a range.
             ValidationError::new("study", id, format!("one of {}", ids.join(", ")))
+                .of_kind(crate::validate::ErrorKind::Type)
         })?;
     let n = seeds.unwrap_or(def.info.seeds);
     // Two seeds at least: a tolerance needs the model's spread.
@@ -446,6 +448,9 @@ mod tests {
     fn an_unknown_study_is_named_with_the_known_ones() {
         let e = run("nope", Some(2), Some(1), Lang::En).unwrap_err();
         assert_eq!(e.field, "study");
-        assert!(e.to_string().contains("brooker-retry-sim"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "study = nope is not allowed: expected one of brooker-retry-sim, brooker-collapse"
+        );
     }
 }
