@@ -4,7 +4,7 @@
 //! loaded by a Web Worker only when a reader opens the paste box, so the first page never
 //! downloads the readers of YAML, properties and the libraries' formats.
 
-use retrystorm::import::{import, Library};
+use retrystorm::import::{export::export, import, Library, Policy};
 use retrystorm::lang::Lang;
 use wasm_bindgen::prelude::*;
 
@@ -49,6 +49,36 @@ pub fn import_config(
     let imported = import(text, library, instance.as_deref(), lang)
         .map_err(|e| js_error::js_error_in(&e, lang))?;
     to_js(&imported.to_json())
+}
+
+/// Writes `client` (a client policy as a scenario holds it, e.g. `tiers[0].client`) as
+/// `to`'s configuration (a library's name), its instance or route called `name`, in
+/// `lang`: `{library, text, cannot}`, where `cannot` says what that library cannot
+/// express of the policy (`retrystorm export`, the same function).
+#[wasm_bindgen(
+    js_name = exportPolicy,
+    unchecked_return_type = "{library: string, text: string, cannot: string[]}"
+)]
+pub fn export_policy(
+    client: JsValue,
+    to: &str,
+    name: &str,
+    lang: Option<String>,
+) -> Result<JsValue, JsValue> {
+    let lang = lang.as_deref().and_then(Lang::parse).unwrap_or(Lang::En);
+    let err = |e: &retrystorm::ValidationError| js_error::js_error_in(e, lang);
+    let text = js_sys::JSON::stringify(&client)
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(|| js_error::plain_error("the client policy is not a JSON object"))?;
+    let value = retrystorm::validate::parse_json(&text).map_err(|e| err(&e))?;
+    let policy = Policy::from_client_json(&value, "client").map_err(|e| err(&e))?;
+    let library = Library::from_name(to).map_err(|e| err(&e))?;
+    to_js(
+        &export(&policy, library, name, lang)
+            .map_err(|e| err(&e))?
+            .to_json(),
+    )
 }
 
 /// A JSON value as a plain JS value, through its text (as the page's glue does).

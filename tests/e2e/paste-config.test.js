@@ -140,3 +140,52 @@ test('a bad value is named by its key path in the file, in words, and nothing is
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('a client policy of the scenario written as each library’s configuration, as retrystorm export writes it', async () => {
+  const { page } = await openCluster();
+  await page.click('#cluster-paste summary');
+  await page.waitForFunction(() => (document.getElementById('cluster-write-to')?.children.length ?? 0) > 1);
+  const libraries = await page.$$eval('#cluster-write-to option', (os) => os.map((o) => o.getAttribute('value') ?? ''));
+  assert.ok(libraries.includes('resilience4j') && libraries.includes('grpc'), libraries.join(' '));
+  const cfg = await page.evaluate(() => structuredClone(window.playground.cluster.cfg));
+  const scenario = h.scratch('write-scenario.json');
+  fs.writeFileSync(scenario, JSON.stringify({ model: 'cluster', ...cfg }));
+  for (const to of libraries) {
+    await page.selectOption('#cluster-write-to', to);
+    await page.selectOption('#cluster-write-from', 'tiers[0].client');
+    await page.$eval('#cluster-write-text', (t) => {
+      /** @type {HTMLTextAreaElement} */ (t).value = '';
+    });
+    await page.click('#cluster-write');
+    await page.waitForFunction(
+      () => /** @type {HTMLTextAreaElement} */ (document.getElementById('cluster-write-text')).value !== '',
+    );
+    const text = await page.inputValue('#cluster-write-text');
+    const cannot = await page.$$eval('#cluster-write-cannot li', (lis) => lis.map((li) => li.textContent));
+    const cli = JSON.parse(
+      execFileSync(
+        e2e.CLI,
+        [
+          'export',
+          '--scenario',
+          scenario,
+          '--policy',
+          'tiers[0].client',
+          '--to',
+          to,
+          '--instance',
+          'gateway-orders',
+          '--json',
+          '--lang',
+          'en',
+        ],
+        { encoding: 'utf8' },
+      ),
+    );
+    assert.equal(text, cli.text, to);
+    assert.deepEqual(cannot, cli.cannot, to);
+  }
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'paste-write.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -388,6 +388,7 @@ export class ClusterApp {
       this.paste ??= new PasteBox(paste, b, {
         targets: () => this.clientTargets(),
         apply: (path, policy) => this.usePolicy(path, policy),
+        client: (path) => structuredClone(getPath(this.cfg, path)),
       });
       this.paste.start();
     });

@@ -11,6 +11,7 @@ import { lang, t } from '../lib/i18n.js';
  * @typedef {{library: string, source: string, policy: Record<string, unknown>, words: string[], quirks: string[], defaults: string[]}} Imported
  * @typedef {{message: string, field?: string, allowed?: string, plain?: string}} ImportError
  * @typedef {{path: string, label: string}} Target a client policy of the scenario
+ * @typedef {{library: string, text: string, cannot: string[]}} Written
  */
 
 export class PasteBox {
@@ -18,7 +19,7 @@ export class PasteBox {
    * Fills `root` (the `<details>` whose summary the page built) with the box.
    * @param {HTMLDetailsElement} root
    * @param {ReturnType<typeof import('../lib/build.js').builder>} b the app's element ids and catalogue texts
-   * @param {{targets: () => Target[], apply: (path: string, policy: Record<string, unknown>) => void}} hooks
+   * @param {{targets: () => Target[], apply: (path: string, policy: Record<string, unknown>) => void, client: (path: string) => unknown}} hooks
    */
   constructor(root, { id, tx, aria }, hooks) {
     this.hooks = hooks;
@@ -43,6 +44,20 @@ export class PasteBox {
     this.out = el('div', { id: id('paste-out'), class: 'paste-out', hidden: true });
     this.target = el('select', { id: id('paste-target') });
     this.applyButton = el('button', { type: 'button', id: id('paste-apply'), ...tx('paste.apply') });
+    // The other way: a client policy of the scenario written as a library's configuration.
+    this.source = el('select', { id: id('write-from') });
+    this.to = el('select', { id: id('write-to') });
+    this.writeButton = el('button', { type: 'button', id: id('write'), ...tx('paste.write') });
+    this.written = el('textarea', {
+      id: id('write-text'),
+      rows: 8,
+      readOnly: true,
+      spellcheck: false,
+      ...aria('paste.writeTitle'),
+    });
+    this.cannot = el('ul', { id: id('write-cannot') });
+    this.writeStatus = el('p', { id: id('write-status'), class: 'hint', role: 'status' });
+    this.writeButton.addEventListener('click', () => this.write());
     this.root = root;
     root.append(
       el('p', { class: 'hint', ...tx('paste.hint') }),
@@ -62,6 +77,17 @@ export class PasteBox {
         this.applyButton,
       ),
       this.out,
+      el('h4', tx('paste.writeTitle')),
+      el(
+        'div',
+        { class: 'paste-row' },
+        el('label', {}, el('span', tx('paste.writeFrom')), ' ', this.source),
+        el('label', {}, el('span', tx('paste.writeTo')), ' ', this.to),
+        this.writeButton,
+      ),
+      this.writeStatus,
+      this.written,
+      this.cannot,
     );
     this.use = /** @type {HTMLElement} */ (root.querySelector(`#${id('paste-use')}`));
     this.readButton.addEventListener('click', () => {
@@ -74,6 +100,7 @@ export class PasteBox {
 
   /** Starts the importer's worker (once) and fills the list of libraries. */
   start() {
+    this.renderSources();
     if (this.worker) return;
     this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     this.worker.onmessage = (e) => {
@@ -87,6 +114,7 @@ export class PasteBox {
       if (!m.ok) return;
       for (const { name, title } of /** @type {{name: string, title: string}[]} */ (m.value)) {
         this.library.append(el('option', { value: name, text: title }));
+        this.to.append(el('option', { value: name, text: title }));
         this.titles.set(name, title);
       }
     });
@@ -103,6 +131,41 @@ export class PasteBox {
       this.waiting.set(id, resolve);
       this.worker?.postMessage({ id, ...request });
     });
+  }
+
+  /** The client policies a configuration can be written from, as the scenario has them now. */
+  renderSources() {
+    const was = /** @type {HTMLSelectElement} */ (this.source).value;
+    this.source.replaceChildren(
+      ...this.hooks.targets().map(({ path, label }) => el('option', { value: path, text: label })),
+    );
+    if (was) /** @type {HTMLSelectElement} */ (this.source).value = was;
+  }
+
+  /** Writes the client policy chosen as the chosen library's configuration, with what it cannot say. */
+  async write() {
+    this.renderSources();
+    const path = /** @type {HTMLSelectElement} */ (this.source).value;
+    const label = this.hooks.targets().find((x) => x.path === path)?.label ?? path;
+    const m = await this.ask({
+      kind: 'write',
+      client: this.hooks.client(path),
+      to: /** @type {HTMLSelectElement} */ (this.to).value,
+      // The instance or route's name in the configuration: the call it makes.
+      name: label.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'client',
+      lang: lang(),
+    });
+    if (!m.ok) {
+      const err = /** @type {ImportError} */ (m.error);
+      this.writeStatus.textContent = err.plain || err.message;
+      /** @type {HTMLTextAreaElement} */ (this.written).value = '';
+      this.cannot.replaceChildren();
+      return;
+    }
+    const w = /** @type {Written} */ (m.value);
+    this.writeStatus.textContent = '';
+    /** @type {HTMLTextAreaElement} */ (this.written).value = w.text;
+    this.cannot.replaceChildren(...w.cannot.map((c) => el('li', { text: c })));
   }
 
   /**

@@ -2,7 +2,8 @@
 // wasm module (import-web/, built beside the page's by Trunk): the paste box starts this
 // worker when a reader first opens it, so nobody else downloads the importer.
 //
-// Protocol: the page posts {id, kind: 'libraries'} or {id, kind: 'read', text, from, instance, lang};
+// Protocol: the page posts {id, kind: 'libraries'}, {id, kind: 'read', text, from, instance, lang}
+// or {id, kind: 'write', client, to, name, lang};
 // the worker answers {id, ok: true, value} or {id, ok: false, error: {message, field, value, allowed, plain}}.
 
 import init, * as wasm from '../../retrystorm-import-web.js';
@@ -11,13 +12,15 @@ import { errorMessage } from '../lib/jobs.js';
 const ready = init({ module_or_path: new URL('../../retrystorm-import-web_bg.wasm', import.meta.url) });
 
 self.onmessage = async (/** @type {MessageEvent} */ event) => {
-  const { id, kind, text, from, instance, lang } = event.data;
+  const { id, kind, text, from, instance, client, to, name, lang } = event.data;
   try {
     await ready;
     const value =
       kind === 'libraries'
         ? wasm.importLibraries()
-        : wasm.importConfig(text, from || undefined, instance || undefined, lang);
+        : kind === 'write'
+          ? wasm.exportPolicy(client, to, name, lang)
+          : wasm.importConfig(text, from || undefined, instance || undefined, lang);
     self.postMessage({ id, ok: true, value });
   } catch (e) {
     self.postMessage({ id, ok: false, error: errorMessage(e) });
