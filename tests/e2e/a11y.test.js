@@ -173,3 +173,27 @@ test('the presets are one list: arrow keys load the next preset, and it says whi
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('axe-core: no serious or critical violation with the cluster glossary and the paste box open, a configuration read', async () => {
+  const page = await h.page(`${h.url}?lang=en`);
+  await e2e.waitRunCount(page, 'runs', 1);
+  await page.click('input[name="model"][value="cluster"]');
+  await e2e.waitRunCount(page, 'clusterRuns', 1);
+  await page.click('#cluster-glossary summary');
+  await page.click('#cluster-paste summary');
+  await page.waitForFunction(() => (document.getElementById('cluster-paste-library')?.children.length ?? 0) > 1);
+  await page.fill(
+    '#cluster-paste-text',
+    'resilience4j:\n  retry:\n    instances:\n      inventory:\n        max-attempts: 3\n',
+  );
+  await page.click('#cluster-paste-read');
+  await page.waitForSelector('#cluster-paste-out li');
+  await page.click('#cluster-write');
+  await page.waitForFunction(
+    () => /** @type {HTMLTextAreaElement} */ (document.getElementById('cluster-write-text')).value !== '',
+  );
+  await settled(page);
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
