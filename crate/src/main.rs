@@ -474,11 +474,25 @@ fn import_cmd(args: &Args) -> Result<String, String> {
     if args.scenario.is_none() && args.preset.is_none() {
         return json(&policy);
     }
-    let AnyScenario::Cluster(sc) = load(args, "article")? else {
-        return Err(
-            "import --scenario needs a cluster scenario (a client policy is the cluster model's)"
-                .into(),
-        );
+    let sc = match load(args, "article")? {
+        AnyScenario::Cluster(sc) => sc,
+        // The classic model takes the policy as one more strategy row, named for where it
+        // came from; what the row cannot say goes to stderr with the words.
+        AnyScenario::Classic(mut sc) => {
+            use retrystorm::import::{export::classic, texts::Text};
+            use retrystorm::lang::Texts;
+            let name = Text::Source.fill(args.lang, &[&library.title(), &imported.source]);
+            let row = classic::row(&imported.policy, &name, args.lang);
+            for c in &row.cannot {
+                eprintln!("{}{c}", Text::Cannot.get(args.lang));
+            }
+            for d in &row.defaults {
+                eprintln!("{}{d}", Text::Default.get(args.lang));
+            }
+            sc.strategies.push(row.strategy);
+            sc.validate().map_err(err)?;
+            return json(&AnyScenario::Classic(sc).to_value());
+        }
     };
     let mut doc = serde_json::to_value(&sc).map_err(|e| e.to_string())?;
     let tier = doc["tiers"]

@@ -569,6 +569,57 @@ fn import_reads_a_spring_file_into_a_scenario_that_runs() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A configuration imported onto a classic scenario is one more strategy row, named for
+/// the library and the instance, whose table the article's columns show beside S1–S6.
+#[test]
+fn import_onto_the_article_adds_a_strategy_row() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/configs/aws-config"
+    );
+    let out = retrystorm(&[
+        "import",
+        path,
+        "--instance",
+        "exporter",
+        "--preset",
+        "article",
+        "--lang",
+        "en",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let words = String::from_utf8(out.stderr).unwrap();
+    // AWS's full jitter over 1 s × 2^k is the article's own: nothing the row cannot say
+    // of the waits, and the deadline the row needs is named as filled in.
+    assert!(!words.contains("cannot write this wait"), "{words}");
+    assert!(words.contains("default: deadline_ms = 30000"), "{words}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = doc["strategies"].as_array().unwrap();
+    assert_eq!(rows.len(), 7);
+    let row = &rows[6];
+    assert_eq!(row["name"], "AWS SDK (profile exporter)");
+    assert_eq!(
+        (&row["max_retry"], &row["base_ms"], &row["jitter"]),
+        (
+            &serde_json::json!(5),
+            &serde_json::json!(1000),
+            &serde_json::json!("full")
+        )
+    );
+    let dir =
+        std::env::temp_dir().join(format!("retrystorm-import-classic-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("article.json");
+    std::fs::write(&file, &out.stdout).unwrap();
+    let report = stdout(&["run", "--scenario", file.to_str().unwrap(), "--lang", "en"]);
+    assert!(report.contains("AWS SDK (profile exporter)"), "{report}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// The article's scenario made an hour long, in a temporary file: an ensemble of it
 /// holds every seed's attempts per second.
 fn hour_long_article() -> String {

@@ -7,6 +7,7 @@
 //! the mirror of its reader.
 
 mod aws;
+pub mod classic;
 mod envoy;
 mod grpc;
 mod polly;
