@@ -4,7 +4,10 @@
 //! loaded by a Web Worker only when a reader opens the paste box, so the first page never
 //! downloads the readers of YAML, properties and the libraries' formats.
 
-use retrystorm::import::{export::export, import, Library, Policy};
+use retrystorm::import::{
+    export::{classic, export},
+    import, Library, Policy,
+};
 use retrystorm::lang::Lang;
 use wasm_bindgen::prelude::*;
 
@@ -67,18 +70,42 @@ pub fn export_policy(
 ) -> Result<JsValue, JsValue> {
     let lang = lang.as_deref().and_then(Lang::parse).unwrap_or(Lang::En);
     let err = |e: &retrystorm::ValidationError| js_error::js_error_in(e, lang);
-    let text = js_sys::JSON::stringify(&client)
-        .ok()
-        .and_then(|t| t.as_string())
-        .ok_or_else(|| js_error::plain_error("the client policy is not a JSON object"))?;
-    let value = retrystorm::validate::parse_json(&text).map_err(|e| err(&e))?;
-    let policy = Policy::from_client_json(&value, "client").map_err(|e| err(&e))?;
+    let policy = policy_of(&client, lang)?;
     let library = Library::from_name(to).map_err(|e| err(&e))?;
     to_js(
         &export(&policy, library, name, lang)
             .map_err(|e| err(&e))?
             .to_json(),
     )
+}
+
+/// Writes `policy` (a client policy's fields as `importConfig` gives them) as a strategy row of the classic model named `name`, in `lang`: `{strategy, cannot,
+/// defaults}` (`retrystorm import --preset article`, the same function).
+#[wasm_bindgen(
+    js_name = classicRow,
+    unchecked_return_type = "{strategy: any, cannot: string[], defaults: string[]}"
+)]
+pub fn classic_row(policy: JsValue, name: &str, lang: Option<String>) -> Result<JsValue, JsValue> {
+    let lang = lang.as_deref().and_then(Lang::parse).unwrap_or(Lang::En);
+    let value = json_of(&policy, lang)?;
+    let policy =
+        Policy::from_json(&value, "policy").map_err(|e| js_error::js_error_in(&e, lang))?;
+    to_js(&classic::row(&policy, name, lang).to_json())
+}
+
+/// The policy of a client's JSON, checked as a scenario's client is.
+fn policy_of(client: &JsValue, lang: Lang) -> Result<Policy, JsValue> {
+    let value = json_of(client, lang)?;
+    Policy::from_client_json(&value, "client").map_err(|e| js_error::js_error_in(&e, lang))
+}
+
+/// A JS value as JSON, read by the engine's own reader.
+fn json_of(v: &JsValue, lang: Lang) -> Result<serde_json::Value, JsValue> {
+    let text = js_sys::JSON::stringify(v)
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(|| js_error::plain_error("the client policy is not a JSON object"))?;
+    retrystorm::validate::parse_json(&text).map_err(|e| js_error::js_error_in(&e, lang))
 }
 
 /// A JSON value as a plain JS value, through its text (as the page's glue does).

@@ -112,6 +112,64 @@ test('a pasted application.yml: the CLI’s words, its instances, then the clien
   for (const p of [page, again]) await p.close();
 });
 
+test('on the article’s page a configuration becomes a strategy row, as `import --preset article` writes it, run beside S1–S6 and linked', async () => {
+  const page = await h.page(`${h.url}?lang=en`);
+  await e2e.waitRunCount(page, 'runs', 1);
+  await page.click('#classic-paste summary');
+  await page.waitForFunction(() => (document.getElementById('classic-paste-library')?.children.length ?? 0) > 1);
+  // No "write it" here: the classic model has no client policy to write.
+  assert.equal(await page.$('#classic-write'), null);
+  await page.fill('#classic-paste-text', fs.readFileSync(YML, 'utf8'));
+  await page.click('#classic-paste-read');
+  await page.waitForSelector('#classic-paste-out li');
+  await page.selectOption('#classic-paste-instance', 'payments');
+  const payments = cliWords([YML, '--instance', 'payments', '--preset', 'article']);
+  await page.waitForFunction(
+    (first) => document.querySelector('#classic-paste-out li')?.textContent === first,
+    payments[0],
+  );
+  const want = JSON.parse(cliImport([YML, '--instance', 'payments', '--preset', 'article', '--lang', 'en']));
+  const targets = await page.$$eval('#classic-paste-target option', (os) => os.map((o) => o.textContent));
+  assert.deepEqual(targets, [
+    'a new strategy row',
+    ...want.strategies.slice(0, 6).map((/** @type {any} */ s) => s.name),
+  ]);
+  const runs = await e2e.runCount(page, 'runs');
+  const link = page.url();
+  await page.selectOption('#classic-paste-target', 'new');
+  await page.click('#classic-paste-apply');
+  await e2e.waitRunCount(page, 'runs', runs + 1);
+  // The row is the CLI's, and so is every "cannot" and "default" line it printed.
+  const cfg = await page.evaluate(() => structuredClone(window.playground.classic.cfg));
+  assert.deepEqual(cfg.strategies, want.strategies);
+  const notes = await page.$$eval('#classic-paste-row-notes li', (lis) => lis.map((li) => li.textContent));
+  const cli = payments.filter((l) => /^(cannot express|default): /.test(l)).map((l) => l.replace(/^[^:]+: /, ''));
+  assert.ok(
+    cli.some((l) => l.startsWith('deadline_ms = 30000')),
+    payments.join('\n'),
+  );
+  assert.deepEqual(notes, cli);
+  assert.match(
+    (await page.textContent('#classic-paste-status')) ?? '',
+    /Resilience4j policy is now the strategy row “Resilience4j \(instance payments\)”/,
+  );
+  // It runs beside S1–S6: the results table has its row.
+  const rows = await e2e.tableRows(page, '#classic-results');
+  assert.ok(
+    rows.some((r) => r[0] === 'Resilience4j (instance payments)'),
+    JSON.stringify(rows.map((r) => r[0])),
+  );
+  await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'paste-classic-row.png'), fullPage: true });
+  // The link carries it.
+  await page.waitForFunction((old) => location.href !== old, link);
+  const again = await h.page(page.url());
+  await e2e.waitRunCount(again, 'runs', 1);
+  assert.deepEqual(await again.evaluate(() => window.playground.classic.cfg.strategies), want.strategies);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(again.errors, []);
+  for (const p of [page, again]) await p.close();
+});
+
 test('a bad value is named by its key path in the file, in words, and nothing is applied', async () => {
   const { page } = await openCluster();
   await page.click('#cluster-paste summary');

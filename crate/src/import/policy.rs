@@ -76,6 +76,19 @@ impl Policy {
         Ok(p)
     }
 
+    /// Reads the policy's own fields as [`Policy::to_json`] writes them (what `import`
+    /// prints), the rest of the client being the engine's default, checked as a client is.
+    pub fn from_json(v: &Value, path: &str) -> Result<Policy, ValidationError> {
+        let mut client = serde_json::to_value(Client::default())
+            .map_err(|e| ValidationError::new(path, "", e.to_string()).of_kind(ErrorKind::Type))?;
+        if let (Some(c), Some(fields)) = (client.as_object_mut(), v.as_object()) {
+            for (k, val) in fields {
+                c.insert(k.clone(), val.clone());
+            }
+        }
+        Policy::from_client_json(&client, path)
+    }
+
     /// The engine's checks of these fields, as on any scenario's client; the error names
     /// the field inside the policy (`backoff.wait_duration_ms`).
     pub fn check(&self) -> Result<(), ValidationError> {
@@ -172,6 +185,11 @@ mod tests {
              backoff.wait_duration_ms = 1..=3600000 (the engine's bound)"
         );
         let mut too_many = Policy::new(3, Backoff::None);
+        // What `to_json` writes reads back as the same policy.
+        assert_eq!(
+            Policy::from_json(&too_many.to_json(), "policy").unwrap(),
+            too_many
+        );
         too_many.max_attempts = 11;
         o.note("max_attempts", "retry.instances.a.maxAttempts", "11");
         let e = o.checked(too_many).unwrap_err();

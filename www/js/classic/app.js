@@ -4,6 +4,7 @@
 // switch and the copy-link buttons; this owns the classic scenario and the view state
 // (hidden strategies).
 
+import { builder, pasteFold } from '../lib/build.js';
 import { bundledMatch } from '../lib/bundled.js';
 import { ChartView } from '../lib/chartview.js';
 import { costSwitch, setCostSwitch } from '../lib/costswitch.js';
@@ -77,6 +78,16 @@ export class ClassicApp {
       () => this.run?.csv() ?? null,
     );
     this.editor = new ClassicEditor(this, root);
+    // A library's configuration as a strategy row; the importer loads on first use.
+    this.paste = pasteFold(builder('classic'), {
+      row: true,
+      targets: () => [
+        { path: 'new', label: t('paste.newRow') },
+        .../** @type {{name: string}[]} */ (this.cfg.strategies).map((s, i) => ({ path: String(i), label: s.name })),
+      ],
+      apply: (path, row) => this.editor.useRow(path, row),
+    });
+    this.$('strategies-block').append(this.paste.details);
     // A long run asks first (lib/longwork.js): its notice above the chart.
     this.ask = new AskFirst('run', 'classic');
     this.$('chart-block').before(this.ask.node);
@@ -260,6 +271,7 @@ export class ClassicApp {
 
   /** Redraws every text this app built, after a language switch. */
   relabel() {
+    this.paste.box()?.relabel();
     this.sweep.relabel();
     this.renderDelays();
     this.editor.render();

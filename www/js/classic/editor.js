@@ -224,6 +224,19 @@ export class ClassicEditor {
   }
 
   /**
+   * Puts a strategy row at `path` (a row's index, or `new`: after the last), as the paste
+   * box's "Use it" does with a library's policy.
+   * @param {string} path
+   * @param {Record<string, unknown>} row
+   */
+  useRow(path, row) {
+    const s = this.app.cfg.strategies;
+    if (path === 'new') s.push(row);
+    else s[Number(path)] = row;
+    this.structureChanged();
+  }
+
+  /**
    * @param {string} act
    * @param {number} i
    */

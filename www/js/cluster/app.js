@@ -4,7 +4,7 @@
 // and the copy-link buttons; this owns the cluster scenario (`cfg`) and the run pinned
 // as A, and tells the shell when they changed.
 
-import { builder, embedCaption, foldBelowWide } from '../lib/build.js';
+import { builder, embedCaption, foldBelowWide, pasteFold } from '../lib/build.js';
 import { bundledMatch } from '../lib/bundled.js';
 import { ChartView } from '../lib/chartview.js';
 import { costSwitch, setCostSwitch } from '../lib/costswitch.js';
@@ -376,23 +376,13 @@ export class ClusterApp {
   build(root) {
     const b = builder('cluster');
     const { id, tx, btn, scrollBox } = b;
-    const paste = /** @type {HTMLDetailsElement} */ (
-      el('details', { id: id('paste'), class: 'paste-box' }, el('summary', tx('paste.title')))
-    );
-    /** @type {import('../importer/paste.js').PasteBox | null} loaded when the box is first opened */
-    this.paste = null;
-    paste.addEventListener('toggle', async () => {
-      if (!paste.open || this.paste) return;
-      // The importer (its page code, its worker and its wasm) loads on first use only.
-      const { PasteBox } = await import('../importer/paste.js');
-      this.paste ??= new PasteBox(paste, b, {
-        targets: () => this.clientTargets(),
-        apply: (path, policy) => this.usePolicy(path, policy),
-        client: (path) => structuredClone(getPath(this.cfg, path)),
-      });
-      this.paste.start();
+    // The importer (its page code, its worker and its wasm) loads on first use only.
+    this.paste = pasteFold(b, {
+      targets: () => this.clientTargets(),
+      apply: (path, policy) => this.usePolicy(path, policy),
+      client: (path) => structuredClone(getPath(this.cfg, path)),
     });
-    const editor = editorFold(id, tx, paste);
+    const editor = editorFold(id, tx, this.paste.details);
     root.replaceChildren(
       el(
         'div',
@@ -670,7 +660,7 @@ export class ClusterApp {
 
   /** Redraws every text this app built, after a language switch (the static ones: applyTexts). */
   relabel() {
-    this.paste?.relabel();
+    this.paste?.box()?.relabel();
     this.sweep.relabel();
     this.renderPresets();
     if (!this.cfg) return;

@@ -1,8 +1,10 @@
 // "Paste your library's retry configuration": a reader's own Resilience4j, gRPC or AWS
 // settings read by the engine's importer (`retrystorm import`, in a worker of its own),
 // shown in words with the library's quirks and filled-in defaults, then used as the
-// client policy of a tier or route of the scenario on screen. This folder (js/importer/)
-// and the importer's wasm load only when a reader first opens the box (cluster/app.js).
+// client policy of a tier or route of the cluster scenario on screen, or as a strategy
+// row of the classic one (`retrystorm import --preset article`). This folder
+// (js/importer/) and the importer's wasm load only when a reader first opens the box
+// (lib/build.js pasteFold).
 
 import { el } from '../lib/dom.js';
 import { lang, t } from '../lib/i18n.js';
@@ -12,6 +14,12 @@ import { lang, t } from '../lib/i18n.js';
  * @typedef {{message: string, field?: string, allowed?: string, plain?: string}} ImportError
  * @typedef {{path: string, label: string}} Target a client policy of the scenario
  * @typedef {{library: string, text: string, cannot: string[]}} Written
+ * @typedef {{strategy: Record<string, unknown>, cannot: string[], defaults: string[]}} Row a classic strategy row
+ * @typedef {object} Hooks what the box reads from and does to the scenario on screen
+ * @property {() => Target[]} targets where a policy read can go
+ * @property {(path: string, value: Record<string, unknown>) => void} apply puts a client policy (or, with `row`, a strategy row) at a target
+ * @property {(path: string) => unknown} [client] a client policy of the scenario, to write for a library (none: no "write it")
+ * @property {boolean} [row] the classic model: a policy goes in as a strategy row
  */
 
 export class PasteBox {
@@ -19,7 +27,7 @@ export class PasteBox {
    * Fills `root` (the `<details>` whose summary the page built) with the box.
    * @param {HTMLDetailsElement} root
    * @param {ReturnType<typeof import('../lib/build.js').builder>} b the app's element ids and catalogue texts
-   * @param {{targets: () => Target[], apply: (path: string, policy: Record<string, unknown>) => void, client: (path: string) => unknown}} hooks
+   * @param {Hooks} hooks
    */
   constructor(root, { id, tx, aria }, hooks) {
     this.hooks = hooks;
@@ -59,6 +67,8 @@ export class PasteBox {
     this.writeStatus = el('p', { id: id('write-status'), class: 'hint', role: 'status' });
     this.writeButton.addEventListener('click', () => this.write());
     this.root = root;
+    // What the classic row could not say of the policy, once it is used.
+    this.rowNotes = el('div', { id: id('paste-row-notes') });
     root.append(
       el('p', { class: 'hint', ...tx('paste.hint') }),
       this.text,
@@ -73,22 +83,26 @@ export class PasteBox {
       el(
         'div',
         { class: 'paste-row', id: id('paste-use'), hidden: true },
-        el('label', {}, el('span', tx('paste.useAs')), ' ', this.target),
+        el('label', {}, el('span', tx(hooks.row ? 'paste.useAsRow' : 'paste.useAs')), ' ', this.target),
         this.applyButton,
       ),
       this.out,
-      el('h4', tx('paste.writeTitle')),
-      el(
-        'div',
-        { class: 'paste-row' },
-        el('label', {}, el('span', tx('paste.writeFrom')), ' ', this.source),
-        el('label', {}, el('span', tx('paste.writeTo')), ' ', this.to),
-        this.writeButton,
-      ),
-      this.writeStatus,
-      this.written,
-      this.cannot,
+      this.rowNotes,
     );
+    if (hooks.client)
+      root.append(
+        el('h4', tx('paste.writeTitle')),
+        el(
+          'div',
+          { class: 'paste-row' },
+          el('label', {}, el('span', tx('paste.writeFrom')), ' ', this.source),
+          el('label', {}, el('span', tx('paste.writeTo')), ' ', this.to),
+          this.writeButton,
+        ),
+        this.writeStatus,
+        this.written,
+        this.cannot,
+      );
     this.use = /** @type {HTMLElement} */ (root.querySelector(`#${id('paste-use')}`));
     this.readButton.addEventListener('click', () => {
       // Another text: its instances are named again if it has several.
@@ -149,7 +163,7 @@ export class PasteBox {
     const label = this.hooks.targets().find((x) => x.path === path)?.label ?? path;
     const m = await this.ask({
       kind: 'write',
-      client: this.hooks.client(path),
+      client: this.hooks.client?.(path),
       to: /** @type {HTMLSelectElement} */ (this.to).value,
       // The instance or route's name in the configuration: the call it makes.
       name: label.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'client',
@@ -214,8 +228,6 @@ export class PasteBox {
   render() {
     const imp = this.imported;
     if (!imp) return;
-    const list = (/** @type {string} */ key, /** @type {string[]} */ lines) =>
-      lines.length ? [el('h4', { text: t(key) }), el('ul', {}, ...lines.map((l) => el('li', { text: l })))] : [];
     this.target.replaceChildren(
       ...this.hooks.targets().map(({ path, label }) => el('option', { value: path, text: label })),
     );
@@ -224,6 +236,7 @@ export class PasteBox {
       ...list('paste.quirks', imp.quirks),
       ...list('paste.defaults', imp.defaults),
     );
+    this.rowNotes.replaceChildren();
     this.out.hidden = false;
     this.use.hidden = false;
   }
@@ -233,16 +246,41 @@ export class PasteBox {
     if (this.imported) this.read();
   }
 
-  /** Makes the policy read the client policy chosen; the scenario runs again. */
-  apply() {
+  /**
+   * Makes the policy read the client policy chosen (or, in the classic model, the
+   * strategy row chosen, as the engine writes it, with what the row cannot say); the
+   * scenario runs again.
+   */
+  async apply() {
     const imp = this.imported;
     const path = /** @type {HTMLSelectElement} */ (this.target).value;
     if (!imp || !path) return;
-    this.hooks.apply(path, imp.policy);
+    let value = imp.policy;
+    if (this.hooks.row) {
+      // The row is named as the engine words the source: "Resilience4j (instance payments)".
+      const m = await this.ask({ kind: 'classic', client: imp.policy, name: imp.words[0], lang: lang() });
+      if (!m.ok) {
+        this.status.textContent = /** @type {ImportError} */ (m.error).message;
+        return;
+      }
+      const row = /** @type {Row} */ (m.value);
+      value = row.strategy;
+      this.rowNotes.replaceChildren(...list('paste.rowCannot', row.cannot), ...list('paste.defaults', row.defaults));
+    }
+    this.hooks.apply(path, value);
     const label = this.hooks.targets().find((x) => x.path === path)?.label ?? path;
-    this.status.textContent = t('paste.applied', {
-      target: label,
-      library: this.titles.get(imp.library) ?? imp.library,
-    });
+    const library = this.titles.get(imp.library) ?? imp.library;
+    this.status.textContent = this.hooks.row
+      ? t('paste.appliedRow', { name: String(value.name), library })
+      : t('paste.applied', { target: label, library });
   }
+}
+
+/**
+ * A titled list of the engine's sentences, nothing when there are none.
+ * @param {string} key the title's catalogue key
+ * @param {string[]} lines
+ */
+function list(key, lines) {
+  return lines.length ? [el('h4', { text: t(key) }), el('ul', {}, ...lines.map((l) => el('li', { text: l })))] : [];
 }

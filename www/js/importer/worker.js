@@ -3,7 +3,7 @@
 // worker when a reader first opens it, so nobody else downloads the importer.
 //
 // Protocol: the page posts {id, kind: 'libraries'}, {id, kind: 'read', text, from, instance, lang}
-// or {id, kind: 'write', client, to, name, lang};
+// or {id, kind: 'write', client, to, name, lang} or {id, kind: 'classic', client, name, lang};
 // the worker answers {id, ok: true, value} or {id, ok: false, error: {message, field, value, allowed, plain}}.
 
 import init, * as wasm from '../../retrystorm-import-web.js';
@@ -20,7 +20,9 @@ self.onmessage = async (/** @type {MessageEvent} */ event) => {
         ? wasm.importLibraries()
         : kind === 'write'
           ? wasm.exportPolicy(client, to, name, lang)
-          : wasm.importConfig(text, from || undefined, instance || undefined, lang);
+          : kind === 'classic'
+            ? wasm.classicRow(client, name, lang)
+            : wasm.importConfig(text, from || undefined, instance || undefined, lang);
     self.postMessage({ id, ok: true, value });
   } catch (e) {
     self.postMessage({ id, ok: false, error: errorMessage(e) });

@@ -84,3 +84,24 @@ export function embedCaption(id) {
     }),
   );
 }
+
+/**
+ * The folded "paste your library's configuration" box of a model's editor: its summary
+ * now; its content, code, worker and wasm (js/importer/) when a reader first opens it.
+ * @param {ReturnType<typeof builder>} b the page's ids and texts
+ * @param {import('../importer/paste.js').Hooks} hooks what the box reads from and does to the scenario
+ */
+export function pasteFold(b, hooks) {
+  const details = /** @type {HTMLDetailsElement} */ (
+    el('details', { id: b.id('paste'), class: 'paste-box' }, el('summary', b.tx('paste.title')))
+  );
+  /** @type {import('../importer/paste.js').PasteBox | null} */
+  let box = null;
+  details.addEventListener('toggle', async () => {
+    if (!details.open || box) return;
+    const { PasteBox } = await import('../importer/paste.js');
+    box ??= new PasteBox(details, b, hooks);
+    box.start();
+  });
+  return { details, box: () => box };
+}
