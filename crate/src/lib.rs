@@ -61,6 +61,16 @@
 //! - [`javafmt`], [`rng`], [`seed`]: Java's number format and `java.util.Random`, bit for
 //!   bit, and seeds in JSON (exact in JavaScript).
 
+/// A bundled scenario or sweep file (`bundled_json!("article.json")`,
+/// `bundled_json!("sweeps/breaker-threshold.json")`) as its JSON text without layout
+/// whitespace (written by `build.rs` from `../scenarios`).
+#[macro_export]
+macro_rules! bundled_json {
+    ($file:literal) => {
+        include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file))
+    };
+}
+
 pub mod classic;
 pub mod cluster;
 pub mod cost;

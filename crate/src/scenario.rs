@@ -251,52 +251,52 @@ pub struct Bundled {
 const CLUSTER_FILES: [(&str, &str, Option<usize>); 10] = [
     (
         "cluster-gc-stampede-naive",
-        include_str!("../../scenarios/cluster-gc-stampede-naive.json"),
+        crate::bundled_json!("cluster-gc-stampede-naive.json"),
         None,
     ),
     (
         "cluster-gc-stampede-fixed",
-        include_str!("../../scenarios/cluster-gc-stampede-fixed.json"),
+        crate::bundled_json!("cluster-gc-stampede-fixed.json"),
         None,
     ),
     (
         "cluster-ratio-budget-fixed-retry",
-        include_str!("../../scenarios/cluster-ratio-budget-fixed-retry.json"),
+        crate::bundled_json!("cluster-ratio-budget-fixed-retry.json"),
         None,
     ),
     (
         "cluster-ratio-budget-jitter",
-        include_str!("../../scenarios/cluster-ratio-budget-jitter.json"),
+        crate::bundled_json!("cluster-ratio-budget-jitter.json"),
         None,
     ),
     (
         "cluster-call-chain",
-        include_str!("../../scenarios/cluster-call-chain.json"),
+        crate::bundled_json!("cluster-call-chain.json"),
         None,
     ),
     (
         "cluster-metastable",
-        include_str!("../../scenarios/cluster-metastable.json"),
+        crate::bundled_json!("cluster-metastable.json"),
         None,
     ),
     (
         "cluster-metastable-budget",
-        include_str!("../../scenarios/cluster-metastable-budget.json"),
+        crate::bundled_json!("cluster-metastable-budget.json"),
         None,
     ),
     (
         "cluster-routes-shared-budget",
-        include_str!("../../scenarios/cluster-routes-shared-budget.json"),
+        crate::bundled_json!("cluster-routes-shared-budget.json"),
         None,
     ),
     (
         "cluster-routes-per-route-budget",
-        include_str!("../../scenarios/cluster-routes-per-route-budget.json"),
+        crate::bundled_json!("cluster-routes-per-route-budget.json"),
         None,
     ),
     (
         "cluster-gc-stampede-tipping",
-        include_str!("../../scenarios/cluster-gc-stampede-tipping.json"),
+        crate::bundled_json!("cluster-gc-stampede-tipping.json"),
         Some(40),
     ),
 ];
@@ -438,7 +438,7 @@ fn classic_bundled() -> Vec<Bundled> {
             title_zh: "",
             description_zh: "",
             model: "classic",
-            json: include_str!("../../scenarios/article.json"),
+            json: crate::bundled_json!("article.json"),
             seeds: None,
         },
         Bundled {
@@ -448,7 +448,7 @@ fn classic_bundled() -> Vec<Bundled> {
             title_zh: "",
             description_zh: "",
             model: "classic",
-            json: include_str!("../../scenarios/breaker-groups.json"),
+            json: crate::bundled_json!("breaker-groups.json"),
             seeds: None,
         },
         Bundled {
@@ -458,7 +458,7 @@ fn classic_bundled() -> Vec<Bundled> {
             title_zh: "",
             description_zh: "",
             model: "classic",
-            json: include_str!("../../scenarios/budget-100.json"),
+            json: crate::bundled_json!("budget-100.json"),
             seeds: None,
         },
         Bundled {
@@ -468,7 +468,7 @@ fn classic_bundled() -> Vec<Bundled> {
             title_zh: "",
             description_zh: "",
             model: "classic",
-            json: include_str!("../../scenarios/model-gateway-cost.json"),
+            json: crate::bundled_json!("model-gateway-cost.json"),
             seeds: None,
         },
         Bundled {
@@ -478,7 +478,7 @@ fn classic_bundled() -> Vec<Bundled> {
             model: "classic",
             title_zh: "",
             description_zh: "",
-            json: include_str!("../../scenarios/article.json"),
+            json: crate::bundled_json!("article.json"),
             seeds: Some(1000),
         },
     ]
@@ -533,7 +533,7 @@ mod tests {
 
     #[test]
     fn missing_model_means_classic() {
-        let s = parse(include_str!("../../scenarios/article.json")).unwrap();
+        let s = parse(crate::bundled_json!("article.json")).unwrap();
         assert_eq!(s, AnyScenario::Classic(classic::Scenario::article()));
         let tagged = s.to_value();
         assert_eq!(tagged["model"], "classic");
@@ -564,8 +564,8 @@ mod tests {
         (e.field.clone(), e.to_string())
     }
 
-    const ARTICLE: &str = include_str!("../../scenarios/article.json");
-    const STAMPEDE: &str = include_str!("../../scenarios/cluster-gc-stampede-naive.json");
+    const ARTICLE: &str = crate::bundled_json!("article.json");
+    const STAMPEDE: &str = crate::bundled_json!("cluster-gc-stampede-naive.json");
 
     #[test]
     fn classic_type_errors_name_the_field_value_and_range() {

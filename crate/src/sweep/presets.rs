@@ -45,7 +45,7 @@ pub fn presets() -> Vec<SweepPreset> {
             model: "classic",
             scenario: "article",
             compare: None,
-            json: include_str!("../../../scenarios/sweeps/breaker-threshold.json"),
+            json: crate::bundled_json!("sweeps/breaker-threshold.json"),
             title: ("断路器阈值（§5）", "Breaker threshold (§5)"),
             description: (
                 "文章 §5 没能给出推荐阈值：这里把 S6 的跳闸阈值从 50 扫到 2000（对数刻度，40 个点，每点 100 个种子）。看三条曲线：送达率、有害拒绝（断路器拒掉的本可成功的请求）和过载秒数。阈值太低，断路器频繁误跳，有害拒绝暴涨；太高则断路器形同虚设。推荐点是在“95% 的种子里过载不超过 2 秒、有害拒绝不超过 100”这两个约束下送达率最高的阈值——只对这个场景成立，不是通用答案。",
@@ -57,7 +57,7 @@ pub fn presets() -> Vec<SweepPreset> {
             model: "classic",
             scenario: "article",
             compare: None,
-            json: include_str!("../../../scenarios/sweeps/budget-percentage.json"),
+            json: crate::bundled_json!("sweeps/budget-percentage.json"),
             title: ("重试预算百分比（S4）", "Retry budget percentage (S4)"),
             description: (
                 "S4 的重试预算从容量的 0% 扫到 100%（100 即关闭预算）。看放大倍数曲线在哪里开始爬升：预算小时重试几乎全被拦下，放大接近 1 倍，送达率也随之下降；预算一旦超过故障期间需要的重试量，放大倍数就迅速升向不设预算的 S3。帕累托图给出送达率与放大倍数之间的取舍。",
@@ -69,7 +69,7 @@ pub fn presets() -> Vec<SweepPreset> {
             model: "cluster",
             scenario: "cluster-metastable-budget",
             compare: Some("cluster-metastable"),
-            json: include_str!("../../../scenarios/sweeps/metastability-map.json"),
+            json: crate::bundled_json!("sweeps/metastability-map.json"),
             title: ("亚稳态地图（集群）", "Metastability map (cluster)"),
             description: (
                 "集群模型：横轴是平常的到达率（负载），纵轴是突发流量持续到何时（突发从第 20 秒开始，结束时刻越晚持续越久），颜色是始终没有恢复的种子比例（亚稳态）。左边是带重试预算的集群，右边（A）是同一集群但没有预算。看颜色从浅到深的分界线：没有预算时，较低的负载、较短的突发就足以让集群翻倒且再也恢复不了；有预算时分界线明显右移、上移。",
