@@ -16,6 +16,11 @@
 //! - `view` holds display-only options that do not change any number.
 //! - `cluster_a` (version 2) is the cluster scenario pinned as "A" of an A/B
 //!   comparison; the page runs it again to show A beside the current scenario (B).
+//! - `classic_sweep`, `cluster_sweep` (version 3): a model's plan of many runs.
+//! - `classic_paste`, `cluster_paste` (version 4): the library configuration a reader
+//!   pasted and used in that model, `{"text", "from", "instance"}`, so the link shows what
+//!   it was made from (the scenario itself already holds the policy). [`encode`] leaves
+//!   them out when they would make the link longer than [`MAX_LINK_CHARS`].
 //!
 //! ## Versions and migration
 //!
@@ -42,7 +47,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The newest version [`encode`] writes (and [`decode`] reads).
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// Longest state text accepted, in characters; about 36 KB of JSON, far above any
 /// real scenario, and far below what would make decoding noticeable.
@@ -102,6 +107,14 @@ pub struct ShareState {
         skip_serializing_if = "Option::is_none"
     )]
     pub cluster_plan: Option<Value>,
+    /// The configuration text pasted into the classic model's paste box and used there
+    /// (version 4): `{"text", "from", "instance"}`, checked as text only (the importer
+    /// reads it when the page opens).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classic_paste: Option<Value>,
+    /// The same for the cluster model (version 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster_paste: Option<Value>,
 }
 
 /// The version-1 document. Frozen: it stays as it is; [`From`] migrates it.
@@ -127,8 +140,7 @@ impl From<StateV1> for ShareState {
             cluster: v.cluster,
             cluster_a: None,
             view: v.view,
-            classic_plan: None,
-            cluster_plan: None,
+            ..ShareState::default()
         }
     }
 }
@@ -158,20 +170,38 @@ impl From<StateV2> for ShareState {
             cluster: v.cluster,
             cluster_a: v.cluster_a,
             view: v.view,
-            classic_plan: None,
-            cluster_plan: None,
+            ..ShareState::default()
         }
     }
 }
 
-/// The version-3 document: version 2 plus `classic_sweep` and `cluster_sweep`.
-type StateV3 = ShareState;
+/// The version-3 document is version 4 without the pastes: read as version 4, then
+/// refused if it has them (see [`decode_v3`]).
+const V4_ONLY: [&str; 2] = ["classic_paste", "cluster_paste"];
 
 /// Encodes the state as `v<N>.<base64url(JSON)>`, safe to put in a URL unescaped; `N`
-/// is 1 unless the state has an A/B pin (see the module documentation).
+/// is the oldest version that holds it (see the module documentation). A pasted text
+/// that would make the link longer than [`MAX_LINK_CHARS`] is left out.
 pub fn encode(state: &ShareState) -> String {
+    let text = encode_as_is(state);
+    if text.len() <= MAX_LINK_CHARS
+        || (state.classic_paste.is_none() && state.cluster_paste.is_none())
+    {
+        return text;
+    }
+    encode_as_is(&ShareState {
+        classic_paste: None,
+        cluster_paste: None,
+        ..state.clone()
+    })
+}
+
+/// [`encode`] with everything in it.
+fn encode_as_is(state: &ShareState) -> String {
     // Serializing a struct of plain values and `serde_json::Value`s cannot fail.
-    let (version, json) = if state.classic_plan.is_some() || state.cluster_plan.is_some() {
+    let (version, json) = if state.classic_paste.is_some() || state.cluster_paste.is_some() {
+        (4, serde_json::to_vec(state))
+    } else if state.classic_plan.is_some() || state.cluster_plan.is_some() {
         (3, serde_json::to_vec(state))
     } else if state.cluster_a.is_some() {
         let v2 = StateV2 {
@@ -233,6 +263,7 @@ pub fn decode(text: &str) -> Result<ShareState, ValidationError> {
         1 => decode_v1(&bytes),
         2 => decode_v2(&bytes),
         3 => decode_v3(&bytes),
+        4 => check(read::<ShareState>(&bytes)?),
         n if n > VERSION => Err(ValidationError::new(
             "link.version",
             format!("v{n}"),
@@ -279,7 +310,20 @@ fn decode_v2(bytes: &[u8]) -> Result<ShareState, ValidationError> {
 }
 
 fn decode_v3(bytes: &[u8]) -> Result<ShareState, ValidationError> {
-    check(read::<StateV3>(bytes)?)
+    let state = read::<ShareState>(bytes)?;
+    for (name, v) in V4_ONLY
+        .iter()
+        .zip([&state.classic_paste, &state.cluster_paste])
+    {
+        if v.is_some() {
+            return Err(ValidationError::new(
+                format!("link.{name}"),
+                "present",
+                "no such field in a v3 link",
+            ));
+        }
+    }
+    check(state)
 }
 
 /// [`decode`] plus the checks of every scenario the link carries, so a page never loads
@@ -336,6 +380,14 @@ fn check(state: ShareState) -> Result<ShareState, ValidationError> {
             }
         }
     }
+    for (name, paste) in [
+        ("classic_paste", &state.classic_paste),
+        ("cluster_paste", &state.cluster_paste),
+    ] {
+        if let Some(v) = paste {
+            check_paste(&format!("link.{name}"), v)?;
+        }
+    }
     if state.view.hidden.len() > MAX_HIDDEN {
         return Err(ValidationError::new(
             "link.view.hidden",
@@ -344,6 +396,29 @@ fn check(state: ShareState) -> Result<ShareState, ValidationError> {
         ));
     }
     Ok(state)
+}
+
+/// A pasted configuration: an object of strings, `text` and optionally `from` (the
+/// library) and `instance`, nothing else; what they say is the importer's to judge when
+/// the page reads them. The first wrong field is named (the object itself if it is none).
+fn check_paste(at: &str, v: &Value) -> Result<(), ValidationError> {
+    let wrong = match v.as_object() {
+        None => Some(at.to_string()),
+        Some(fields) => fields
+            .iter()
+            .find(|(k, v)| !matches!(k.as_str(), "text" | "from" | "instance") || !v.is_string())
+            .map(|(k, _)| k.as_str())
+            .or((!fields.contains_key("text")).then_some("text"))
+            .map(|k| format!("{at}.{}", validate::echo(k))),
+    };
+    match wrong {
+        None => Ok(()),
+        Some(field) => Err(ValidationError::new(
+            field,
+            "",
+            "an object of strings: `text`, and `from`, `instance` if any",
+        )),
+    }
 }
 
 /// At most 40 characters of untrusted text, quoted, for a message.
@@ -502,9 +577,9 @@ mod tests {
         let cases: Vec<(String, &str, &str)> = vec![
             ("".into(), "link", "v1.<base64url>"),
             ("garbage".into(), "link", "v1.<base64url>"),
-            ("x1.abc".into(), "link.version", "v1..=v3"),
+            ("x1.abc".into(), "link.version", "v1..=v4"),
             ("v9.e30".into(), "link.version", "newer playground"),
-            ("v0.e30".into(), "link.version", "v1..=v3"),
+            ("v0.e30".into(), "link.version", "v1..=v4"),
             ("v1.e30*".into(), "link.payload", "base64url characters"),
             ("v1.e".into(), "link.payload", "cut off"),
             (
@@ -616,6 +691,64 @@ mod tests {
         let v3 = format!("v3.{}", base64url_encode(br#"{"model":"cluster"}"#));
         let v1 = format!("v1.{}", base64url_encode(br#"{"model":"cluster"}"#));
         assert_eq!(decode(&v3).unwrap(), decode(&v1).unwrap());
+    }
+
+    #[test]
+    fn a_pasted_text_needs_version_4_and_a_too_long_one_is_left_out() {
+        let mut s = sample();
+        s.classic_plan = Some(json!({"seeds": 10}));
+        s.cluster_paste = Some(
+            json!({"text": "resilience4j.retry:\n  x: 1\n", "from": "resilience4j", "instance": "payments"}),
+        );
+        let text = encode(&s);
+        assert!(text.starts_with("v4."), "{text}");
+        assert_eq!(decode(&text).unwrap(), s);
+        // Too long for a link: the text is left out, everything else stays.
+        s.cluster_paste = Some(json!({"text": "#".repeat(MAX_LINK_CHARS)}));
+        let text = encode(&s);
+        assert!(
+            text.starts_with("v3.") && text.len() <= MAX_LINK_CHARS,
+            "{}",
+            text.len()
+        );
+        let back = decode(&text).unwrap();
+        assert_eq!(back.cluster_paste, None);
+        assert_eq!(back.classic_plan, s.classic_plan);
+        // A version-3 document has no place for a paste.
+        let v3 = format!(
+            "v3.{}",
+            base64url_encode(br#"{"classic_paste":{"text":"a"}}"#)
+        );
+        assert_eq!(decode(&v3).unwrap_err().field, "link.classic_paste");
+    }
+
+    #[test]
+    fn a_bad_paste_in_a_link_names_its_field() {
+        let link = |doc: Value| format!("v4.{}", base64url_encode(doc.to_string().as_bytes()));
+        for (doc, field) in [
+            (json!({"cluster_paste": "text"}), "link.cluster_paste"),
+            (
+                json!({"cluster_paste": {"from": "grpc"}}),
+                "link.cluster_paste.text",
+            ),
+            (
+                json!({"classic_paste": {"text": 3}}),
+                "link.classic_paste.text",
+            ),
+            (
+                json!({"classic_paste": {"text": "a", "from": []}}),
+                "link.classic_paste.from",
+            ),
+            (
+                json!({"classic_paste": {"text": "a", "evil\u{1b}[2J": "x"}}),
+                "link.classic_paste.evil",
+            ),
+        ] {
+            let e = decode(&link(doc.clone())).unwrap_err();
+            assert!(e.field.starts_with(field), "{doc}: {e}");
+            assert!(!e.field.contains('\u{1b}'), "{e}");
+            assert!(!e.to_string().contains('\u{1b}'), "{e}");
+        }
     }
 
     #[test]

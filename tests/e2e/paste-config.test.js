@@ -160,11 +160,21 @@ test('on the article’s page a configuration becomes a strategy row, as `import
     JSON.stringify(rows.map((r) => r[0])),
   );
   await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'paste-classic-row.png'), fullPage: true });
-  // The link carries it.
+  // The link carries it, and the text it was read from: a fresh page shows the box open
+  // on it, read as the same instance, in the same words.
   await page.waitForFunction((old) => location.href !== old, link);
   const again = await h.page(page.url());
   await e2e.waitRunCount(again, 'runs', 1);
   assert.deepEqual(await again.evaluate(() => window.playground.classic.cfg.strategies), want.strategies);
+  await again.waitForFunction(
+    (first) => document.querySelector('#classic-paste-out li')?.textContent === first,
+    payments[0],
+  );
+  assert.equal(await again.inputValue('#classic-paste-text'), fs.readFileSync(YML, 'utf8'));
+  assert.equal(await again.inputValue('#classic-paste-library'), 'resilience4j');
+  assert.equal(await again.inputValue('#classic-paste-instance'), 'payments');
+  const wordsAgain = await again.$$eval('#classic-paste-out .paste-words li', (lis) => lis.map((li) => li.textContent));
+  assert.deepEqual(wordsAgain, payments.slice(0, wordsAgain.length));
   assert.deepEqual(page.errors, []);
   assert.deepEqual(again.errors, []);
   for (const p of [page, again]) await p.close();

@@ -13,7 +13,7 @@ import { readLocation, urlFor, VIEWS, writeLocation } from './lib/urlstate.js';
 
 /**
  * The page state a share link carries (the engine's share codec reads and checks it).
- * @typedef {{model?: Model, classic?: any, cluster?: any, cluster_a?: any, view?: {hidden: number[], cost?: boolean}, classic_sweep?: any, cluster_sweep?: any}} PageState
+ * @typedef {{model?: Model, classic?: any, cluster?: any, cluster_a?: any, view?: {hidden: number[], cost?: boolean}, classic_sweep?: any, cluster_sweep?: any, classic_paste?: any, cluster_paste?: any}} PageState
  */
 
 /** @typedef {import('../retrystorm-web.js').Preset} Preset */

@@ -292,7 +292,7 @@ export class ClassicApp {
   /** @returns {PageState} */
   linkState() {
     const sweep = this.sweep.linkState() ?? this.seeds.linkState() ?? undefined;
-    return { classic: this.cfg, view: this.view, classic_sweep: sweep };
+    return { classic: this.cfg, view: this.view, classic_sweep: sweep, classic_paste: this.paste.pasted ?? undefined };
   }
 
   /**
@@ -305,6 +305,7 @@ export class ClassicApp {
     if (state?.view?.cost) this.view.cost = true;
     const isSweep = this.sweep.restore(state?.classic_sweep);
     this.seeds.restore(isSweep ? null : state?.classic_sweep);
+    this.paste.restore(state?.classic_paste);
     this.lastKey = null; // a link or history entry may differ in its seeds only: run again
     // A link to a bundled scenario (the default one included) shows its description.
     const bundled = bundledMatch(this.hooks.presets, 'classic', this.cfg);

@@ -520,9 +520,10 @@ export class ClusterApp {
     const sweep = this.sweep.linkState() ?? this.seeds.linkState() ?? undefined;
     // The cost switch travels as the page's `view.cost` (the shell joins the views).
     const view = { hidden: [], ...(this.cost ? { cost: true } : {}) };
+    const paste = this.paste?.pasted ?? undefined;
     return a
-      ? { cluster: this.cfg, cluster_a: a, cluster_sweep: sweep, view }
-      : { cluster: this.cfg, cluster_sweep: sweep, view };
+      ? { cluster: this.cfg, cluster_a: a, cluster_sweep: sweep, cluster_paste: paste, view }
+      : { cluster: this.cfg, cluster_sweep: sweep, cluster_paste: paste, view };
   }
 
   /**
@@ -536,6 +537,7 @@ export class ClusterApp {
     // The link's scenario, else (once shown) the first cluster preset.
     if (state?.cluster || shown) this.load(state?.cluster ?? null, { pinned: state?.cluster_a ?? null });
     else this.cfg = null;
+    this.paste?.restore(state?.cluster_paste);
   }
 
   /** @param {string} href */

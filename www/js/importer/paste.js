@@ -15,9 +15,10 @@ import { lang, t } from '../lib/i18n.js';
  * @typedef {{path: string, label: string}} Target a client policy of the scenario
  * @typedef {{library: string, text: string, cannot: string[]}} Written
  * @typedef {{strategy: Record<string, unknown>, cannot: string[], defaults: string[]}} Row a classic strategy row
+ * @typedef {{text: string, from?: string, instance?: string}} Pasted a configuration text as the link carries it
  * @typedef {object} Hooks what the box reads from and does to the scenario on screen
  * @property {() => Target[]} targets where a policy read can go
- * @property {(path: string, value: Record<string, unknown>) => void} apply puts a client policy (or, with `row`, a strategy row) at a target
+ * @property {(path: string, value: Record<string, unknown>, pasted?: Pasted) => void} apply puts a client policy (or, with `row`, a strategy row) at a target; `pasted`: the text it was read from
  * @property {(path: string) => unknown} [client] a client policy of the scenario, to write for a library (none: no "write it")
  * @property {boolean} [row] the classic model: a policy goes in as a strategy row
  */
@@ -123,7 +124,7 @@ export class PasteBox {
       done?.(e.data);
     };
     this.status.textContent = t('paste.loading');
-    this.ask({ kind: 'libraries' }).then((m) => {
+    this.ready = this.ask({ kind: 'libraries' }).then((m) => {
       this.status.textContent = '';
       if (!m.ok) return;
       for (const { name, title } of /** @type {{name: string, title: string}[]} */ (m.value)) {
@@ -132,6 +133,20 @@ export class PasteBox {
         this.titles.set(name, title);
       }
     });
+  }
+
+  /**
+   * Puts a link's pasted text back in the box, with its library and instance, and reads it.
+   * @param {Pasted} p
+   */
+  async fill(p) {
+    this.start();
+    await this.ready;
+    /** @type {HTMLTextAreaElement} */ (this.text).value = p.text;
+    /** @type {HTMLSelectElement} */ (this.library).value = p.from ?? '';
+    this.instance.replaceChildren(...(p.instance ? [el('option', { value: p.instance, text: p.instance })] : []));
+    this.instanceRow.hidden = !p.instance;
+    return this.read();
   }
 
   /**
@@ -267,7 +282,12 @@ export class PasteBox {
       value = row.strategy;
       this.rowNotes.replaceChildren(...list('paste.rowCannot', row.cannot), ...list('paste.defaults', row.defaults));
     }
-    this.hooks.apply(path, value);
+    const instance = this.instanceRow.hidden ? undefined : /** @type {HTMLSelectElement} */ (this.instance).value;
+    this.hooks.apply(path, value, {
+      text: /** @type {HTMLTextAreaElement} */ (this.text).value,
+      from: imp.library,
+      ...(instance ? { instance } : {}),
+    });
     const label = this.hooks.targets().find((x) => x.path === path)?.label ?? path;
     const library = this.titles.get(imp.library) ?? imp.library;
     this.status.textContent = this.hooks.row

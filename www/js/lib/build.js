@@ -88,6 +88,8 @@ export function embedCaption(id) {
 /**
  * The folded "paste your library's configuration" box of a model's editor: its summary
  * now; its content, code, worker and wasm (js/importer/) when a reader first opens it.
+ * `pasted` is the text last used (`{text, from, instance}`), which the link carries;
+ * `restore` puts a link's back in the box and reads it.
  * @param {ReturnType<typeof builder>} b the page's ids and texts
  * @param {import('../importer/paste.js').Hooks} hooks what the box reads from and does to the scenario
  */
@@ -97,11 +99,32 @@ export function pasteFold(b, hooks) {
   );
   /** @type {import('../importer/paste.js').PasteBox | null} */
   let box = null;
+  const fold = {
+    details,
+    box: () => box,
+    /** @type {import('../importer/paste.js').Pasted | null} */
+    pasted: null,
+    /** @param {import('../importer/paste.js').Pasted | null | undefined} p a link's pasted text */
+    restore(p) {
+      fold.pasted = p ?? null;
+      // An embed shows no editor: it has no use for the importer.
+      if (!p || document.body.classList.contains('embed')) return;
+      if (box) box.fill(p);
+      else details.open = true;
+    },
+  };
   details.addEventListener('toggle', async () => {
     if (!details.open || box) return;
     const { PasteBox } = await import('../importer/paste.js');
-    box ??= new PasteBox(details, b, hooks);
+    box ??= new PasteBox(details, b, {
+      ...hooks,
+      apply: (path, value, pasted) => {
+        fold.pasted = pasted ?? null;
+        hooks.apply(path, value);
+      },
+    });
     box.start();
+    if (fold.pasted) box.fill(fold.pasted);
   });
-  return { details, box: () => box };
+  return fold;
 }
