@@ -10,7 +10,9 @@ use serde::Serialize;
 /// own defaults, plus the values of every enumerated field.
 #[derive(Debug, Clone, Serialize)]
 pub struct Defaults {
-    /// A small complete scenario (two tiers, a pause fault).
+    /// A small complete scenario (two tiers, a pause fault), with the fields a scenario
+    /// leaves out while they are off shown at their defaults (see [`shown`]).
+    #[serde(serialize_with = "shown")]
     pub scenario: Scenario,
     /// A new tier (the last of a chain: no client).
     pub tier: Tier,
@@ -69,6 +71,20 @@ pub struct Enums {
     pub mode: Vec<libraries::AwsMode>,
     /// `wait` of a tenacity backoff.
     pub wait: Vec<libraries::TenacityWait>,
+}
+
+/// The scenario as the editor's template: the fields a scenario leaves out of its
+/// document while they are off (so every earlier scenario keeps its bytes and its pinned
+/// output) are written at their off value, so the editor shows them.
+fn shown<S: serde::Serializer>(sc: &Scenario, s: S) -> Result<S::Ok, S::Error> {
+    let mut v = serde_json::to_value(sc).map_err(serde::ser::Error::custom)?;
+    if let Some(load) = v.get_mut("load").and_then(|l| l.as_object_mut()) {
+        load.insert("jitter_ms".into(), sc.load.jitter_ms.into());
+    }
+    if let Some(steady) = v.get_mut("steady").and_then(|l| l.as_object_mut()) {
+        steady.insert("drain".into(), sc.steady.drain.into());
+    }
+    v.serialize(s)
 }
 
 /// The defaults of [`Defaults`], each declared once beside its type.

@@ -58,8 +58,54 @@ impl Effect {
                 FaultEffect::Latency { added_ms } => {
                     e.added_us = e.added_us.saturating_add(super::math::us_of_ms(added_ms));
                 }
+                // Judged by the time a job was admitted, not now: see `Admitted`.
+                FaultEffect::LatencyAdmitted { .. } => {}
             }
         }
         e
+    }
+}
+
+/// A `latency_admitted` fault on one tier, in microseconds: the work an instance below
+/// `instances` admits in `[start, end)` is slowed by `added` whenever its service starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Admitted {
+    /// Window start, µs.
+    pub start: u64,
+    /// Window end (exclusive), µs.
+    pub end: u64,
+    /// The instances covered: those below this index.
+    pub instances: u32,
+    /// Extra service time, µs.
+    pub added: u64,
+}
+
+impl Admitted {
+    /// The `latency_admitted` faults of tier `tier`, in fault order.
+    pub fn of_tier(faults: &[Fault], tier: u32) -> Vec<Admitted> {
+        faults
+            .iter()
+            .filter(|f| f.tier == tier)
+            .filter_map(|f| match f.effect {
+                FaultEffect::LatencyAdmitted { added_ms } => Some(Admitted {
+                    start: f.start_ms.saturating_mul(1000),
+                    end: f
+                        .start_ms
+                        .saturating_add(f.duration_ms)
+                        .saturating_mul(1000),
+                    instances: f.instances.unwrap_or(u32::MAX),
+                    added: super::math::us_of_ms(added_ms),
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The extra service time of a job admitted by `instance` at `admitted` µs: the sum
+    /// over the windows that held that instant.
+    pub fn added_us(list: &[Admitted], instance: u32, admitted: u64) -> u64 {
+        list.iter()
+            .filter(|a| instance < a.instances && a.start <= admitted && admitted < a.end)
+            .fold(0u64, |s, a| s.saturating_add(a.added))
     }
 }

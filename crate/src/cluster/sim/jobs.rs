@@ -174,6 +174,11 @@ impl Simulation {
             }
         };
         let tr = &mut self.tiers[t];
+        let mut added = fx.added_us;
+        if !tr.admitted.is_empty() {
+            // Slowed by the windows that held its admission, whenever it starts.
+            added = added.saturating_add(Admitted::added_us(&tr.admitted, i as u32, arrived));
+        }
         let inst = &mut tr.inst[i];
         inst.busy += 1;
         tr.busy += 1;
@@ -185,10 +190,10 @@ impl Simulation {
                 st *= 1.0 + tr.slowdown * inst.held.saturating_sub(1) as f64;
             }
             st /= fx.factor;
-            math::round_us(st).saturating_add(fx.added_us)
+            math::round_us(st).saturating_add(added)
         } else {
             // The same value without the float round trip: round_us(base as f64).
-            base.min(1_000_000_000_000_000).saturating_add(fx.added_us)
+            base.min(1_000_000_000_000_000).saturating_add(added)
         };
         let job = &mut self.jobs[j as usize];
         job.st = St::Serving;

@@ -22,7 +22,7 @@
 use super::backoff;
 use super::breaker::{BreakerState, Status};
 use super::budget::BudgetState;
-use super::faults::Effect;
+use super::faults::{Admitted, Effect};
 use super::math::{self, us_of_ms, Normal};
 use super::metrics::{RunResult, TierBucket};
 use super::queue::{EventQueue, Kind};
@@ -226,6 +226,8 @@ struct TierRt {
     slowdown: f64,
     error_rate: f64,
     random_lb: bool,
+    /// The tier's `latency_admitted` faults (empty almost always: one branch per service).
+    admitted: Vec<Admitted>,
     /// This tier's routes in `Simulation::routes` (empty for a tier that calls nothing).
     routes: core::ops::Range<usize>,
 }
@@ -284,6 +286,8 @@ pub struct Simulation {
     service: Vec<Sampler>,
     /// `Some(mean gap µs)` when the open-loop rate never changes (no schedule).
     const_gap_us: Option<f64>,
+    /// `load.jitter_ms` in µs (0: arrivals on their slots, nothing drawn).
+    jitter_us: f64,
 }
 
 /// A service-time distribution with its derived parameters computed once (the same
@@ -422,6 +426,7 @@ fn tier_runtime(
         slowdown: t.slowdown_per_in_flight,
         error_rate: t.error_rate,
         random_lb: t.balancer == Balancer::Random,
+        admitted: Admitted::of_tier(&sc.faults, k as u32),
         routes: first_route..first_route + rts.len(),
     };
     (tier, rts)
@@ -480,6 +485,7 @@ impl Simulation {
             service: sc.tiers.iter().map(|t| Sampler::new(&t.service)).collect(),
             const_gap_us: (sc.load.schedule.is_empty() && sc.load.rate_per_s > 0.0)
                 .then(|| 1e6 / sc.load.rate_per_s),
+            jitter_us: sc.load.jitter_ms * 1000.0,
             sc,
         };
         sim.entry_rr = sim
