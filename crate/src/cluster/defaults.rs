@@ -11,7 +11,8 @@ use serde::Serialize;
 #[derive(Debug, Clone, Serialize)]
 pub struct Defaults {
     /// A small complete scenario (two tiers, a pause fault), with the fields a scenario
-    /// leaves out while they are off shown at their defaults (see [`shown`]).
+    /// leaves out while they are off (`load.jitter_ms`, `steady.drain`) shown at their
+    /// off values, so the editor has a field for each.
     #[serde(serialize_with = "shown")]
     pub scenario: Scenario,
     /// A new tier (the last of a chain: no client).
