@@ -78,7 +78,12 @@ pub struct Enums {
 /// document while they are off (so every earlier scenario keeps its bytes and its pinned
 /// output) are written at their off value, so the editor shows them.
 fn shown<S: serde::Serializer>(sc: &Scenario, s: S) -> Result<S::Ok, S::Error> {
-    let mut v = serde_json::to_value(sc).map_err(serde::ser::Error::custom)?;
+    // Through JSON text, not `serde_json::to_value`: the site already has the scenario's
+    // JSON writer and the JSON reader of values, where a value writer of the scenario
+    // would be new code in the page's wasm (several KB gzipped).
+    let text = serde_json::to_string(sc).map_err(serde::ser::Error::custom)?;
+    let mut v: serde_json::Value =
+        serde_json::from_str(&text).map_err(serde::ser::Error::custom)?;
     if let Some(load) = v.get_mut("load").and_then(|l| l.as_object_mut()) {
         load.insert("jitter_ms".into(), sc.load.jitter_ms.into());
     }
