@@ -66,46 +66,37 @@ impl Effect {
     }
 }
 
-/// A `latency_admitted` fault on one tier, in microseconds: the work an instance below
-/// `instances` admits in `[start, end)` is slowed by `added` whenever its service starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Admitted {
-    /// Window start, µs.
-    pub start: u64,
-    /// Window end (exclusive), µs.
-    pub end: u64,
-    /// The instances covered: those below this index.
-    pub instances: u32,
-    /// Extra service time, µs.
-    pub added: u64,
+/// The indices of tier `tier`'s `latency_admitted` faults, in fault order (plain
+/// indices, as `active` holds: no type of its own in the page's wasm).
+pub fn admitted_of_tier(faults: &[Fault], tier: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for (fi, f) in faults.iter().enumerate() {
+        if f.tier == tier && matches!(f.effect, FaultEffect::LatencyAdmitted { .. }) {
+            out.push(fi as u32);
+        }
+    }
+    out
 }
 
-impl Admitted {
-    /// The `latency_admitted` faults of tier `tier`, in fault order.
-    pub fn of_tier(faults: &[Fault], tier: u32) -> Vec<Admitted> {
-        faults
-            .iter()
-            .filter(|f| f.tier == tier)
-            .filter_map(|f| match f.effect {
-                FaultEffect::LatencyAdmitted { added_ms } => Some(Admitted {
-                    start: f.start_ms.saturating_mul(1000),
-                    end: f
-                        .start_ms
-                        .saturating_add(f.duration_ms)
-                        .saturating_mul(1000),
-                    instances: f.instances.unwrap_or(u32::MAX),
-                    added: super::math::us_of_ms(added_ms),
-                }),
-                _ => None,
-            })
-            .collect()
+/// The extra service time of a job that `instance` admitted at `admitted` µs: the sum of
+/// the `latency_admitted` faults among `which` (indices into `faults`) covering the
+/// instance whose window `[start, end)` held that instant.
+pub fn admitted_us(faults: &[Fault], which: &[u32], instance: u32, admitted: u64) -> u64 {
+    let mut us = 0u64;
+    for &fi in which {
+        let Some(f) = faults.get(fi as usize) else {
+            continue;
+        };
+        if let FaultEffect::LatencyAdmitted { added_ms } = f.effect {
+            let start = f.start_ms.saturating_mul(1000);
+            let end = f
+                .start_ms
+                .saturating_add(f.duration_ms)
+                .saturating_mul(1000);
+            if f.instances.is_none_or(|n| instance < n) && start <= admitted && admitted < end {
+                us = us.saturating_add(super::math::us_of_ms(added_ms));
+            }
+        }
     }
-
-    /// The extra service time of a job admitted by `instance` at `admitted` µs: the sum
-    /// over the windows that held that instant.
-    pub fn added_us(list: &[Admitted], instance: u32, admitted: u64) -> u64 {
-        list.iter()
-            .filter(|a| instance < a.instances && a.start <= admitted && admitted < a.end)
-            .fold(0u64, |s, a| s.saturating_add(a.added))
-    }
+    us
 }

@@ -360,7 +360,7 @@ export default {
   'field.deadline_ms': 'deadline (ms)',
   'field.deadline_propagation': 'propagate the deadline',
   'field.delays_ms': 'delays (ms, a list)',
-  'field.drain': 'drain: in flight at the end is not a failure',
+  'field.drain': 'drain (in flight at end: no failure)',
   'field.duration_ms': 'duration (ms)',
   'field.end_ms': 'end (ms)',
   'field.error_rate': 'error rate',

@@ -177,7 +177,8 @@ impl Simulation {
         let mut added = fx.added_us;
         if !tr.admitted.is_empty() {
             // Slowed by the windows that held its admission, whenever it starts.
-            added = added.saturating_add(Admitted::added_us(&tr.admitted, i as u32, arrived));
+            let slow = faults::admitted_us(&self.sc.faults, &tr.admitted, i as u32, arrived);
+            added = added.saturating_add(slow);
         }
         let inst = &mut tr.inst[i];
         inst.busy += 1;

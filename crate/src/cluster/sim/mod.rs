@@ -22,7 +22,7 @@
 use super::backoff;
 use super::breaker::{BreakerState, Status};
 use super::budget::BudgetState;
-use super::faults::{Admitted, Effect};
+use super::faults::{self, Effect};
 use super::math::{self, us_of_ms, Normal};
 use super::metrics::{RunResult, TierBucket};
 use super::queue::{EventQueue, Kind};
@@ -226,8 +226,9 @@ struct TierRt {
     slowdown: f64,
     error_rate: f64,
     random_lb: bool,
-    /// The tier's `latency_admitted` faults (empty almost always: one branch per service).
-    admitted: Vec<Admitted>,
+    /// The tier's `latency_admitted` faults, indices into the scenario's (empty almost
+    /// always: one branch per service).
+    admitted: Vec<u32>,
     /// This tier's routes in `Simulation::routes` (empty for a tier that calls nothing).
     routes: core::ops::Range<usize>,
 }
@@ -426,7 +427,7 @@ fn tier_runtime(
         slowdown: t.slowdown_per_in_flight,
         error_rate: t.error_rate,
         random_lb: t.balancer == Balancer::Random,
-        admitted: Admitted::of_tier(&sc.faults, k as u32),
+        admitted: faults::admitted_of_tier(&sc.faults, k as u32),
         routes: first_route..first_route + rts.len(),
     };
     (tier, rts)
