@@ -236,33 +236,6 @@ test('editing a tier changes the URL, the chart and the numbers, equal to the CL
   await page.close();
 });
 
-test('arrival jitter, draining and an admission-time slowdown are editor fields, off by default; equal to the CLI', async () => {
-  const page = await openCluster();
-  // Off, they are absent from the scenario and shown at their off values.
-  assert.equal('jitter_ms' in (await cfg(page)).load, false);
-  assert.equal(await page.inputValue('[data-field="load.jitter_ms"]'), '0');
-  assert.equal(await page.isChecked('[data-field="steady.drain"]'), false);
-  await commit(page, 'load.jitter_ms', '3');
-  await page.click('#cluster-root details.panel:has([data-field="steady.drain"]) > summary');
-  let n = await clusterRuns(page);
-  await page.check('[data-field="steady.drain"]');
-  await waitClusterRuns(page, n + 1);
-  // The first fault's effect, chosen in its form.
-  await page.locator('#cluster-timeline g.bar.fault .body').first().click();
-  n = await clusterRuns(page);
-  await page.selectOption('[data-field="faults[0].effect.kind"]', 'latency_admitted');
-  await waitClusterRuns(page, n + 1);
-  const scenario = await cfg(page);
-  assert.equal(scenario.load.jitter_ms, 3);
-  assert.equal(scenario.steady.drain, true);
-  assert.deepEqual(scenario.faults[0].effect, { kind: 'latency_admitted', added_ms: 200 });
-  const want = cli(scenario);
-  assert.equal(typeof want.result.summary.in_flight_at_end, 'number');
-  assert.deepEqual(await shown(page), want.result);
-  assert.deepEqual(page.errors, []);
-  await page.close();
-});
-
 test('a tier name with markup renders as text everywhere, typed or from a link', async () => {
   const evil = '<img src=x onerror="window.__xss=1">';
   const page = await openCluster();

@@ -10,10 +10,7 @@ use serde::Serialize;
 /// own defaults, plus the values of every enumerated field.
 #[derive(Debug, Clone, Serialize)]
 pub struct Defaults {
-    /// A small complete scenario (two tiers, a pause fault), with the fields a scenario
-    /// leaves out while they are off (`load.jitter_ms`, `steady.drain`) shown at their
-    /// off values, so the editor has a field for each.
-    #[serde(serialize_with = "shown")]
+    /// A small complete scenario (two tiers, a pause fault).
     pub scenario: Scenario,
     /// A new tier (the last of a chain: no client).
     pub tier: Tier,
@@ -72,25 +69,6 @@ pub struct Enums {
     pub mode: Vec<libraries::AwsMode>,
     /// `wait` of a tenacity backoff.
     pub wait: Vec<libraries::TenacityWait>,
-}
-
-/// The scenario as the editor's template: the fields a scenario leaves out of its
-/// document while they are off (so every earlier scenario keeps its bytes and its pinned
-/// output) are written at their off value, so the editor shows them.
-fn shown<S: serde::Serializer>(sc: &Scenario, s: S) -> Result<S::Ok, S::Error> {
-    // Through JSON text, not `serde_json::to_value`: the site already has the scenario's
-    // JSON writer and the JSON reader of values, where a value writer of the scenario
-    // would be new code in the page's wasm (several KB gzipped).
-    let text = serde_json::to_string(sc).map_err(serde::ser::Error::custom)?;
-    let mut v: serde_json::Value =
-        serde_json::from_str(&text).map_err(serde::ser::Error::custom)?;
-    if let Some(load) = v.get_mut("load").and_then(|l| l.as_object_mut()) {
-        load.insert("jitter_ms".into(), sc.load.jitter_ms.into());
-    }
-    if let Some(steady) = v.get_mut("steady").and_then(|l| l.as_object_mut()) {
-        steady.insert("drain".into(), sc.steady.drain.into());
-    }
-    v.serialize(s)
 }
 
 /// The defaults of [`Defaults`], each declared once beside its type.

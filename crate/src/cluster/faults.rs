@@ -58,45 +58,8 @@ impl Effect {
                 FaultEffect::Latency { added_ms } => {
                     e.added_us = e.added_us.saturating_add(super::math::us_of_ms(added_ms));
                 }
-                // Judged by the time a job was admitted, not now: see `Admitted`.
-                FaultEffect::LatencyAdmitted { .. } => {}
             }
         }
         e
     }
-}
-
-/// The indices of tier `tier`'s `latency_admitted` faults, in fault order (plain
-/// indices, as `active` holds: no type of its own in the page's wasm).
-pub fn admitted_of_tier(faults: &[Fault], tier: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    for (fi, f) in faults.iter().enumerate() {
-        if f.tier == tier && matches!(f.effect, FaultEffect::LatencyAdmitted { .. }) {
-            out.push(fi as u32);
-        }
-    }
-    out
-}
-
-/// The extra service time of a job that `instance` admitted at `admitted` µs: the sum of
-/// the `latency_admitted` faults among `which` (indices into `faults`) covering the
-/// instance whose window `[start, end)` held that instant.
-pub fn admitted_us(faults: &[Fault], which: &[u32], instance: u32, admitted: u64) -> u64 {
-    let mut us = 0u64;
-    for &fi in which {
-        let Some(f) = faults.get(fi as usize) else {
-            continue;
-        };
-        if let FaultEffect::LatencyAdmitted { added_ms } = f.effect {
-            let start = f.start_ms.saturating_mul(1000);
-            let end = f
-                .start_ms
-                .saturating_add(f.duration_ms)
-                .saturating_mul(1000);
-            if f.instances.is_none_or(|n| instance < n) && start <= admitted && admitted < end {
-                us = us.saturating_add(super::math::us_of_ms(added_ms));
-            }
-        }
-    }
-    us
 }

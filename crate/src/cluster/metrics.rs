@@ -388,10 +388,6 @@ pub struct Summary {
     /// (see [the health rule](self)): recovery and metastability are then not judged.
     #[serde(default)]
     pub unhealthy_baseline: bool,
-    /// With `steady.drain`: the entry requests still in flight at the end, counted apart
-    /// (not failures, not in the success ratio); absent without it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub in_flight_at_end: Option<u64>,
 }
 
 /// Everything a run produces.

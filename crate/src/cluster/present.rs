@@ -200,10 +200,6 @@ pub fn metrics_in(r: &RunResult, lang: Lang) -> Vec<Metric> {
         fig(Text::FailureStdDev, Unit::Ms, s.failure_latency.std_ms).lower(),
         fig(Text::AmplificationEndToEnd, Unit::Times, s.amplification).lower(),
     ];
-    if let Some(n) = s.in_flight_at_end {
-        // Drained: beside the pending count, the requests left out of the success ratio.
-        m.insert(4, fig(Text::InFlightAtEnd, Unit::Count, n as f64));
-    }
     // One row per tier of a per-tier figure.
     let per_tier = |m: &mut Vec<Metric>,
                     what: Text,

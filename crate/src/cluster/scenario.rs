@@ -113,19 +113,6 @@ pub struct Load {
     /// 0..=1 (1 when absent).
     #[serde(default = "default_idempotent_fraction")]
     pub idempotent_fraction: f64,
-    /// Arrival jitter, 0..=[`MAX_TIME_MS`] ms (0, none, when absent): each open-loop
-    /// arrival moves from its slot by a uniform draw in `[-jitter_ms, +jitter_ms]` (the
-    /// noise evenly spaced load lacks: with constant arrivals and service every seed is
-    /// otherwise the same run). Arrivals keep their order: one drawn before the previous
-    /// arrival comes at the same instant as it. Left out of the document when 0.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub jitter_ms: f64,
-}
-
-/// True for 0: an optional amount left out of the document when it is off, so that
-/// every scenario written before it keeps its bytes.
-fn is_zero(v: &f64) -> bool {
-    *v == 0.0
 }
 
 /// A segment of the rate schedule: in `[start_ms, end_ms)` the rate goes linearly from
@@ -748,17 +735,9 @@ crate::validate::kind_enum! {
             /// Probability.
             rate: f64,
         },
-        /// Added service latency for the work that *starts* service during the window.
+        /// Added service latency.
         Latency {
-            /// Extra ms, 0..=[`MAX_TIME_MS`].
-            added_ms: f64,
-        },
-        /// Added service latency for the work *admitted* during the window (arrived at the
-        /// instance and queued or started in `[start, end)`), whenever its service starts:
-        /// a request queued in the window is slowed even if it starts after it, one
-        /// admitted after the window is not, even if it starts while slowed work still runs.
-        LatencyAdmitted {
-            /// Extra ms, 0..=[`MAX_TIME_MS`].
+            /// Extra ms.
             added_ms: f64,
         },
     }
@@ -800,16 +779,6 @@ pub struct Steady {
     /// A request still unanswered at the end of the run counts as a failure of its
     /// cohort once it has waited longer than this, ms (younger ones are not judged).
     pub late_ms: u64,
-    /// Draining (false when absent): the requests still in flight at the end are counted
-    /// apart (the summary's `in_flight_at_end`), never as failures: the success ratio is
-    /// taken over the requests that ended, and no cohort counts them however late.
-    #[serde(skip_serializing_if = "is_false")]
-    pub drain: bool,
-}
-
-/// True for false: an option left out of the document while it is off.
-fn is_false(v: &bool) -> bool {
-    !*v
 }
 
 impl Default for Steady {
@@ -821,7 +790,6 @@ impl Default for Steady {
             hold_ms: 5000,
             z_score: 3.0,
             late_ms: 10_000,
-            drain: false,
         }
     }
 }

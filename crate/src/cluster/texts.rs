@@ -26,8 +26,6 @@ crate::catalogue! {
         Failed => ("失败", "failed"),
         /// Requests still pending when the run ended.
         PendingAtEnd => ("结束时未完成", "pending at end"),
-        /// With draining: requests in flight at the end, counted apart.
-        InFlightAtEnd => ("结束时在途（排空：不计为失败）", "in flight at end (drained: not failures)"),
         /// The success ratio.
         SuccessRatio => ("成功率", "success ratio"),
         /// Successes per second.

@@ -270,7 +270,6 @@ impl FaultEffect {
             FaultEffect::Brownout { factor: 0.5 },
             FaultEffect::ErrorRate { rate: 0.5 },
             FaultEffect::Latency { added_ms: 200.0 },
-            FaultEffect::LatencyAdmitted { added_ms: 200.0 },
         ]
     }
 }
@@ -387,7 +386,6 @@ impl Default for Load {
             closed_loop: None,
             deadline_ms: None,
             idempotent_fraction: default_idempotent_fraction(),
-            jitter_ms: 0.0,
         }
     }
 }

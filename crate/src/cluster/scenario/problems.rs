@@ -569,9 +569,7 @@ impl Scenario {
                 p.range_f64("factor", factor, MIN_BROWNOUT_FACTOR, 1.0)
             }
             FaultEffect::ErrorRate { rate } => p.range_f64("rate", rate, 0.0, 1.0),
-            FaultEffect::Latency { added_ms } | FaultEffect::LatencyAdmitted { added_ms } => {
-                ms_f(p, "added_ms", added_ms)
-            }
+            FaultEffect::Latency { added_ms } => ms_f(p, "added_ms", added_ms),
             FaultEffect::Outage | FaultEffect::Hang | FaultEffect::Pause => {}
         });
     }
@@ -600,7 +598,6 @@ impl Load {
         if let Some(d) = self.deadline_ms {
             p.range("deadline_ms", d, 1, MAX_TIME_MS);
         }
-        ms_f(p, "jitter_ms", self.jitter_ms);
         p.range_f64("idempotent_fraction", self.idempotent_fraction, 0.0, 1.0);
     }
 }

@@ -174,12 +174,6 @@ impl Simulation {
             }
         };
         let tr = &mut self.tiers[t];
-        let mut added = fx.added_us;
-        if !tr.admitted.is_empty() {
-            // Slowed by the windows that held its admission, whenever it starts.
-            let slow = faults::admitted_us(&self.sc.faults, &tr.admitted, i as u32, arrived);
-            added = added.saturating_add(slow);
-        }
         let inst = &mut tr.inst[i];
         inst.busy += 1;
         tr.busy += 1;
@@ -191,10 +185,10 @@ impl Simulation {
                 st *= 1.0 + tr.slowdown * inst.held.saturating_sub(1) as f64;
             }
             st /= fx.factor;
-            math::round_us(st).saturating_add(added)
+            math::round_us(st).saturating_add(fx.added_us)
         } else {
             // The same value without the float round trip: round_us(base as f64).
-            base.min(1_000_000_000_000_000).saturating_add(added)
+            base.min(1_000_000_000_000_000).saturating_add(fx.added_us)
         };
         let job = &mut self.jobs[j as usize];
         job.st = St::Serving;

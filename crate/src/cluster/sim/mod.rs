@@ -22,7 +22,7 @@
 use super::backoff;
 use super::breaker::{BreakerState, Status};
 use super::budget::BudgetState;
-use super::faults::{self, Effect};
+use super::faults::Effect;
 use super::math::{self, us_of_ms, Normal};
 use super::metrics::{RunResult, TierBucket};
 use super::queue::{EventQueue, Kind};
@@ -226,9 +226,6 @@ struct TierRt {
     slowdown: f64,
     error_rate: f64,
     random_lb: bool,
-    /// The tier's `latency_admitted` faults, indices into the scenario's (empty almost
-    /// always: one branch per service).
-    admitted: Vec<u32>,
     /// This tier's routes in `Simulation::routes` (empty for a tier that calls nothing).
     routes: core::ops::Range<usize>,
 }
@@ -287,8 +284,6 @@ pub struct Simulation {
     service: Vec<Sampler>,
     /// `Some(mean gap µs)` when the open-loop rate never changes (no schedule).
     const_gap_us: Option<f64>,
-    /// `load.jitter_ms` in µs (0: arrivals on their slots, nothing drawn).
-    jitter_us: f64,
 }
 
 /// A service-time distribution with its derived parameters computed once (the same
@@ -427,7 +422,6 @@ fn tier_runtime(
         slowdown: t.slowdown_per_in_flight,
         error_rate: t.error_rate,
         random_lb: t.balancer == Balancer::Random,
-        admitted: faults::admitted_of_tier(&sc.faults, k as u32),
         routes: first_route..first_route + rts.len(),
     };
     (tier, rts)
@@ -486,7 +480,6 @@ impl Simulation {
             service: sc.tiers.iter().map(|t| Sampler::new(&t.service)).collect(),
             const_gap_us: (sc.load.schedule.is_empty() && sc.load.rate_per_s > 0.0)
                 .then(|| 1e6 / sc.load.rate_per_s),
-            jitter_us: sc.load.jitter_ms * 1000.0,
             sc,
         };
         sim.entry_rr = sim

@@ -375,8 +375,7 @@ impl Simulation {
             }
             if j.parent == ROOT {
                 p.entries += 1;
-                // Drained, an unanswered request is never late: it is counted apart.
-                let late = !self.sc.steady.drain && at.saturating_sub(j.arrived) > late_us;
+                let late = at.saturating_sub(j.arrived) > late_us;
                 let c = &mut p.cohort_late[j.cohort as usize];
                 c[usize::from(!late)] += 1;
                 if late {
@@ -504,20 +503,10 @@ impl Simulation {
             failures: rec.entry_fail,
             pending_at_end: pending_entries,
             goodput_per_s: rec.entry_ok as f64 / secs,
-            success_ratio: if !self.sc.steady.drain {
-                if rec.entries > 0 {
-                    rec.entry_ok as f64 / entries
-                } else {
-                    0.0
-                }
+            success_ratio: if rec.entries > 0 {
+                rec.entry_ok as f64 / entries
             } else {
-                // Drained: over the requests that ended.
-                let ended = rec.entries - pending_entries;
-                if ended > 0 {
-                    rec.entry_ok as f64 / ended as f64
-                } else {
-                    0.0
-                }
+                0.0
             },
             latency_ms: rec.hist.percentiles_ms(),
             success_latency: rec.ok_moments.moments(),
@@ -543,7 +532,6 @@ impl Simulation {
             goodput_recovery_ms: verdict.goodput_recovery_ms,
             metastable: verdict.metastable,
             unhealthy_baseline: verdict.unhealthy_baseline,
-            in_flight_at_end: self.sc.steady.drain.then_some(pending_entries),
         }
     }
 }
