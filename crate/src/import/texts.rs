@@ -37,6 +37,8 @@ crate::catalogue! {
         Plus => ("（每次 +{0}）", " (+{0} each time)"),
         /// Proportional jitter: `{0}` percent.
         Spread => ("，各 ±{0}%", ", each ±{0}%"),
+        /// An absolute jitter: `{0}` the most added or taken away.
+        PlusMinus => ("，各 ±{0}", ", each ±{0}"),
         /// A cap: `{0}` the longest wait.
         AtMost => ("，最长 {0}", ", at most {0}"),
         /// A floor: `{0}` the shortest wait.

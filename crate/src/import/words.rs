@@ -219,7 +219,9 @@ pub(crate) fn waits(b: &Backoff, j: &Jitter, retries: u32, lang: Lang) -> String
                 s += &growth(f.delay_factor);
                 s += &at_most(max);
             }
-            if f.jitter_factor > 0.0 {
+            if f.jitter_ms > 0.0 {
+                s += &Text::PlusMinus.fill(lang, &[&duration(f.jitter_ms)]);
+            } else if f.jitter_factor > 0.0 {
                 s += &spread(f.jitter_factor);
             }
             s

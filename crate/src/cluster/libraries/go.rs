@@ -94,9 +94,11 @@ impl CenkaltiBackoff {
 }
 
 /// failsafe-go `RetryPolicy` delays (`retrypolicy/retryexecutor.go` `getDelay`,
-/// `internal/util` `RandomDelayFactor`; the float64 version): `WithBackoff(delay, max)`
-/// grows the *un-jittered* delay by `delayFactor` (2) and caps it at max, then
-/// `WithJitterFactor(j)` multiplies by `1 + (1 − 2U) j`, so a wait can exceed max.
+/// `internal/util/util.go` `RandomDelay` / `RandomDelayFactor`; failsafe-go 5759a5e6):
+/// `WithBackoff(delay, max)` grows the *un-jittered* delay by `delayFactor` (2) and caps
+/// it at max, then `WithJitter(d)` adds `(1 − 2U) d` or, when no `WithJitter` is set,
+/// `WithJitterFactor(j)` multiplies by `1 + (1 − 2U) j`; so a wait can exceed max (and a
+/// negative one is no wait, as Go's timer takes it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FailsafeBackoff {
@@ -111,6 +113,10 @@ pub struct FailsafeBackoff {
     /// `WithJitterFactor`; 0 (the default) = none.
     #[serde(default)]
     pub jitter_factor: f64,
+    /// `WithJitter(d)`, ms; 0 (the default) = none. failsafe-go uses it instead of the
+    /// factor when both are set.
+    #[serde(default)]
+    pub jitter_ms: f64,
 }
 
 fn two() -> f64 {
@@ -135,7 +141,16 @@ impl FailsafeBackoff {
     /// The sleep before retry `n`, µs.
     pub fn sleep_us<R: UnitDouble>(&self, n: u32, rng: &mut R) -> u64 {
         let d = self.last_delay_ns(n);
-        if d == 0.0 || self.jitter_factor == 0.0 {
+        if d == 0.0 {
+            return 0;
+        }
+        let jitter = (self.jitter_ms * 1e6).trunc();
+        if jitter != 0.0 {
+            // `delay + T(randomAddend)`: the addend truncated to whole ns on its own.
+            let addend = ((1.0 - rng.next_unit() * 2.0) * jitter).trunc();
+            return us_of_ns(d + addend);
+        }
+        if self.jitter_factor == 0.0 {
             return us_of_ns(d);
         }
         let factor = 1.0 + (1.0 - rng.next_unit() * 2.0) * self.jitter_factor;

@@ -335,12 +335,38 @@ fn failsafe_jitters_after_the_cap() {
         max_delay_ms: Some(1000.0),
         delay_factor: 2.0,
         jitter_factor: 0.25,
+        jitter_ms: 0.0,
     });
     assert_eq!(
         sequence(&b, 0.5, 6),
         vec![100_000, 200_000, 400_000, 800_000, 1_000_000, 1_000_000]
     );
     assert_eq!(sequence(&b, 0.0, 6)[5], 1_250_000);
+}
+
+#[test]
+fn failsafe_adds_an_absolute_jitter_before_the_factor() {
+    // WithDelay(100 ms) + WithJitter(30 ms) + WithJitterFactor(0.5): `adjustForJitter`
+    // (retrypolicy/retryexecutor.go, failsafe-go 5759a5e6) uses the jitter, not the
+    // factor: 100 + (1 − 2U) × 30 ms, so U = 0 gives 130 ms, U = 0.75 gives 85 ms.
+    let b = Backoff::FailsafeGo(FailsafeBackoff {
+        delay_ms: 100.0,
+        max_delay_ms: None,
+        delay_factor: 2.0,
+        jitter_factor: 0.5,
+        jitter_ms: 30.0,
+    });
+    assert_eq!(sequence(&b, 0.0, 2), vec![130_000, 130_000]);
+    assert_eq!(sequence(&b, 0.75, 1), vec![85_000]);
+    // A jitter larger than the delay can make it negative: no wait.
+    let b = Backoff::FailsafeGo(FailsafeBackoff {
+        delay_ms: 10.0,
+        max_delay_ms: None,
+        delay_factor: 2.0,
+        jitter_factor: 0.0,
+        jitter_ms: 50.0,
+    });
+    assert_eq!(sequence(&b, 0.999, 1), vec![0]);
 }
 
 #[test]

@@ -128,6 +128,7 @@ impl Backoff {
                 max_delay_ms: None,
                 delay_factor: 2.0,
                 jitter_factor: 0.0,
+                jitter_ms: 0.0,
             }),
             Backoff::SpringCloudGateway(libraries::GatewayBackoff {
                 first_backoff_ms: 5,

@@ -321,6 +321,7 @@ fn library_problems(b: &Backoff, p: &mut Problems) {
             }
             multiplier(p, "delay_factor", f.delay_factor);
             factor(p, "jitter_factor", f.jitter_factor);
+            ms_f(p, "jitter_ms", f.jitter_ms);
         }
         Backoff::SpringCloudGateway(g) => {
             p.range("first_backoff_ms", g.first_backoff_ms, 1, MAX_TIME_MS);
