@@ -180,6 +180,34 @@ test('on the article’s page a configuration becomes a strategy row, as `import
   for (const p of [page, again]) await p.close();
 });
 
+test('Go code (cenkalti/backoff, failsafe-go) pasted: recognised, and the CLI’s words, quirks and defaults', async () => {
+  const { page } = await openCluster();
+  await page.click('#cluster-paste summary');
+  await page.waitForFunction(() => (document.getElementById('cluster-paste-library')?.children.length ?? 0) > 1);
+  const libraries = await page.$$eval('#cluster-paste-library option', (os) => os.map((o) => o.getAttribute('value')));
+  for (const [file, title] of [
+    ['cenkalti-backoff.go', 'cenkalti/backoff'],
+    ['failsafe-go.go', 'failsafe-go'],
+  ]) {
+    const full = path.join(root, 'examples/configs', file);
+    const cli = cliWords([full]);
+    assert.ok(cli[0].startsWith(title), cli[0]);
+    await page.fill('#cluster-paste-text', fs.readFileSync(full, 'utf8'));
+    await page.click('#cluster-paste-read');
+    await page.waitForFunction(
+      (first) => document.querySelector('#cluster-paste-out li')?.textContent === first,
+      cli[0],
+    );
+    const all = await page.$$eval('#cluster-paste-out li', (lis) => lis.map((li) => li.textContent));
+    const shown = all.join('\n');
+    for (const line of cli) assert.ok(shown.includes(line.replace(/^(note|default): /, '')), `${file}: ${line}`);
+    await page.screenshot({ path: path.join(e2e.ARTIFACTS, `paste-${file.replace(/\W+/g, '-')}.png`), fullPage: true });
+  }
+  assert.ok(libraries.includes('cenkalti') && libraries.includes('failsafe-go'), libraries.join(' '));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a bad value is named by its key path in the file, in words, and nothing is applied', async () => {
   const { page } = await openCluster();
   await page.click('#cluster-paste summary');

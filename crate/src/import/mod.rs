@@ -9,9 +9,12 @@
 //! of its own; the words come from the catalogues beside each reader and in [`texts`](crate::import::texts).
 
 mod aws;
+mod cenkalti;
 mod duration;
 mod envoy;
 pub mod export;
+pub(crate) mod failsafe;
+mod golang;
 mod grpc;
 mod ini;
 mod policy;
@@ -52,17 +55,23 @@ pub enum Library {
     /// An Envoy route `retry_policy` with its cluster's `circuit_breakers`, or an Istio
     /// `VirtualService` (with its `DestinationRule`).
     Envoy,
+    /// Go code setting up a cenkalti/backoff `ExponentialBackOff` and its attempt limit.
+    Cenkalti,
+    /// Go code building a failsafe-go `retrypolicy` and `circuitbreaker`.
+    Failsafe,
 }
 
 impl Library {
     /// Every library, in the order `--from` lists them.
-    pub const ALL: [Library; 6] = [
+    pub const ALL: [Library; 8] = [
         Library::Resilience4j,
         Library::Grpc,
         Library::Aws,
         Library::Polly,
         Library::Tenacity,
         Library::Envoy,
+        Library::Cenkalti,
+        Library::Failsafe,
     ];
 
     /// The name `--from` and `--to` take.
@@ -74,6 +83,8 @@ impl Library {
             Library::Polly => "polly",
             Library::Tenacity => "tenacity",
             Library::Envoy => "envoy",
+            Library::Cenkalti => "cenkalti",
+            Library::Failsafe => "failsafe-go",
         }
     }
 
@@ -86,6 +97,8 @@ impl Library {
             Library::Polly => "Polly",
             Library::Tenacity => "tenacity",
             Library::Envoy => "Envoy",
+            Library::Cenkalti => "cenkalti/backoff",
+            Library::Failsafe => "failsafe-go",
         }
     }
 
@@ -103,7 +116,12 @@ impl Library {
 
     /// Guesses the library from the text.
     pub fn detect(text: &str) -> Result<Library, ValidationError> {
-        if tenacity::looks_like(text) {
+        // Go code first: a Go file may mention "retry(" and "wait_" in its own names.
+        if failsafe::looks_like(text) {
+            Ok(Library::Failsafe)
+        } else if cenkalti::looks_like(text) {
+            Ok(Library::Cenkalti)
+        } else if tenacity::looks_like(text) {
             Ok(Library::Tenacity)
         } else if text.trim_start().starts_with('{') && text.contains("methodConfig") {
             Ok(Library::Grpc)
@@ -212,6 +230,8 @@ pub fn import(
         Library::Polly => polly::read(text, instance, lang),
         Library::Tenacity => tenacity::read(text, instance, lang),
         Library::Envoy => envoy::read(text, instance, lang),
+        Library::Cenkalti => cenkalti::read(text, instance, lang),
+        Library::Failsafe => failsafe::read(text, instance, lang),
     }
     .map_err(worded)?;
     let mut words = vec![Text::Source.fill(lang, &[&library.title(), &read.source])];

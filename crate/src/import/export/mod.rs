@@ -7,8 +7,10 @@
 //! the mirror of its reader.
 
 mod aws;
+mod cenkalti;
 pub mod classic;
 mod envoy;
+mod failsafe;
 mod grpc;
 mod polly;
 mod resilience4j;
@@ -87,6 +89,8 @@ pub fn export(
         Library::Polly => polly::write(policy, name, lang)?,
         Library::Tenacity => tenacity::write(policy, lang),
         Library::Envoy => envoy::write(policy, name, lang)?,
+        Library::Cenkalti => cenkalti::write(policy, lang),
+        Library::Failsafe => failsafe::write(policy, lang),
     };
     Ok(Exported {
         library,

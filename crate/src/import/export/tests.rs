@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::cluster::libraries::{
-    GrpcBackoff, GrpcClient, GrpcJitter, PollyBackoff, PollyDelay, Resilience4jBackoff,
-    TenacityBackoff, TenacityWait,
+    CenkaltiBackoff, FailsafeBackoff, GrpcBackoff, GrpcClient, GrpcJitter, PollyBackoff,
+    PollyDelay, Resilience4jBackoff, TenacityBackoff, TenacityWait,
 };
 use crate::cluster::{Breaker, Budget, Scope, WindowKind};
 use crate::import::{import, Imported};
@@ -457,6 +457,8 @@ fn the_example_files_come_back_as_they_were_read() {
             "HttpClients.Inventory.Resilience",
         ),
         (example!("tenacity-client.py"), Library::Tenacity, "reserve"),
+        (example!("cenkalti-backoff.go"), Library::Cenkalti, "b"),
+        (example!("failsafe-go.go"), Library::Failsafe, "payments"),
         (example!("envoy-route.yaml"), Library::Envoy, "api"),
         (
             example!("istio-virtualservice.yaml"),
@@ -602,4 +604,178 @@ fn a_name_the_file_cannot_hold_is_refused() {
     assert_eq!(e.value, "Clients..Retry");
     let e = export(&p, Library::Aws, "a b", Lang::En).unwrap_err();
     assert_eq!(e.field, "--instance");
+}
+
+/// A cenkalti/backoff wait as Go code can say it: none, a constant of whole ms, or an
+/// exponential with its intervals in whole µs and its factors in hundredths.
+fn cenkalti_backoff() -> impl Strategy<Value = Backoff> {
+    prop_oneof![
+        Just(Backoff::None),
+        (1..=600_000u64).prop_map(|ms| Backoff::Constant { ms }),
+        (
+            1..=600_000_000u64,
+            0..=100u32,
+            100..=1000u32,
+            0..=600_000_000u64
+        )
+            .prop_map(|(initial, factor, mult, extra)| {
+                Backoff::CenkaltiBackoff(CenkaltiBackoff {
+                    initial_interval_ms: initial as f64 / 1000.0,
+                    randomization_factor: f64::from(factor) / 100.0,
+                    multiplier: f64::from(mult) / 100.0,
+                    max_interval_ms: (initial + extra) as f64 / 1000.0,
+                })
+            }),
+    ]
+}
+
+/// A failsafe-go delay as its builder can say it: none, `WithDelay`, or `WithBackoff` /
+/// `WithBackoffFactor`, each with `WithJitter` or `WithJitterFactor` or neither.
+fn failsafe_backoff() -> impl Strategy<Value = Backoff> {
+    prop_oneof![
+        Just(Backoff::None),
+        (
+            0..=600_000_000u64,
+            prop::option::of((0..=600_000_000u64, 100..=1000u32)),
+            0..=100u32,
+            0..=60_000_000u64,
+        )
+            .prop_map(|(delay, backoff, factor, jitter)| {
+                let us = |x: u64| x as f64 / 1000.0;
+                Backoff::FailsafeGo(FailsafeBackoff {
+                    delay_ms: us(delay),
+                    max_delay_ms: backoff.map(|(extra, _)| us(delay + extra)),
+                    delay_factor: backoff.map_or(2.0, |(_, f)| f64::from(f) / 100.0),
+                    jitter_factor: f64::from(factor) / 100.0,
+                    jitter_ms: us(jitter),
+                })
+            }),
+    ]
+}
+
+/// A breaker failsafe-go builds: failures in a row, a ratio over a count window, a rate
+/// over a time window.
+fn failsafe_breaker() -> impl Strategy<Value = Breaker> {
+    let open = (1..=600u64, 1..=50u32);
+    prop_oneof![
+        Just(Breaker::None),
+        (1..=100u32, open.clone()).prop_map(|(failures, (open_s, half))| Breaker::Consecutive {
+            failures,
+            open_ms: open_s * 1000,
+            open_jitter_ms: 0,
+            half_open_calls: half,
+            scope: Scope::PerInstance,
+        }),
+        (1..=100u32, 1..=100u32, any::<bool>(), open).prop_map(|(a, b, time, (open_s, half))| {
+            // k of n with k < n for a count window: k of k is failures in a row.
+            let (k, n) = (a.min(b), a.max(b) + u32::from(!time));
+            Breaker::Resilience4j {
+                window: if time {
+                    WindowKind::Time
+                } else {
+                    WindowKind::Count
+                },
+                window_size: n,
+                minimum_calls: if time { k } else { n },
+                failure_rate_percent: if time {
+                    f64::from(k)
+                } else {
+                    f64::from(k) * 100.0 / f64::from(n)
+                },
+                slow_call_ms: None,
+                slow_call_rate_percent: 100.0,
+                wait_open_ms: open_s * 1000,
+                open_jitter_ms: 0,
+                half_open_calls: half,
+                ramp_stage_ms: None,
+                automatic_half_open: false,
+                scope: Scope::PerInstance,
+            }
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn cenkalti_import_of_export_is_the_identity(attempts in 1..=10u32, backoff in cenkalti_backoff()) {
+        let p = Policy::new(attempts, backoff);
+        prop_assume!(p.check().is_ok());
+        let (e, i) = again(&p, Library::Cenkalti);
+        prop_assert_eq!(&i.policy, &p, "{}", e.text);
+        prop_assert!(e.cannot.is_empty(), "{:?}", e.cannot);
+    }
+
+    #[test]
+    fn failsafe_import_of_export_is_the_identity(
+        attempts in 1..=10u32,
+        backoff in failsafe_backoff(),
+        breaker in failsafe_breaker(),
+    ) {
+        let mut p = Policy::new(attempts, backoff);
+        p.breaker = breaker;
+        prop_assume!(p.check().is_ok());
+        let (e, i) = again(&p, Library::Failsafe);
+        prop_assert_eq!(&i.policy, &p, "{}", e.text);
+        prop_assert!(e.cannot.is_empty(), "{:?}", e.cannot);
+    }
+}
+
+#[test]
+fn the_go_libraries_say_what_they_cannot_build() {
+    let spring = import(
+        crate::import::tests::example!("resilience4j-application.yml"),
+        Library::Resilience4j,
+        Some("inventory"),
+        Lang::En,
+    )
+    .unwrap();
+    let mut p = spring.policy.clone();
+    p.budget = crate::import::aws::standard_quota();
+    let (e, back) = again(&p, Library::Cenkalti);
+    assert!(
+        e.cannot
+            .iter()
+            .any(|c| c.starts_with("cenkalti/backoff has no retry budget")),
+        "{:?}",
+        e.cannot
+    );
+    assert!(
+        e.cannot
+            .iter()
+            .any(|c| c.starts_with("cenkalti/backoff has no circuit breaker")),
+        "{:?}",
+        e.cannot
+    );
+    assert!(
+        e.text.starts_with(
+            "// cenkalti/backoff (Go, v4), written by retrystorm\n// cannot express: "
+        ),
+        "{}",
+        e.text
+    );
+    // Resilience4j's constant 500 ms is cenkalti's constant backoff exactly.
+    assert_eq!(back.policy.backoff, Backoff::Constant { ms: 500 });
+    assert_eq!(back.policy.max_attempts, p.max_attempts);
+    let (e, back) = again(&p, Library::Failsafe);
+    assert!(
+        e.cannot[0]
+            .starts_with("failsafe-go's budget (its budget package) limits the retries in flight"),
+        "{:?}",
+        e.cannot
+    );
+    // The example's breaker has slow calls: not one failsafe-go builds.
+    assert!(
+        e.cannot[1].starts_with("failsafe-go's breaker judges failures in a row"),
+        "{:?}",
+        e.cannot
+    );
+    assert_eq!(back.policy.breaker, Breaker::None);
+    let zh = export(&p, Library::Failsafe, "x", Lang::Zh).unwrap();
+    assert!(
+        zh.text.contains("// 无法表达：failsafe-go 的预算"),
+        "{}",
+        zh.text
+    );
 }

@@ -4,7 +4,9 @@
 use super::*;
 
 mod aws;
+mod cenkalti;
 mod envoy;
+mod failsafe;
 mod grpc;
 mod polly;
 mod spring;
