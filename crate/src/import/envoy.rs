@@ -1,11 +1,21 @@
 //! Envoy and Istio retry settings (YAML, several documents allowed):
 //!
-//! - an Istio `VirtualService`'s `spec.http[].retries`, as istiod converts it
-//!   (`pilot/pkg/networking/core/route/retry/retry.go` `ConvertPolicy`): no `retries` is
-//!   Istio's default policy of 2 retries, `attempts` ≤ 0 disables retries, `attempts`
-//!   counts retries (Envoy's `num_retries`); istiod sets every circuit-breaker threshold,
-//!   `max_retries` included, to 4294967295 unless a `DestinationRule` sets
-//!   `trafficPolicy.connectionPool.http.maxRetries`;
+//! - an Istio `VirtualService`'s `spec.http[].retries`, as istiod converts it (checked
+//!   against istio/istio 86c9f01f, `pilot/pkg/networking/core/route/retry/retry.go`
+//!   `ConvertPolicy`): no `retries` is Istio's default policy of 2 retries (retryOn
+//!   `connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes`, no
+//!   per-try timeout, no back-off of its own); `retries` with `attempts` absent or ≤ 0 is
+//!   no retry policy at all, so no retries; `attempts` counts retries (Envoy's
+//!   `num_retries`); `retries.backoff` is Envoy's `retry_back_off.base_interval` only (the
+//!   max stays Envoy's 10 × base); `perTryTimeout`, `retryOn` and `retryRemoteLocalities`
+//!   (Envoy's previous-priorities retry priority) decide what is retried and where, not
+//!   when, and are not read. istiod sets every circuit-breaker threshold, `max_retries`
+//!   included, to 4294967295 (`cluster_traffic_policy.go`
+//!   `getDefaultCircuitBreakerThresholds`) and applies a `DestinationRule`'s
+//!   `trafficPolicy.connectionPool.http.maxRetries` only when it is above 0; a
+//!   `trafficPolicy.retryBudget` (`applyRetryBudget`: `percent` default 20,
+//!   `minRetryConcurrency` default 3, 0 meaning the default) is Envoy's `retry_budget`,
+//!   which Envoy uses instead of `max_retries`;
 //! - an Envoy route's `retry_policy` (`num_retries`, default 1; `retry_back_off`,
 //!   default 25 ms base, 10 × base max) and a cluster's `circuit_breakers.thresholds`
 //!   (`retry_budget`, else `max_retries`, default 3: Envoy limits the retries outstanding
@@ -44,6 +54,12 @@ crate::catalogue! {
         Outlier => ("outlier_detection 按主机剔除，不是熔断器：未模拟", "outlier_detection ejects hosts, it is not a breaker: not simulated"),
         /// Rate-limited back-off.
         RateLimited => ("rate_limited_retry_back_off（按响应头等待）未模拟", "rate_limited_retry_back_off (waits a response header asks for) is not simulated"),
+        /// Retries written without attempts: `{0}` the key path.
+        IstioNoAttempts => ("{0} 缺失或 ≤ 0：istiod 不为这条路由写重试策略，因此不重试", "{0} is absent or ≤ 0: istiod writes no retry policy for this route, so it does not retry"),
+        /// maxRetries of 0: `{0}` the value.
+        IstioZeroMaxRetries => ("connectionPool.http.maxRetries: {0} 被忽略：istiod 只在大于 0 时写入它，重试并发不受限制", "connectionPool.http.maxRetries: {0} is ignored: istiod writes it only when above 0, so retries outstanding are not limited"),
+        /// The budget's interval, not read.
+        IstioBudgetInterval => ("retryBudget.budgetInterval 未读取：模拟按当前在途的请求计算预算", "retryBudget.budgetInterval is not read: the run counts the budget over the requests in flight now"),
         /// Outstanding retries include those in backoff.
         Outstanding => ("重试从排定起就计入上限，包括还在退避等待中的重试", "a retry counts against the limit from when it is scheduled, its backoff wait included"),
     }
@@ -96,6 +112,7 @@ pub fn read(text: &str, name: Option<&str>, lang: Lang) -> Result<Read, Validati
 fn read_istio(docs: &[Yaml], name: Option<&str>, lang: Lang) -> Result<Read, ValidationError> {
     let mut routes: Vec<(String, Node)> = Vec::new();
     let mut max_retries: Option<Node> = None;
+    let mut retry_budget: Option<Node> = None;
     let mut outlier = false;
     for d in docs {
         let root = Node::root(d);
@@ -124,6 +141,8 @@ fn read_istio(docs: &[Yaml], name: Option<&str>, lang: Lang) -> Result<Read, Val
                 outlier |= root
                     .at(&["spec", "trafficPolicy", "outlierDetection"], Names::Exact)
                     .is_some();
+                retry_budget = retry_budget
+                    .or(root.at(&["spec", "trafficPolicy", "retryBudget"], Names::Exact));
                 max_retries = max_retries.or(root.at(
                     &[
                         "spec",
@@ -185,6 +204,9 @@ fn read_istio(docs: &[Yaml], name: Option<&str>, lang: Lang) -> Result<Read, Val
             None => 0,
         },
     };
+    if let (Some(r), 0) = (route.get("retries", Names::Exact), retries) {
+        quirks.push(Quirk::IstioNoAttempts.fill(lang, &[&format!("{}.attempts", r.path)]));
+    }
     if retries > 0 {
         quirks
             .push(Quirk::CountsRetries.fill(lang, &[&"Istio attempts", &retries, &(retries + 1)]));
@@ -201,13 +223,54 @@ fn read_istio(docs: &[Yaml], name: Option<&str>, lang: Lang) -> Result<Read, Val
         }
         None => defaults.push("base_interval = 25ms (Envoy's)".to_string()),
     }
-    let budget = match &max_retries {
-        Some(m) => {
-            let v = m.u64()?;
-            origins.note("budget.max_retries", &m.path, m.shown());
-            limit(v)
+    let budget = match (&retry_budget, &max_retries) {
+        (Some(rb), _) => {
+            let percent = match rb.get("percent", Names::Exact) {
+                Some(p) => {
+                    origins.note("budget.budget_percent", &p.path, p.shown());
+                    p.f64()?
+                }
+                None => {
+                    defaults.push("retryBudget.percent = 20".to_string());
+                    20.0
+                }
+            };
+            let min = match rb.get("minRetryConcurrency", Names::Exact) {
+                Some(m) if m.u64()? > 0 => {
+                    origins.note("budget.min_retry_concurrency", &m.path, m.shown());
+                    u32::try_from(m.u64()?).unwrap_or(u32::MAX)
+                }
+                _ => {
+                    defaults.push("retryBudget.minRetryConcurrency = 3".to_string());
+                    3
+                }
+            };
+            if rb.get("budgetInterval", Names::Exact).is_some() {
+                quirks.push(Quirk::IstioBudgetInterval.get(lang).to_string());
+            }
+            Budget::EnvoyRetryBudget {
+                budget_percent: percent,
+                min_retry_concurrency: min,
+                scope: Scope::PerInstance,
+            }
         }
-        None => {
+        (None, Some(m)) => {
+            // `if settings.Http.MaxRetries > 0` (cluster_traffic_policy.go): 0 or less is
+            // not written, and the default 4294967295 stays.
+            let text = m.text().unwrap_or_default();
+            match text.trim().parse::<i64>() {
+                Ok(v) if v <= 0 => {
+                    quirks.push(Quirk::IstioZeroMaxRetries.fill(lang, &[&v]));
+                    Budget::None
+                }
+                _ => {
+                    let v = m.u64()?;
+                    origins.note("budget.max_retries", &m.path, m.shown());
+                    limit(v)
+                }
+            }
+        }
+        (None, None) => {
             quirks.push(Quirk::IstioNoLimit.get(lang).to_string());
             Budget::None
         }

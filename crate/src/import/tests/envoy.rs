@@ -127,3 +127,120 @@ fn a_bad_envoy_or_istio_setting_is_named_by_its_key_path() {
     );
     assert_eq!(e.field, "spec.http[0].retries.attempts");
 }
+
+/// istiod as of istio/istio 86c9f01f: `route/retry/retry.go` `ConvertPolicy` (attempts ≤ 0
+/// or absent is no retry policy) and `cluster_traffic_policy.go` (`maxRetries` written
+/// only above 0; `retryBudget` with `percent` 20 and `minRetryConcurrency` 3 by default).
+#[test]
+fn istiod_drops_retries_without_attempts_ignores_max_retries_0_and_reads_a_retry_budget() {
+    let vs = |retries: &str, dr: &str| {
+        format!(
+            "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: r\nspec:\n  hosts: [r]\n  http:\n  - name: main\n    route:\n    - destination:\n        host: r\n{retries}---\napiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: r\nspec:\n  host: r\n  trafficPolicy:\n{dr}"
+        )
+    };
+    // retries with only a per-try timeout: no retry policy at all.
+    let got = en(
+        &vs(
+            "    retries:\n      perTryTimeout: 2s\n",
+            "    connectionPool:\n      http:\n        maxRetries: 5\n",
+        ),
+        Library::Envoy,
+        None,
+    );
+    assert_eq!(
+        (got.policy.max_attempts, &got.policy.backoff),
+        (1, &Backoff::None)
+    );
+    assert!(
+        got.quirks
+            .iter()
+            .any(|q| q.contains(".attempts is absent or ≤ 0: istiod writes no retry policy")),
+        "{:?}",
+        got.quirks
+    );
+    // maxRetries: 0 is not written by istiod: no limit, said so.
+    let got = en(
+        &vs(
+            "    retries:\n      attempts: 2\n",
+            "    connectionPool:\n      http:\n        maxRetries: 0\n",
+        ),
+        Library::Envoy,
+        None,
+    );
+    assert_eq!(got.policy.budget, Budget::None);
+    assert!(
+        got.quirks
+            .iter()
+            .any(|q| q.starts_with("connectionPool.http.maxRetries: 0 is ignored")),
+        "{:?}",
+        got.quirks
+    );
+    // A retryBudget is Envoy's retry_budget, instead of max_retries; its defaults named.
+    let got = en(
+        &vs(
+            "    retries:\n      attempts: 2\n      backoff: 100ms\n",
+            "    retryBudget:\n      minRetryConcurrency: 0\n      budgetInterval: 10s\n    connectionPool:\n      http:\n        maxRetries: 5\n",
+        ),
+        Library::Envoy,
+        None,
+    );
+    assert_eq!(
+        got.policy.budget,
+        Budget::EnvoyRetryBudget {
+            budget_percent: 20.0,
+            min_retry_concurrency: 3,
+            scope: Scope::PerInstance
+        }
+    );
+    assert_eq!(
+        got.policy.backoff,
+        Backoff::Envoy(EnvoyBackoff {
+            base_interval_ms: 100,
+            max_interval_ms: None
+        })
+    );
+    assert_eq!(
+        got.defaults,
+        vec![
+            "retryBudget.percent = 20",
+            "retryBudget.minRetryConcurrency = 3"
+        ]
+    );
+    assert!(got
+        .quirks
+        .iter()
+        .any(|q| q.starts_with("retryBudget.budgetInterval is not read")));
+    let got = en(
+        &vs(
+            "    retries:\n      attempts: 2\n",
+            "    retryBudget:\n      percent: 35.5\n      minRetryConcurrency: 7\n",
+        ),
+        Library::Envoy,
+        None,
+    );
+    assert_eq!(
+        got.policy.budget,
+        Budget::EnvoyRetryBudget {
+            budget_percent: 35.5,
+            min_retry_concurrency: 7,
+            scope: Scope::PerInstance
+        }
+    );
+    let zh = import(
+        &vs(
+            "    retries:\n      attempts: 0\n",
+            "    connectionPool:\n      http:\n        maxRetries: 0\n",
+        ),
+        Library::Envoy,
+        None,
+        Lang::Zh,
+    )
+    .unwrap();
+    assert!(
+        zh.quirks
+            .iter()
+            .any(|q| q.contains("istiod 不为这条路由写重试策略")),
+        "{:?}",
+        zh.quirks
+    );
+}
