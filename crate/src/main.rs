@@ -51,12 +51,13 @@ commands:
             breaker, YAML or .properties; a gRPC service config; an AWS config file; Polly /
             Microsoft.Extensions.Http.Resilience options in appsettings.json; a tenacity
             @retry(...) line; an Envoy route/cluster or Istio VirtualService YAML; Go code
-            setting up cenkalti/backoff or failsafe-go) in words and
+            setting up cenkalti/backoff or failsafe-go; a Finagle RetryBudget line or a Linkerd
+            ServiceProfile) in words and
             as a client policy; with --scenario/--preset, that scenario with its first calling
-            tier's policy replaced (--from resilience4j|grpc|aws|polly|tenacity|envoy|cenkalti|failsafe-go,
+            tier's policy replaced (--from resilience4j|grpc|aws|polly|tenacity|envoy|cenkalti|failsafe-go|finagle,
             --instance NAME)
   export    a client policy of a scenario written as a library's configuration, with what
-            the library cannot express said on stderr (--policy PATH --to resilience4j|grpc|aws|polly|tenacity|envoy|cenkalti|failsafe-go,
+            the library cannot express said on stderr (--policy PATH --to resilience4j|grpc|aws|polly|tenacity|envoy|cenkalti|failsafe-go|finagle,
             --instance NAME; --json for both as one object)
 
 options:

@@ -180,7 +180,7 @@ test('on the article’s page a configuration becomes a strategy row, as `import
   for (const p of [page, again]) await p.close();
 });
 
-test('Go code (cenkalti/backoff, failsafe-go) pasted: recognised, and the CLI’s words, quirks and defaults', async () => {
+test('Go code (cenkalti/backoff, failsafe-go), a Finagle budget and a Linkerd profile pasted: recognised, and the CLI’s words, quirks and defaults', async () => {
   const { page } = await openCluster();
   await page.click('#cluster-paste summary');
   await page.waitForFunction(() => (document.getElementById('cluster-paste-library')?.children.length ?? 0) > 1);
@@ -188,6 +188,8 @@ test('Go code (cenkalti/backoff, failsafe-go) pasted: recognised, and the CLI’
   for (const [file, title] of [
     ['cenkalti-backoff.go', 'cenkalti/backoff'],
     ['failsafe-go.go', 'failsafe-go'],
+    ['finagle-retry-budget.scala', 'Finagle / Linkerd'],
+    ['linkerd-serviceprofile.yaml', 'Finagle / Linkerd'],
   ]) {
     const full = path.join(root, 'examples/configs', file);
     const cli = cliWords([full]);

@@ -17,6 +17,7 @@ pub(crate) mod failsafe;
 mod golang;
 mod grpc;
 mod ini;
+mod linkerd;
 mod policy;
 mod polly;
 mod properties;
@@ -59,11 +60,13 @@ pub enum Library {
     Cenkalti,
     /// Go code building a failsafe-go `retrypolicy` and `circuitbreaker`.
     Failsafe,
+    /// A Finagle `RetryBudget(…)` line (Scala) or a Linkerd `ServiceProfile`.
+    Finagle,
 }
 
 impl Library {
     /// Every library, in the order `--from` lists them.
-    pub const ALL: [Library; 8] = [
+    pub const ALL: [Library; 9] = [
         Library::Resilience4j,
         Library::Grpc,
         Library::Aws,
@@ -72,6 +75,7 @@ impl Library {
         Library::Envoy,
         Library::Cenkalti,
         Library::Failsafe,
+        Library::Finagle,
     ];
 
     /// The name `--from` and `--to` take.
@@ -85,6 +89,7 @@ impl Library {
             Library::Envoy => "envoy",
             Library::Cenkalti => "cenkalti",
             Library::Failsafe => "failsafe-go",
+            Library::Finagle => "finagle",
         }
     }
 
@@ -99,6 +104,7 @@ impl Library {
             Library::Envoy => "Envoy",
             Library::Cenkalti => "cenkalti/backoff",
             Library::Failsafe => "failsafe-go",
+            Library::Finagle => "Finagle / Linkerd",
         }
     }
 
@@ -131,6 +137,8 @@ impl Library {
             Ok(Library::Aws)
         } else if envoy::looks_like(text) {
             Ok(Library::Envoy)
+        } else if linkerd::looks_like(text) {
+            Ok(Library::Finagle)
         } else if text.contains("resilience4j") {
             Ok(Library::Resilience4j)
         } else {
@@ -232,6 +240,7 @@ pub fn import(
         Library::Envoy => envoy::read(text, instance, lang),
         Library::Cenkalti => cenkalti::read(text, instance, lang),
         Library::Failsafe => failsafe::read(text, instance, lang),
+        Library::Finagle => linkerd::read(text, instance, lang),
     }
     .map_err(worded)?;
     let mut words = vec![Text::Source.fill(lang, &[&library.title(), &read.source])];

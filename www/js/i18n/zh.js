@@ -186,7 +186,7 @@ export default {
   'cluster.perTier': '各层明细',
   'paste.title': '粘贴你所用库的重试配置',
   'paste.hint':
-    '你所用库写下的重试配置（application.yml 或 .properties 中的 Resilience4j、Spring Cloud Gateway，gRPC 服务配置，Polly 的 appsettings.json，AWS 配置文件，Envoy 或 Istio 路由，tenacity 装饰器，设置 cenkalti/backoff 或 failsafe-go 的 Go 代码）：在你的浏览器里由与 retrystorm import 相同的引擎读取，运行前先用文字说明它的行为。',
+    '你所用库写下的重试配置（application.yml 或 .properties 中的 Resilience4j、Spring Cloud Gateway，gRPC 服务配置，Polly 的 appsettings.json，AWS 配置文件，Envoy 或 Istio 路由，tenacity 装饰器，设置 cenkalti/backoff 或 failsafe-go 的 Go 代码，Finagle 的 RetryBudget 行或 Linkerd 的 ServiceProfile）：在你的浏览器里由与 retrystorm import 相同的引擎读取，运行前先用文字说明它的行为。',
   'paste.text': '配置文本',
   'paste.library': '库',
   'paste.detect': '从文本识别',

@@ -11,6 +11,7 @@ mod cenkalti;
 pub mod classic;
 mod envoy;
 mod failsafe;
+mod finagle;
 mod grpc;
 mod polly;
 mod resilience4j;
@@ -91,6 +92,7 @@ pub fn export(
         Library::Envoy => envoy::write(policy, name, lang)?,
         Library::Cenkalti => cenkalti::write(policy, lang),
         Library::Failsafe => failsafe::write(policy, lang),
+        Library::Finagle => finagle::write(policy, lang),
     };
     Ok(Exported {
         library,

@@ -459,6 +459,11 @@ fn the_example_files_come_back_as_they_were_read() {
         (example!("tenacity-client.py"), Library::Tenacity, "reserve"),
         (example!("cenkalti-backoff.go"), Library::Cenkalti, "b"),
         (example!("failsafe-go.go"), Library::Failsafe, "payments"),
+        (
+            example!("finagle-retry-budget.scala"),
+            Library::Finagle,
+            "orders",
+        ),
         (example!("envoy-route.yaml"), Library::Envoy, "api"),
         (
             example!("istio-virtualservice.yaml"),
@@ -778,4 +783,44 @@ fn the_go_libraries_say_what_they_cannot_build() {
         "{}",
         zh.text
     );
+}
+
+/// A Finagle budget as its settings say it: none, empty, or a windowed budget of whole
+/// ms and hundredths of a percent.
+fn finagle_budget() -> impl Strategy<Value = Budget> {
+    prop_oneof![
+        Just(Budget::None),
+        Just(Budget::Windowed {
+            ttl_ms: 10_000,
+            min_retries_per_sec: 0,
+            percent_can_retry: 0.0,
+            scope: Scope::PerInstance,
+        }),
+        (1_000..=60_000u64, 0..=100u32, 1..=100_000u32).prop_map(|(ttl_ms, min, pct)| {
+            Budget::Windowed {
+                ttl_ms,
+                min_retries_per_sec: min,
+                percent_can_retry: f64::from(pct) / 100.0,
+                scope: Scope::PerInstance,
+            }
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn finagle_import_of_export_is_the_identity(
+        attempts in 1..=10u32,
+        wait in prop::option::of(0..=600_000u64),
+        budget in finagle_budget(),
+    ) {
+        let mut p = Policy::new(attempts, wait.map_or(Backoff::None, |ms| Backoff::Constant { ms }));
+        p.budget = budget;
+        prop_assume!(p.check().is_ok());
+        let (e, i) = again(&p, Library::Finagle);
+        prop_assert_eq!(&i.policy, &p, "{}", e.text);
+        prop_assert!(e.cannot.is_empty(), "{:?}", e.cannot);
+    }
 }

@@ -8,6 +8,7 @@ mod cenkalti;
 mod envoy;
 mod failsafe;
 mod grpc;
+mod linkerd;
 mod polly;
 mod spring;
 mod tenacity;
