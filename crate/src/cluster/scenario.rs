@@ -478,6 +478,24 @@ crate::validate::kind_enum! {
         /// `min_retries_per_sec` × ttl seconds retries. (tower's `TpsBudget` has the same
         /// settings but deposits 1 and withdraws ⌊1 / fraction⌋ for fractions up to 1, so
         /// its 30% allows a third: not this kind.)
+        ///
+        /// Linkerd's ServiceProfile `retryBudget` (`retryRatio`, `minRetriesPerSecond`,
+        /// `ttl`) is not this kind either: linkerd2-proxy 29637b64 builds tower 0.5's
+        /// `TpsBudget` from it (`linkerd/service-profiles/src/proto.rs`
+        /// `convert_retry_budget`), so ⌊1 / `retryRatio`⌋ applies as above, its window is
+        /// ten slices summed with the current one (`tps_budget.rs` `sum`), and, above all,
+        /// it deposits once per *response not retried* (`linkerd/app/outbound/src/http/retry.rs`:
+        /// `deposit()` only when the response is a success or not retryable), not per call:
+        /// during an outage where every answer is a retryable failure nothing is
+        /// deposited and only the reserve of `minRetriesPerSecond` × `ttl` remains, where
+        /// Finagle still earns `percent_can_retry` of the calls. A ServiceProfile also
+        /// has no per-request retry limit and no backoff; the newer `retry.linkerd.io/*`
+        /// route annotations (policy-controller of linkerd2 b24cd405,
+        /// `k8s/index/src/outbound/index/http.rs` `parse_http_retry` and
+        /// `grpc/src/outbound/http.rs` `convert_retry`) have no budget at all: `limit`
+        /// retries (default 1), waits of min(25 ms × 2ⁿ, 250 ms) plus up to 100% jitter
+        /// (capped at 250 ms; linkerd2-proxy `linkerd/exp-backoff`), and a per-try
+        /// `timeout`.
         Windowed {
             /// Window, [`MIN_TTL_MS`]..=[`MAX_TTL_MS`] ms.
             ttl_ms: u64,
