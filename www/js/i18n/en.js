@@ -188,7 +188,7 @@ export default {
   'cluster.perTier': 'Per tier',
   'paste.title': 'Paste your library’s retry configuration',
   'paste.hint':
-    'Your retry settings as your library writes them (Resilience4j or Spring Cloud Gateway in application.yml or .properties, a gRPC service config, Polly’s appsettings.json, an AWS config file, an Envoy or Istio route, a tenacity decorator, Go code setting up cenkalti/backoff or failsafe-go, a Finagle RetryBudget line or a Linkerd ServiceProfile): read in your browser by the same engine as retrystorm import, and said in words before anything runs.',
+    'Your retry settings as your library writes them (Resilience4j or Spring Cloud Gateway in application.yml or .properties, a gRPC service config, Polly’s appsettings.json, an AWS config file, an Envoy or Istio route, a tenacity decorator, cenkalti/backoff or failsafe-go Go code, a Finagle or Linkerd budget): read in your browser by the same engine as retrystorm import, and said in words before anything runs.',
   'paste.text': 'Configuration text',
   'paste.library': 'Library',
   'paste.detect': 'recognise it from the text',
@@ -453,7 +453,7 @@ export default {
   'field.randomization_factor': 'randomization factor',
   'field.delay_factor': 'delay factor',
   'field.jitter_factor': 'jitter factor',
-  'field.jitter_ms': 'jitter (ms, ±)',
+  'field.jitter_ms': 'jitter (ms)',
   'field.first_backoff_ms': 'first backoff (ms)',
   'field.backoff_factor': 'backoff factor',
   'field.based_on_previous_value': 'based on previous value',

@@ -186,7 +186,7 @@ export default {
   'cluster.perTier': '各层明细',
   'paste.title': '粘贴你所用库的重试配置',
   'paste.hint':
-    '你所用库写下的重试配置（application.yml 或 .properties 中的 Resilience4j、Spring Cloud Gateway，gRPC 服务配置，Polly 的 appsettings.json，AWS 配置文件，Envoy 或 Istio 路由，tenacity 装饰器，设置 cenkalti/backoff 或 failsafe-go 的 Go 代码，Finagle 的 RetryBudget 行或 Linkerd 的 ServiceProfile）：在你的浏览器里由与 retrystorm import 相同的引擎读取，运行前先用文字说明它的行为。',
+    '你所用库写下的重试配置（application.yml 或 .properties 中的 Resilience4j、Spring Cloud Gateway，gRPC 服务配置，Polly 的 appsettings.json，AWS 配置文件，Envoy 或 Istio 路由，tenacity 装饰器，cenkalti/backoff 或 failsafe-go 的 Go 代码，Finagle 或 Linkerd 的预算）：在你的浏览器里由与 retrystorm import 相同的引擎读取，运行前先用文字说明它的行为。',
   'paste.text': '配置文本',
   'paste.library': '库',
   'paste.detect': '从文本识别',
@@ -447,7 +447,7 @@ export default {
   'field.randomization_factor': '随机化系数',
   'field.delay_factor': '延迟倍率',
   'field.jitter_factor': '抖动系数',
-  'field.jitter_ms': '抖动（毫秒，±）',
+  'field.jitter_ms': '抖动（毫秒）',
   'field.first_backoff_ms': '首次退避（毫秒）',
   'field.backoff_factor': '退避倍数',
   'field.based_on_previous_value': '基于上一次的值',
