@@ -32,7 +32,7 @@
 //! let spread = ensemble::run(&sc, &ensemble::derive_seeds(c.seed, 3), Some(1)).unwrap();
 //! assert_eq!(spread.seeds.len(), 3);
 //!
-//! let err = scenario::parse(&article.json.replacen("\"clients\": 200", "\"clients\": 0", 1));
+//! let err = scenario::parse(&article.json.replacen("\"clients\":200", "\"clients\":0", 1));
 //! assert_eq!(err.unwrap_err().field, "clients");
 //! ```
 //!
