@@ -203,6 +203,14 @@ run_class!(
     ClusterRun holds Run
 );
 
+impl ClusterRun {
+    /// The CSS height the chart needs on a wide canvas, pixels (every caption on one
+    /// line): the native tests' canvas; the page asks `chartHeightAt` its width.
+    pub fn chart_height(&self) -> f64 {
+        crate::cluster_chart::height(&self.inner.scenario)
+    }
+}
+
 #[wasm_bindgen]
 impl ClusterRun {
     /// The summary `{columns: [metric, value], rows}`, every cell formatted by the engine,
@@ -291,12 +299,6 @@ impl ClusterRun {
     /// One CSV row per bucket and tier.
     pub fn csv(&self) -> String {
         report::csv_buckets(&self.inner.result)
-    }
-
-    /// The CSS height the chart needs on a wide canvas, pixels (every caption on one line).
-    #[wasm_bindgen(js_name = chartHeight)]
-    pub fn chart_height(&self) -> f64 {
-        crate::cluster_chart::height(&self.inner.scenario)
     }
 
     /// The CSS height the chart needs on a canvas `css_width` CSS pixels wide, drawn with
