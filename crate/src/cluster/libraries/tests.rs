@@ -189,6 +189,37 @@ fn grpc_js_matches_its_retrying_call() {
     assert_eq!(n, 120);
 }
 
+#[test]
+fn cenkalti_matches_its_exponential_backoff() {
+    // The library returns whole ns; the engine sleeps whole µs, flooring its own ns (the same
+    // float64 formula and truncation as `exponential.go`). So the engine's wait must equal the
+    // library's ns floored to µs, exactly: no tolerance beyond that floor.
+    let all = cases(include_str!("../../../tests/data/library_vectors_go.txt"));
+    for c in &all {
+        let s = &c.settings;
+        let b = CenkaltiBackoff {
+            initial_interval_ms: num(s, "initial_ms").unwrap(),
+            randomization_factor: num(s, "randomization_factor").unwrap(),
+            multiplier: num(s, "multiplier").unwrap(),
+            max_interval_ms: num(s, "max_ms").unwrap(),
+        };
+        let mut d = Draws(c.draws.clone(), 0);
+        for (i, ns) in c.waits.iter().enumerate() {
+            let want = (*ns as u64) / 1000;
+            let got = b.sleep_us(i as u32 + 1, &mut d);
+            assert_eq!(
+                got,
+                want,
+                "{} retry {}: {got} µs ≠ {ns} ns",
+                c.settings,
+                i + 1
+            );
+        }
+        assert_eq!(d.1, c.draws.len(), "{}: draws used", c.settings);
+    }
+    assert_eq!(all.len(), 300);
+}
+
 /// Draws `u` every time.
 struct Same(f64);
 
