@@ -220,6 +220,55 @@ fn cenkalti_matches_its_exponential_backoff() {
     assert_eq!(all.len(), 300);
 }
 
+#[test]
+fn npm_exponential_backoff_is_the_common_exponential_rule() {
+    // npm's exponential-backoff waits min(startingDelay · timeMultiple^(n-1), maxDelay) ms
+    // before retry n, the cap before the jitter, as the engine's `Backoff::Exponential`.
+    // Documented difference: its full jitter waits Math.round(u · delay) whole ms (0 and the
+    // delay at half weight), the engine's a whole µs in [0, delay] (floor of u · (delay + 1)),
+    // so for the same draw the two differ by at most ½ ms + 1 µs; without jitter they agree
+    // to the µs (the engine rounds the float ms to µs).
+    let all = cases(include_str!(
+        "../../../tests/data/library_vectors_node_exponential_backoff.txt"
+    ));
+    let mut off_whole_ms = 0;
+    for c in &all {
+        let s = &c.settings;
+        let b = Backoff::Exponential {
+            base_ms: num(s, "starting_delay_ms").unwrap() as u64,
+            multiplier: num(s, "time_multiple").unwrap(),
+            cap_ms: num(s, "max_delay_ms").map_or(u64::MAX, |ms| ms as u64),
+        };
+        let jitter = match s["jitter"].as_str().unwrap() {
+            "full" => Jitter::Full,
+            _ => Jitter::None,
+        };
+        let mut d = Draws(c.draws.clone(), 0);
+        let mut carry = 0;
+        for (i, &want) in c.waits.iter().enumerate() {
+            let n = i as u32 + 1;
+            let delay_ms = crate::cluster::backoff::base_delay(&b, n) as f64 / 1000.0;
+            let got = sleep(&b, &jitter, n, &mut carry, &mut d);
+            let ctx = format!(
+                "{} retry {n}: engine {got} µs, library {want} ms",
+                c.settings
+            );
+            if jitter == Jitter::None {
+                assert_eq!(got, (want * 1000.0).round() as u64, "{ctx}");
+                continue;
+            }
+            // The library's own formula, on the engine's un-jittered delay and the same draw.
+            assert_eq!(want, (c.draws[i] * delay_ms).round(), "{ctx}");
+            assert!((got as f64 - want * 1000.0).abs() <= 501.0, "{ctx}");
+            off_whole_ms += usize::from(got % 1000 != 0);
+        }
+        assert_eq!(d.1, c.draws.len(), "{}: one draw per retry", c.settings);
+    }
+    assert_eq!(all.len(), 160);
+    // The difference is real: the engine's full-jitter sleeps are mostly not whole ms.
+    assert!(off_whole_ms > 300, "{off_whole_ms}");
+}
+
 /// Draws `u` every time.
 struct Same(f64);
 
