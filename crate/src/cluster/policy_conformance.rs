@@ -116,3 +116,66 @@ fn aws_quota_matches_botocore() {
     }
     assert!(refusals > 0, "some case empties its quota");
 }
+
+/// A breaker without open jitter draws nothing.
+struct NoDraws;
+
+impl crate::rng::UnitDouble for NoDraws {
+    fn next_unit(&mut self) -> f64 {
+        panic!("a breaker without jitter drew")
+    }
+}
+
+const COCKATIEL: &str = include_str!("../../tests/data/policy_vectors_node_cockatiel.txt");
+
+/// cockatiel's `ConsecutiveBreaker` in its `CircuitBreakerPolicy` (`ConsecutiveBreaker.js`,
+/// `CircuitBreakerPolicy.js`): calls one after another at recorded times, the circuit's
+/// state after each (`C`/`O`, `o` when refused) equal to the engine's consecutive breaker
+/// with one half-open call. The engine refuses a call that arrives while the probe is out;
+/// cockatiel makes it wait for the probe, which calls that never overlap do not exercise.
+#[test]
+fn consecutive_breaker_moves_as_cockatiel() {
+    use super::breaker::{BreakerState, Status};
+    use super::Breaker;
+    let all = cases(COCKATIEL);
+    assert_eq!(all.len(), 120);
+    let (mut refused, mut probes) = (0, 0);
+    for c in &all {
+        let cfg = Breaker::Consecutive {
+            failures: num(&c.settings, "threshold") as u32,
+            open_ms: num(&c.settings, "half_open_after_ms") as u64,
+            open_jitter_ms: 0,
+            half_open_calls: 1,
+            scope: Scope::Shared,
+        };
+        let mut b = BreakerState::new(&cfg);
+        let calls: Vec<&str> = c.events.split_whitespace().collect();
+        assert_eq!(calls.len(), c.answers.len());
+        for (i, (call, want)) in calls.iter().zip(c.answers.chars()).enumerate() {
+            let (ms, outcome) = call.split_at(call.len() - 1);
+            let now = ms.parse::<u64>().unwrap() * 1000;
+            let was = b.status(&cfg, now);
+            let got = match b.acquire(&cfg, now, &mut NoDraws) {
+                None => {
+                    refused += 1;
+                    'o'
+                }
+                Some(epoch) => {
+                    probes += usize::from(was == Status::HalfOpen);
+                    b.record(&cfg, now, epoch, outcome == "F", 0, &mut NoDraws);
+                    match b.status(&cfg, now) {
+                        Status::Closed => 'C',
+                        Status::Open => 'O',
+                        Status::HalfOpen => 'H',
+                    }
+                }
+            };
+            assert_eq!(got, want, "{} call {i} ({call})", c.settings);
+        }
+    }
+    // Both ways out of an open circuit are exercised: refusals and half-open probes.
+    assert!(
+        refused > 1000 && probes > 500,
+        "{refused} refused, {probes} probes"
+    );
+}
