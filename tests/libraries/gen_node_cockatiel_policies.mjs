@@ -6,7 +6,7 @@
 // time (Date.now stubbed: cockatiel reads no other clock), each succeeding or failing, and
 // prints one line per case:
 //
-//     cockatiel_consecutive <settings as JSON> | <calls: ms since start and S or F> | <answers>
+//     cockatiel_<breaker> <settings as JSON> | <calls: ms since start and S or F> | <answers>
 //
 // An answer per call: the circuit's state after it, `C` closed or `O` open, lowercase `o`
 // when the call was refused (BrokenCircuitError) without running.
@@ -25,7 +25,8 @@
 import { createRequire } from "node:module";
 
 const require = createRequire(`${process.cwd()}/`);
-const { circuitBreaker, handleAll, ConsecutiveBreaker, CircuitState, BrokenCircuitError } = require("cockatiel");
+const { circuitBreaker, handleAll, ConsecutiveBreaker, SamplingBreaker, CircuitState, BrokenCircuitError } =
+  require("cockatiel");
 const version = require("cockatiel/package.json").version;
 
 // A small deterministic stream (xorshift64*), so every case is reproducible.
@@ -44,6 +45,51 @@ const realNow = Date.now;
 Date.now = () => clock;
 
 console.log(`# cockatiel ${version}`);
+
+/** Runs `calls` ([ms since start, "S" or "F"]) through `policy`: the calls and answers fields. */
+async function drive(policy, calls) {
+  const start = 1_000_000;
+  const answers = [];
+  for (const [ms, outcome] of calls) {
+    clock = start + ms;
+    let refused = false;
+    try {
+      await policy.execute(() => (outcome === "F" ? Promise.reject(new Error("down")) : Promise.resolve("ok")));
+    } catch (e) {
+      refused = e instanceof BrokenCircuitError;
+    }
+    const s = policy.state;
+    if (s !== CircuitState.Closed && s !== CircuitState.Open) throw new Error(`state ${s}`);
+    const letter = s === CircuitState.Closed ? "C" : "O";
+    answers.push(refused ? letter.toLowerCase() : letter);
+  }
+  return `${calls.map(([ms, o]) => `${ms}${o}`).join(" ")} | ${answers.join("")}`;
+}
+
+// SamplingBreaker (dist/breaker/SamplingBreaker.js), the design of Polly's advanced breaker,
+// in three hand-made cases that each show one way it parts from Polly v8 (the engine's
+// `polly` breaker): it opens only when failures > threshold × calls (Polly: rate ≥ ratio);
+// its max(5, ⌈duration / 1 s⌉) windows are a ring that moves one window per call, so
+// calls older than the duration still count after a pause (Polly drops them); and a
+// half-open probe's success clears the windows and then counts itself (Polly forgets it).
+// Duration 10 s gives 10 windows of 1 s, Polly's sub-windows; minimumRps 1 over 10 s asks
+// for 10 calls, Polly's minimum_throughput 10.
+const sampling = { threshold: 0.5, duration_ms: 10_000, minimum_rps: 1, half_open_after_ms: 1000 };
+const every10 = (from, n, outcome) => Array.from({ length: n }, (_, k) => [from + 10 * k, outcome]);
+const samplingCases = {
+  rate_equal_to_threshold: [...every10(0, 5, "S"), ...every10(50, 5, "F")],
+  calls_older_than_the_duration: [...every10(0, 9, "F"), [60_000, "F"]],
+  probe_success_counted: [...every10(0, 10, "F"), [1090, "S"], ...every10(1100, 9, "F")],
+};
+for (const [name, calls] of Object.entries(samplingCases)) {
+  const breaker = new SamplingBreaker({
+    threshold: sampling.threshold,
+    duration: sampling.duration_ms,
+    minimumRps: sampling.minimum_rps,
+  });
+  const policy = circuitBreaker(handleAll, { halfOpenAfter: sampling.half_open_after_ms, breaker });
+  console.log(`cockatiel_sampling ${JSON.stringify({ case: name, ...sampling })} | ${await drive(policy, calls)}`);
+}
 for (let i = 0; i < 120; i++) {
   const threshold = pick([1, 2, 3, 5]);
   const halfOpenAfter = pick([250, 500, 1000]);
