@@ -29,6 +29,7 @@ use crate::validate::ValidationError;
 use serde::Serialize;
 
 mod collapse;
+mod good_retry;
 mod retry_sim;
 
 /// A text in both languages: `(Chinese, English)`, read with [`Lang::of`].
@@ -186,7 +187,7 @@ struct Def {
     model: fn(i64) -> Result<Vec<f64>, ValidationError>,
 }
 
-fn defs() -> [Def; 2] {
+fn defs() -> [Def; 3] {
     [
         Def {
             info: retry_sim::INFO,
@@ -197,6 +198,11 @@ fn defs() -> [Def; 2] {
             info: collapse::INFO,
             published: collapse::published,
             model: collapse::model,
+        },
+        Def {
+            info: good_retry::INFO,
+            published: good_retry::published,
+            model: good_retry::model,
         },
     ]
 }
@@ -450,7 +456,7 @@ mod tests {
         assert_eq!(e.field, "study");
         assert_eq!(
             e.to_string(),
-            "study = nope is not allowed: expected one of brooker-retry-sim, brooker-collapse"
+            "study = nope is not allowed: expected one of brooker-retry-sim, brooker-collapse, yandex-good-retry"
         );
     }
 }
