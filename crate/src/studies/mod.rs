@@ -21,7 +21,8 @@
 //! Where a source publishes its figures only as a chart, the reference figures are its
 //! own code run over seeds (the scripts in `tests/studies/`), and the study says so.
 //!
-//! [`list`] and [`run`] return plain data (serialisable), for the CLI and, later, a page.
+//! [`list`] and [`run`] return plain data (serialisable), for the CLI and the page's
+//! studies view (`studies-web/`), which shows [`table`]'s cells.
 
 use crate::ensemble;
 use crate::lang::Lang;
@@ -328,6 +329,39 @@ crate::catalogue! {
     }
 }
 
+/// A study's figures as table cells in `lang`: the header, then one row per figure
+/// (figure and unit, source, model, tolerance, verdict), as [`text`] and the page show them.
+pub fn table(s: &Study, lang: Lang) -> ([String; 5], Vec<[String; 5]>) {
+    use crate::lang::Texts as _;
+    let t = |w: StudyText| w.get(lang).to_string();
+    let head = [
+        t(StudyText::Figure),
+        t(StudyText::SourceColumn),
+        t(StudyText::ModelColumn),
+        t(StudyText::Tolerance),
+        t(StudyText::VerdictColumn),
+    ];
+    let rows = s
+        .figures
+        .iter()
+        .map(|f| {
+            let verdict = match &f.verdict {
+                Verdict::Agrees => t(StudyText::Agrees),
+                Verdict::Differs(why) => StudyText::Differs.fill(lang, &[why]),
+                Verdict::Unexplained => t(StudyText::Unexplained),
+            };
+            [
+                format!("{} ({})", f.label, f.unit),
+                format!("{:.2} ({:.2}, {})", f.source.mean, f.source.sd, f.source.n),
+                format!("{:.2} ({:.2}, {})", f.model.mean, f.model.sd, f.model.n),
+                format!("{:.2}", f.tolerance),
+                verdict,
+            ]
+        })
+        .collect();
+    (head, rows)
+}
+
 /// A study as text: its title, source, setup, then the figures side by side.
 pub fn text(s: &Study, lang: Lang) -> String {
     use crate::lang::Texts as _;
@@ -347,31 +381,7 @@ pub fn text(s: &Study, lang: Lang) -> String {
     let _ = writeln!(out, "{}: {}", t(StudyText::Setup), s.setup);
     let _ = writeln!(out, "{}: {}", t(StudyText::Reference), s.reference);
     let _ = writeln!(out, "{}: {}", t(StudyText::Note), s.note);
-    let head = [
-        t(StudyText::Figure).to_string(),
-        t(StudyText::SourceColumn).to_string(),
-        t(StudyText::ModelColumn).to_string(),
-        t(StudyText::Tolerance).to_string(),
-        t(StudyText::VerdictColumn).to_string(),
-    ];
-    let rows: Vec<[String; 5]> = s
-        .figures
-        .iter()
-        .map(|f| {
-            let verdict = match &f.verdict {
-                Verdict::Agrees => t(StudyText::Agrees).to_string(),
-                Verdict::Differs(why) => StudyText::Differs.fill(lang, &[why]),
-                Verdict::Unexplained => t(StudyText::Unexplained).to_string(),
-            };
-            [
-                format!("{} ({})", f.label, f.unit),
-                format!("{:.2} ({:.2}, {})", f.source.mean, f.source.sd, f.source.n),
-                format!("{:.2} ({:.2}, {})", f.model.mean, f.model.sd, f.model.n),
-                format!("{:.2}", f.tolerance),
-                verdict,
-            ]
-        })
-        .collect();
+    let (head, rows) = table(s, lang);
     // Columns padded to their widest cell (in characters: the Chinese words are wide
     // but counted as one each, as the other reports do).
     let w: Vec<usize> = (0..4)
