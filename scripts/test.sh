@@ -41,7 +41,7 @@ export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 
 step "cargo fmt" cargo fmt --all -- --check
 step "clippy native" cargo clippy --workspace --all-targets -- -D warnings
-step "clippy wasm32" cargo clippy -p retrystorm-web -p retrystorm-import-web --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "clippy wasm32" cargo clippy -p retrystorm-web -p retrystorm-import-web -p retrystorm-studies-web --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "cargo doc" env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
 # Biome's config is biome.json; `biome check --write www/js www/types tests/e2e tests/unit` applies its fixes.
 step "js format and lint" biome ci --colors=off www/js www/types tests/e2e tests/unit scripts/post-build.mjs
@@ -52,6 +52,8 @@ step "js unit tests" node --test "$ROOT/tests/unit/runner.test.js" "$ROOT/tests/
 step "engine tests" cargo test
 # The charts' data choices and what they draw, natively (SVG backend): no browser needed.
 step "chart tests (native)" cargo test -p retrystorm-web
+# The studies' glue: a link's seed count read and refused as the CLI's --seeds is.
+step "studies glue tests" cargo test -p retrystorm-studies-web
 step "wasm-bindgen tests" cargo test -p retrystorm-web --target wasm32-unknown-unknown
 step "CLI build" cargo build --release
 step "trunk build" trunk build --release --offline
@@ -66,7 +68,7 @@ step "trunk build (sub-path)" trunk build --release --offline --public-url "$SUB
 mkdir -p "$ROOT/tests/artifacts"
 step "e2e" env DIST="$ROOT/dist" DIST_SUBPATH="$ROOT/target/dist-subpath" SUBPATH="$SUBPATH" \
   RETRYSTORM_BIN="$ROOT/target/release/retrystorm" ARTIFACTS="$ROOT/tests/artifacts" \
-  node --test --test-concurrency=1 "$E2E_DIR/postbuild.test.js" "$E2E_DIR/playground.test.js" "$E2E_DIR/cluster.test.js" "$E2E_DIR/cost-attribution-routes.test.js" "$E2E_DIR/i18n.test.js" "$E2E_DIR/seeds.test.js" "$E2E_DIR/sweep.test.js" "$E2E_DIR/reader.test.js" "$E2E_DIR/errors.test.js" "$E2E_DIR/loading.test.js" "$E2E_DIR/a11y.test.js" "$E2E_DIR/chart-readout.test.js" "$E2E_DIR/embed.test.js" "$E2E_DIR/long-work.test.js" "$E2E_DIR/hostile-links.test.js" "$E2E_DIR/paste-config.test.js"
+  node --test --test-concurrency=1 "$E2E_DIR/postbuild.test.js" "$E2E_DIR/playground.test.js" "$E2E_DIR/cluster.test.js" "$E2E_DIR/cost-attribution-routes.test.js" "$E2E_DIR/i18n.test.js" "$E2E_DIR/seeds.test.js" "$E2E_DIR/sweep.test.js" "$E2E_DIR/reader.test.js" "$E2E_DIR/errors.test.js" "$E2E_DIR/loading.test.js" "$E2E_DIR/a11y.test.js" "$E2E_DIR/chart-readout.test.js" "$E2E_DIR/embed.test.js" "$E2E_DIR/long-work.test.js" "$E2E_DIR/hostile-links.test.js" "$E2E_DIR/paste-config.test.js" "$E2E_DIR/studies.test.js"
 
 log "summary"
 printf '%s\n' "${summary[@]}"

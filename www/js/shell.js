@@ -75,6 +75,8 @@ export class Shell {
     this.onShown = () => {};
     /** @type {EmbedDialog | null} built on first use */
     this.embedDialog = null;
+    /** @type {import('./studies/view.js').StudiesView | null} the studies view, loaded on first use */
+    this.studies = null;
     // The presets in the page's language; refilled in place on a switch, so every app's
     // reference to the list stays current.
     const presets = wasm.bundledScenarios(lang());
@@ -97,6 +99,10 @@ export class Shell {
     $('copy-link')?.addEventListener('click', () =>
       this.app.exports.copy(urlFor(this.stateText(), { view: this.shownView() }), t('shell.what.link')),
     );
+    $('studies-link')?.addEventListener('click', (e) => {
+      e.preventDefault();
+      this.route(true);
+    });
     $('copy-embed')?.addEventListener('click', () => this.openEmbed());
     const select = /** @type {HTMLSelectElement | null} */ ($('lang-select'));
     if (select) {
@@ -202,6 +208,26 @@ export class Shell {
     for (const [name, app] of this.entries()) app.restore(state, name === model);
     this.setModel(model);
     this.setView(readLocation().view, { write: false });
+    this.route();
+  }
+
+  /**
+   * Shows the studies view when the URL asks for it (`?studies`, `?study=ID`) or `open`
+   * (its index, in a new history entry), else the models. Its code, worker and wasm
+   * (js/studies/) load the first time; it answers the header's buttons while on screen.
+   */
+  async route(open = false) {
+    const on = open || readLocation().study !== null;
+    document.body.classList.toggle('studies', on);
+    if (!on) return;
+    const { StudiesView } = await import('./studies/view.js');
+    this.studies ??= new StudiesView(
+      $('app'),
+      () => this.route(),
+      () => (this.embedDialog ??= new EmbedDialog()),
+    );
+    if (open) this.studies.go('', '');
+    else this.studies.show();
   }
 
   /** @returns {[Model, ModelApp][]} */

@@ -22,7 +22,7 @@ const HEIGHT_SLACK_PX = 8;
 /**
  * What the dialog embeds, from the shell, for the model on screen.
  * @typedef {object} EmbedSource
- * @property {'classic' | 'cluster'} model
+ * @property {'classic' | 'cluster' | 'studies'} model
  * @property {string[]} views the model's embed views (`embed=` values)
  * @property {string} view the one chosen first
  * @property {(view: string) => string} url the embed's URL for a view

@@ -54,6 +54,10 @@ export default {
   'shell.language': 'Language',
   'shell.copyLink': 'Copy link',
   'shell.embed': 'Embed…',
+  'shell.studies': 'Studies',
+  'studies.title': 'Studies: other simulators beside this model',
+  'studies.back': '← All studies',
+  'studies.run': 'Run',
   'shell.what.link': 'Link',
   'shell.what.embed': 'Embed code',
   // The embed dialog (js/embed/dialog.js) and the embeds' own texts.
@@ -79,6 +83,7 @@ export default {
   'embed.view.cluster.chart': 'Verdict and charts',
   'embed.view.cluster.both': 'Charts and per-tier tables',
   'embed.view.cluster.table': 'Tables',
+  'embed.view.studies.study': 'The study',
   'embed.customTitle': 'A scenario edited in the playground',
   'embed.frameTitle': '{app}: {title}',
   'embed.allColumns': 'Show all {n} columns',

@@ -52,6 +52,10 @@ export default {
   'shell.language': '语言',
   'shell.copyLink': '复制链接',
   'shell.embed': '嵌入…',
+  'shell.studies': '对照研究',
+  'studies.title': '对照研究：其他模拟器与本模型并列',
+  'studies.back': '← 全部研究',
+  'studies.run': '运行',
   'shell.what.link': '链接',
   'shell.what.embed': '嵌入代码',
   // 嵌入对话框（js/embed/dialog.js）与嵌入页自身的文字。
@@ -77,6 +81,7 @@ export default {
   'embed.view.cluster.chart': '结论与图表',
   'embed.view.cluster.both': '图表与各层表格',
   'embed.view.cluster.table': '表格',
+  'embed.view.studies.study': '该研究',
   'embed.customTitle': '在模拟器中修改过的场景',
   'embed.frameTitle': '{app}：{title}',
   'embed.allColumns': '显示全部 {n} 列',

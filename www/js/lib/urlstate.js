@@ -16,8 +16,9 @@ export const VIEWS = ['table', 'herd', 'sweep', 'breaker'];
 /**
  * Reads the raw state text, the embed mode, the view and the theme from the location.
  * `embed=herd|sweep|breaker` embeds just that report (and so is also the view).
+ * `study`: the studies view's (js/studies/) index (`?studies`: '') or study (`?study=ID`), else null.
  * @param {Location} [loc]
- * @returns {{text: string | null, embed: string | null, view: string, theme: string | null}}
+ * @returns {{text: string | null, embed: string | null, view: string, theme: string | null, study: string | null}}
  */
 export function readLocation(loc = window.location) {
   const params = new URLSearchParams(loc.search);
@@ -25,13 +26,14 @@ export function readLocation(loc = window.location) {
   let embed = null;
   if (embedRaw !== null) {
     // Unknown values show both rather than failing: an embed should always show something.
-    embed = ['chart', 'table', 'both', 'herd', 'sweep', 'breaker'].includes(embedRaw) ? embedRaw : 'both';
+    embed = ['chart', 'table', 'both', 'herd', 'sweep', 'breaker', 'study'].includes(embedRaw) ? embedRaw : 'both';
   }
   const viewRaw = embed && VIEWS.includes(embed) ? embed : params.get(VIEW_PARAM);
   const view = viewRaw && VIEWS.includes(viewRaw) ? viewRaw : 'table';
   const themeRaw = params.get('theme');
   const theme = themeRaw === 'dark' || themeRaw === 'light' ? themeRaw : null;
-  return { text: params.get(STATE_PARAM), embed, view, theme };
+  const study = params.get('study') ?? (params.has('studies') || embed === 'study' ? '' : null);
+  return { text: params.get(STATE_PARAM), embed, view, theme, study };
 }
 
 /**
