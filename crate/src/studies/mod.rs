@@ -10,7 +10,9 @@
 //!   seeds, each with its sample standard deviation.
 //! - Its **tolerance** is what the two seed spreads allow: three standard errors of the
 //!   difference of the two means, `3·√(s_src²/n_src + s_model²/n_model)`, plus half the
-//!   last printed digit of the source's figure. Nothing else widens it.
+//!   last printed digit of the source's figure. Nothing else widens it. A source that is
+//!   a single run (an example with a fixed seed) has no spread of its own: its run is
+//!   taken to vary as one model seed does, `3·√(s_model² + s_model²/n_model)`.
 //! - Its **verdict** is "agrees" when the two means are within the tolerance. Otherwise
 //!   it "differs", and the study says why where the source's model is known to differ
 //!   from this one (a documented difference); a difference no note explains is reported
@@ -115,7 +117,7 @@ pub(crate) struct Published {
     pub label: Vec<Words>,
     /// Its unit, `(Chinese, English)`.
     pub unit: Words,
-    /// The source's mean, standard deviation and runs.
+    /// The source's mean, standard deviation and runs (a single run: `sd` 0, `n` 1).
     pub mean: f64,
     pub sd: f64,
     pub n: usize,
@@ -273,14 +275,22 @@ fn label(pieces: &[Words], lang: Lang) -> String {
         .join(sep)
 }
 
-/// The model's mean beside the source's, judged within the seed spreads' tolerance.
+/// The model's mean beside the source's, judged within the seed spreads' tolerance:
+/// `3·√(s_src²/n_src + s_model²/n_model)` plus the source's `resolution`. A source that
+/// is one run (`n` 1: an example whose seed is fixed) has no spread of its own, so its
+/// run is taken to vary as one of the model's seeds does: `3·√(s_model² + s_model²/n_model)`.
 fn compare(p: &Published, model: Mean, lang: Lang) -> Figure {
     let source = Mean {
         mean: p.mean,
         sd: p.sd,
         n: p.n,
     };
-    let tolerance = 3.0 * (source.se2() + model.se2()).sqrt() + p.resolution;
+    let source_se2 = if source.n == 1 {
+        model.sd * model.sd
+    } else {
+        source.se2()
+    };
+    let tolerance = 3.0 * (source_se2 + model.se2()).sqrt() + p.resolution;
     // A hair of float noise (a constant 100.0 computed as a ratio) is not a difference.
     let within = (model.mean - source.mean).abs() <= tolerance + 1e-9;
     let verdict = match (within, p.differs) {
@@ -411,19 +421,24 @@ pub fn text(s: &Study, lang: Lang) -> String {
 mod tests {
     use super::*;
 
+    /// A source's figure for the tests (no documented difference).
+    fn source(mean: f64, sd: f64, n: usize, resolution: f64) -> Published {
+        Published {
+            label: vec![("x", "x")],
+            unit: ("%", "%"),
+            mean,
+            sd,
+            n,
+            resolution,
+            differs: None,
+        }
+    }
+
     #[test]
     fn the_tolerance_is_three_standard_errors_of_the_difference() {
         // By hand: source 10 ± 2 over 4 runs, model 11 ± 4 over 16 seeds:
         // 3·√(4/4 + 16/16) = 3·√2 ≈ 4.243, plus 0.005.
-        let p = Published {
-            label: vec![("x", "x")],
-            unit: ("%", "%"),
-            mean: 10.0,
-            sd: 2.0,
-            n: 4,
-            resolution: 0.005,
-            differs: None,
-        };
+        let p = source(10.0, 2.0, 4, 0.005);
         let model = Mean {
             mean: 11.0,
             sd: 4.0,
@@ -445,6 +460,34 @@ mod tests {
             compare(&explained, far, Lang::En).verdict,
             Verdict::Differs("because".into())
         );
+    }
+
+    #[test]
+    fn a_single_run_source_is_given_the_spread_of_one_model_seed() {
+        // By hand: the source one run of 10 (no spread of its own), the model 11 ± 2
+        // over 4 seeds: 3·√(2² + 2²/4) = 3·√5 ≈ 6.708, plus 0.5.
+        let p = source(10.0, 0.0, 1, 0.5);
+        let model = Mean {
+            mean: 11.0,
+            sd: 2.0,
+            n: 4,
+        };
+        let f = compare(&p, model, Lang::En);
+        assert!((f.tolerance - (3.0 * 5f64.sqrt() + 0.5)).abs() < 1e-12);
+        // 17.2 is 7.2 away: inside 3·√5 + 0.5 ≈ 7.208, where the model's standard error
+        // alone (3·√1 + 0.5 = 3.5) would call it a difference.
+        let near = Mean {
+            mean: 17.2,
+            ..model
+        };
+        assert_eq!(compare(&p, near, Lang::En).verdict, Verdict::Agrees);
+        let far = Mean {
+            mean: 17.3,
+            ..model
+        };
+        assert_eq!(compare(&p, far, Lang::En).verdict, Verdict::Unexplained);
+        // The source's figure is still shown as its one run, without a spread.
+        assert_eq!((f.source.sd, f.source.n), (0.0, 1));
     }
 
     #[test]
