@@ -33,6 +33,7 @@ use serde::Serialize;
 
 mod collapse;
 mod good_retry;
+mod mm1_storm;
 mod retry_sim;
 
 /// A text in both languages: `(Chinese, English)`, read with [`Lang::of`].
@@ -190,7 +191,7 @@ struct Def {
     model: fn(i64) -> Result<Vec<f64>, ValidationError>,
 }
 
-fn defs() -> [Def; 3] {
+fn defs() -> [Def; 4] {
     [
         Def {
             info: retry_sim::INFO,
@@ -206,6 +207,11 @@ fn defs() -> [Def; 3] {
             info: good_retry::INFO,
             published: good_retry::published,
             model: good_retry::model,
+        },
+        Def {
+            info: mm1_storm::INFO,
+            published: mm1_storm::published,
+            model: mm1_storm::model,
         },
     ]
 }
@@ -509,7 +515,7 @@ mod tests {
         assert_eq!(e.field, "study");
         assert_eq!(
             e.to_string(),
-            "study = nope is not allowed: expected one of brooker-retry-sim, brooker-collapse, yandex-good-retry"
+            "study = nope is not allowed: expected one of brooker-retry-sim, brooker-collapse, yandex-good-retry, descartes-mm1-storm"
         );
     }
 }
