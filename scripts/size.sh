@@ -23,10 +23,11 @@ IMPORTER_JS='js/importer'
 IMPORTER_TARGET=240000
 # The studies view: its own wasm and glue, and its page code (js/studies/), fetched when
 # a reader first opens the studies (`?studies`, `?study=ID`), never before. Its target:
-# 173,494 B measured when it landed (two studies), plus 3%.
+# 183,828 B measured with four studies (the fourth, descartes-mm1-storm, took +5,788 B),
+# plus 3%, the rule it was first set by (docs/performance.md, "Site size").
 STUDIES='retrystorm-studies-web*'
 STUDIES_JS='js/studies'
-STUDIES_TARGET=178700
+STUDIES_TARGET=189300
 
 gz() { gzip -9c | wc -c; }
 row() { printf '%-48s %10s %10s\n' "$1" "$2" "$3"; }
