@@ -8,12 +8,18 @@
 //! # Layout (a calendar queue)
 //! Time is cut into buckets of `2^SHIFT` µs. The events of the *current* bucket sit in
 //! `cur`, sorted by (time, seq); the next `SLOTS - 1` buckets are unsorted vectors in a
-//! ring (with a bitmap of the non-empty ones); anything further goes to a binary heap.
+//! ring (with a bitmap of the non-empty ones). Beyond the ring (≈ 2.1 s) a second, coarse
+//! ring holds spans of `2^SPAN_SHIFT` buckets (≈ 1.05 s each, ≈ 72 min in all), unsorted; only
+//! what lies beyond that goes to a binary heap. Long timeouts, backoffs and service
+//! times (seconds, with thousands of requests in flight) therefore cost two appends
+//! instead of a heap's log-time push and pop.
+//!
 //! When `cur` runs out, the next non-empty bucket (ring or heap, whichever is earlier)
-//! is sorted by the full (time, seq) key and becomes `cur`. Every event is compared by
-//! that key and nothing else, so the pop order is exactly the one of a single heap:
-//! only the cost changes (a push is an append, a pop an index bump, plus one small sort
-//! per bucket).
+//! is sorted by the full (time, seq) key and becomes `cur`; before the fine ring reaches
+//! a coarse span, that span's events are appended to the fine ring's buckets (the span
+//! fits the fine ring whole: see `refill`). Every event is compared by that key and
+//! nothing else, so the pop order is exactly the one of a single heap: only the cost
+//! changes (a push is an append, a pop an index bump, plus one small sort per bucket).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -103,6 +109,12 @@ const SHIFT: u32 = 8;
 /// Ring size in buckets (a power of two); the ring covers SLOTS × 2^SHIFT µs ≈ 2.1 s.
 const SLOTS: usize = 1 << 13;
 const MASK: u64 = SLOTS as u64 - 1;
+/// Buckets per coarse span: half the ring, so that a whole span fits the ring's window
+/// when the span is moved into it (the window is `SLOTS - 1` buckets after `cur_b`).
+const SPAN_SHIFT: u32 = 12;
+/// Coarse ring size in spans (a power of two).
+const CSLOTS: usize = 1 << 12;
+const CMASK: u64 = CSLOTS as u64 - 1;
 
 /// Sorts by (time, seq): insertion sort for the usual few events of a bucket (often
 /// already in order), the standard unstable sort for big ones. Keys are unique, so either
@@ -137,7 +149,14 @@ pub struct EventQueue {
     /// Bit `s` set when `ring[s]` is not empty.
     bits: Box<[u64; SLOTS / 64]>,
     ring_len: usize,
-    /// Buckets beyond the ring at the time of their push.
+    /// Span `c` (the `2^SPAN_SHIFT` buckets from `c << SPAN_SHIFT`), beyond the ring at the time of
+    /// its events' push, lives in `coarse[c & CMASK]`, unsorted; every pending span is
+    /// within `cur_b >> SPAN_SHIFT < c < (cur_b >> SPAN_SHIFT) + CSLOTS`.
+    coarse: Box<[Vec<Event>]>,
+    /// Bit `c` set when `coarse[c]` is not empty.
+    coarse_bits: Box<[u64]>,
+    coarse_len: usize,
+    /// Buckets beyond the coarse ring at the time of their push.
     far: BinaryHeap<Event>,
     seq: u64,
 }
@@ -161,17 +180,25 @@ impl EventQueue {
                 .unwrap_or_else(|_| unreachable!("SLOTS elements")),
             bits: Box::new([0; SLOTS / 64]),
             ring_len: 0,
+            coarse: vec![Vec::new(); CSLOTS].into_boxed_slice(),
+            coarse_bits: vec![0; CSLOTS / 64].into_boxed_slice(),
+            coarse_len: 0,
             far: BinaryHeap::new(),
             seq: 0,
         }
     }
+
+    /// Heap bytes of an empty queue: both rings' vector headers and bitmaps.
+    pub(crate) const EMPTY_BYTES: u64 =
+        ((SLOTS + CSLOTS) * std::mem::size_of::<Vec<Event>>() + (SLOTS + CSLOTS) / 8) as u64;
 
     /// Heap bytes its events take beyond the empty ring (every bucket's allocated
     /// capacity: a drained bucket keeps its room for the next lap of the ring).
     pub(crate) fn held_bytes(&self) -> u64 {
         let events = self.cur.capacity()
             + self.far.capacity()
-            + self.ring.iter().map(Vec::capacity).sum::<usize>();
+            + self.ring.iter().map(Vec::capacity).sum::<usize>()
+            + self.coarse.iter().map(Vec::capacity).sum::<usize>();
         (events * std::mem::size_of::<Event>()) as u64
     }
 
@@ -203,15 +230,25 @@ impl EventQueue {
         }
     }
 
-    /// `insert` into the current bucket or the far heap.
+    /// `insert` into the current bucket, the coarse ring or the far heap.
     #[inline(never)]
     fn insert_slow(&mut self, ev: Event) {
-        if ev.time >> SHIFT <= self.cur_b {
+        let bucket = ev.time >> SHIFT;
+        if bucket <= self.cur_b {
             // Into the sorted current bucket: after everything at or before `time` (all
             // of it was scheduled earlier, so it has a smaller sequence number).
             let time = ev.time;
             let pos = self.head + self.cur[self.head..].partition_point(|x| x.time <= time);
             self.cur.insert(pos, ev);
+            return;
+        }
+        // Beyond the ring: bucket ≥ cur_b + SLOTS, so its span is at least 2 after cur_b's.
+        let span = bucket >> SPAN_SHIFT;
+        if span - (self.cur_b >> SPAN_SHIFT) < CSLOTS as u64 {
+            let c = (span & CMASK) as usize;
+            self.coarse[c].push(ev);
+            self.coarse_bits[c >> 6] |= 1 << (c & 63);
+            self.coarse_len += 1;
         } else {
             self.far.push(ev);
         }
@@ -228,12 +265,37 @@ impl EventQueue {
     fn refill(&mut self) -> bool {
         self.cur.clear();
         self.head = 0;
-        let ring_b = if self.ring_len > 0 {
+        let mut ring_b = if self.ring_len > 0 {
             Some(self.next_ring_bucket())
         } else {
             None
         };
         let far_b = self.far.peek().map(|e| e.time >> SHIFT);
+        if self.coarse_len > 0 {
+            let span = self.next_coarse_span();
+            let start = span << SPAN_SHIFT;
+            if ring_b.is_none_or(|r| start <= r) && far_b.is_none_or(|f| start <= f) {
+                // The span may hold the earliest event: move it into the fine ring. Nothing
+                // pending is before `start`, so `cur_b` may stand just before it; then the
+                // span's buckets (from `start`, fewer than `SLOTS - 1` of them) and the ring's (all ≥ start,
+                // and < the old cur_b + SLOTS ≤ start - 1 + SLOTS) are in the ring's window.
+                self.cur_b = start - 1;
+                let c = (span & CMASK) as usize;
+                let moved = std::mem::take(&mut self.coarse[c]);
+                self.coarse_bits[c >> 6] &= !(1 << (c & 63));
+                self.coarse_len -= moved.len();
+                for &ev in &moved {
+                    let s = ((ev.time >> SHIFT) & MASK) as usize;
+                    self.ring[s].push(ev);
+                    self.bits[s >> 6] |= 1 << (s & 63);
+                }
+                self.ring_len += moved.len();
+                // `moved` is freed here: a span's slot comes round again only after
+                // CSLOTS spans (≈ 72 min), so keeping its room would hold memory for
+                // every span of a long run at once.
+                ring_b = Some(self.next_ring_bucket());
+            }
+        }
         let b = match (ring_b, far_b) {
             (Some(r), Some(f)) => r.min(f),
             (Some(r), None) => r,
@@ -278,6 +340,24 @@ impl EventQueue {
         unreachable!("ring_len > 0 but no bit set")
     }
 
+    /// The first non-empty coarse span after `cur_b`'s (the coarse ring must not be empty).
+    fn next_coarse_span(&self) -> u64 {
+        let base = self.cur_b >> SPAN_SHIFT;
+        let start = ((base + 1) & CMASK) as usize;
+        let words = self.coarse_bits.len();
+        let mut w = start >> 6;
+        let mut word = self.coarse_bits[w] & (!0u64 << (start & 63));
+        for _ in 0..=words {
+            if word != 0 {
+                let c = (w << 6) as u64 + word.trailing_zeros() as u64;
+                return base + (c.wrapping_sub(base) & CMASK);
+            }
+            w = (w + 1) % words;
+            word = self.coarse_bits[w];
+        }
+        unreachable!("coarse_len > 0 but no bit set")
+    }
+
     /// Time of the earliest event.
     #[cfg(test)] // used by the queue's own tests only
     #[inline]
@@ -299,7 +379,7 @@ impl EventQueue {
     /// Pending events.
     #[cfg(test)] // used by the queue's own tests only
     pub fn len(&self) -> usize {
-        self.cur.len() - self.head + self.ring_len + self.far.len()
+        self.cur.len() - self.head + self.ring_len + self.coarse_len + self.far.len()
     }
 
     /// True when nothing is pending.
@@ -346,12 +426,15 @@ mod tests {
         for round in 0..200_000u32 {
             let r = rng.next_int_bounded(100).unwrap_or(0);
             if r < 55 || h.is_empty() {
-                let dt = match r % 5 {
+                // Beyond the fine ring (2.1 s), the coarse ring (≈ 72 min) and the far heap.
+                let dt = match r % 7 {
                     0 => 0,
                     1 => rng.next_int_bounded(200).unwrap_or(0) as u64,
                     2 => 500_000,
                     3 => rng.next_int_bounded(span).unwrap_or(0) as u64,
-                    _ => rng.next_int_bounded(3 * span).unwrap_or(0) as u64,
+                    4 => rng.next_int_bounded(3 * span).unwrap_or(0) as u64,
+                    5 => rng.next_int_bounded(1 << 30).unwrap_or(0) as u64 * 8,
+                    _ => rng.next_int_bounded(40 * span).unwrap_or(0) as u64,
                 };
                 let kind = KINDS[(round % 8) as usize];
                 q.push(now + dt, kind, round, 0);

@@ -83,8 +83,8 @@ pub(crate) fn setup_bytes(sc: &Scenario) -> u64 {
         }
     }
     total += bytes::<RouteRt>(n_routes);
-    // The calendar's ring of empty buckets and its bitmap; their events are `held_bytes`.
-    total += bytes::<Vec<super::super::queue::Event>>(1 << 13) + (1 << 13) / 8;
+    // The calendar's rings of empty buckets and their bitmaps; their events are `held_bytes`.
+    total += super::super::queue::EventQueue::EMPTY_BYTES;
     total + recorder_bytes(sc, n_routes)
 }
 
