@@ -1,19 +1,41 @@
-//! Events per second of the cluster engine on the seed-002 GC stampede (naive: the retry
-//! storm is where the events are) and on its fixed twin, plus the wall time of a
-//! 10-minute simulation of the same cluster (the target: "well under a second").
+//! Events per second of the cluster engine on every bundled cluster preset and on a
+//! high-concurrency scenario (`high-concurrency.json`: thousands of requests in flight, with
+//! timeouts, backoffs and service times of seconds, which land beyond the calendar's fine
+//! ring), plus the wall time of a 10-minute simulation of the seed-002 cluster (the target:
+//! "well under a second").
+//!
+//! Each case first prints its events/s as the median of 5 runs with the fastest and
+//! slowest (the figure docs/performance.md quotes), then criterion measures the two
+//! seed-002 stampedes and the high-concurrency case.
 
 // criterion's macros generate undocumented functions.
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use retrystorm::cluster::{self, Scenario};
+use retrystorm::scenario::{bundled, parse, AnyScenario};
 use std::hint::black_box;
 use std::time::Instant;
 
 fn load(text: &str) -> Scenario {
-    let mut v: serde_json::Value = serde_json::from_str(text).expect("scenario JSON");
-    v.as_object_mut().expect("object").remove("model");
-    serde_json::from_value(v).expect("cluster scenario")
+    match parse(text) {
+        Ok(AnyScenario::Cluster(s)) => s,
+        _ => panic!("a cluster scenario"),
+    }
+}
+
+/// Median, min and max wall seconds of `n` runs, and the run's events.
+fn timed(s: &Scenario, n: usize) -> (f64, f64, f64, u64) {
+    let mut times = Vec::with_capacity(n);
+    let mut events = 0;
+    for _ in 0..n {
+        let t = Instant::now();
+        let r = cluster::run(black_box(s), s.seed).expect("runs");
+        times.push(t.elapsed().as_secs_f64());
+        events = r.events;
+    }
+    times.sort_by(f64::total_cmp);
+    (times[n / 2], times[0], times[n - 1], events)
 }
 
 fn bench(c: &mut Criterion) {
@@ -31,21 +53,33 @@ fn bench(c: &mut Criterion) {
             )),
         ),
     ];
-    let mut g = c.benchmark_group("cluster");
-    g.sample_size(10);
-    for (name, s) in &cases {
-        // One timed run first, to print events/s plainly.
-        let t = Instant::now();
-        let r = cluster::run(s, s.seed).expect("runs");
-        let dt = t.elapsed().as_secs_f64();
+    let high = load(include_str!("high-concurrency.json"));
+    let presets: Vec<(&str, Scenario)> = bundled()
+        .iter()
+        .filter(|b| b.model == "cluster")
+        .map(|b| (b.id, load(b.json)))
+        .collect();
+    for (name, s) in presets
+        .iter()
+        .chain([("high-concurrency", high.clone())].iter())
+    {
+        let (med, min, max, events) = timed(s, 5);
+        let rate = |t: f64| events as f64 / t / 1e6;
         println!(
-            "{name}: {} events in {:.1} ms = {:.2} M events/s ({} s simulated)",
-            r.events,
-            dt * 1e3,
-            r.events as f64 / dt / 1e6,
+            "{name}: {events} events, median {:.1} ms = {:.2} M events/s (runs {:.2}–{:.2}; {} s simulated)",
+            med * 1e3,
+            rate(med),
+            rate(max),
+            rate(min),
             s.duration_ms / 1000
         );
-        g.throughput(Throughput::Elements(r.events));
+    }
+
+    let mut g = c.benchmark_group("cluster");
+    g.sample_size(10);
+    for (name, s) in cases.iter().chain([("high-concurrency", high)].iter()) {
+        let events = cluster::run(s, s.seed).expect("runs").events;
+        g.throughput(Throughput::Elements(events));
         g.bench_function(*name, |b| {
             b.iter(|| black_box(cluster::run(black_box(s), s.seed).expect("runs")))
         });
