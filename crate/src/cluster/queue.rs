@@ -136,6 +136,25 @@ fn sort(v: &mut [Event]) {
     }
 }
 
+/// The first index after `base` (absolute) whose slot `index & mask` has its bit set in
+/// `bits`, searching once around the ring; at least one bit must be set.
+fn next_after(bits: &[u64], base: u64, mask: u64) -> u64 {
+    let start = ((base + 1) & mask) as usize;
+    let words = bits.len();
+    let mut w = start >> 6;
+    let mut word = bits[w] & (!0u64 << (start & 63));
+    for _ in 0..=words {
+        if word != 0 {
+            let s = (w << 6) as u64 + word.trailing_zeros() as u64;
+            // Distance from base's slot, around the ring.
+            return base + (s.wrapping_sub(base) & mask);
+        }
+        w = (w + 1) % words;
+        word = bits[w];
+    }
+    unreachable!("a pending slot but no bit set")
+}
+
 /// The pending events (see the module documentation).
 #[derive(Debug)]
 pub struct EventQueue {
@@ -323,39 +342,12 @@ impl EventQueue {
 
     /// The first non-empty ring bucket after `cur_b` (the ring must not be empty).
     fn next_ring_bucket(&self) -> u64 {
-        let start = ((self.cur_b + 1) & MASK) as usize;
-        let words = self.bits.len();
-        let mut w = start >> 6;
-        let mut word = self.bits[w] & (!0u64 << (start & 63));
-        for _ in 0..=words {
-            if word != 0 {
-                let s = (w << 6) as u64 + word.trailing_zeros() as u64;
-                // Distance from cur_b's slot, around the ring.
-                let d = (s.wrapping_sub(self.cur_b)) & MASK;
-                return self.cur_b + d;
-            }
-            w = (w + 1) % words;
-            word = self.bits[w];
-        }
-        unreachable!("ring_len > 0 but no bit set")
+        next_after(&self.bits[..], self.cur_b, MASK)
     }
 
     /// The first non-empty coarse span after `cur_b`'s (the coarse ring must not be empty).
     fn next_coarse_span(&self) -> u64 {
-        let base = self.cur_b >> SPAN_SHIFT;
-        let start = ((base + 1) & CMASK) as usize;
-        let words = self.coarse_bits.len();
-        let mut w = start >> 6;
-        let mut word = self.coarse_bits[w] & (!0u64 << (start & 63));
-        for _ in 0..=words {
-            if word != 0 {
-                let c = (w << 6) as u64 + word.trailing_zeros() as u64;
-                return base + (c.wrapping_sub(base) & CMASK);
-            }
-            w = (w + 1) % words;
-            word = self.coarse_bits[w];
-        }
-        unreachable!("coarse_len > 0 but no bit set")
+        next_after(&self.coarse_bits, self.cur_b >> SPAN_SHIFT, CMASK)
     }
 
     /// Time of the earliest event.
