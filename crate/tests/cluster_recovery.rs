@@ -241,3 +241,39 @@ fn the_goodput_recovery_is_reported_beside_the_cohorts_and_named() {
     let text = report::text(&s, &r);
     assert!(text.contains("recovery time (goodput)"), "{text}");
 }
+
+#[test]
+fn goodput_that_never_comes_back_is_not_recovered_at_low_rates() {
+    // DesCartes' M/M/1 storm (9.3 requests a second, 1 s buckets): after the spike the
+    // queue stays full and successes stay near zero to the end. At this rate a single
+    // bucket's expected successes (about 9) are within three standard deviations of 0, so
+    // no one bucket can be judged low; the rule must judge windows of buckets instead of
+    // calling such a run recovered at once.
+    let s = scenario(json!({
+        "name": "low-rate storm", "seed": 1, "duration_ms": 400_000,
+        "load": {"arrivals": "poisson", "rate_per_s": 9.3,
+            "schedule": [{"start_ms": 120_000, "end_ms": 125_000, "rate_per_s": 30}]},
+        "tiers": [
+            {"name": "clients", "instances": 1, "concurrency": 100_000, "queue_capacity": 0,
+             "service": {"kind": "constant", "ms": 0},
+             "client": {"timeout_ms": 4000, "max_attempts": 4, "backoff": {"kind": "none"},
+                "jitter": {"kind": "none"}, "retry_on": ["timeout"]}},
+            {"name": "server", "instances": 1, "concurrency": 1, "queue_capacity": 100,
+             "service": {"kind": "exponential", "mean_ms": 100}}
+        ],
+        "steady": {"warmup_ms": 0}
+    }));
+    for seed in [1, 2, 3, 6] {
+        let r = cluster::run(&s, seed).unwrap();
+        let m = &r.summary;
+        assert!(m.metastable, "seed {seed}: {m:?}");
+        assert_eq!(m.goodput_recovery_ms, None, "seed {seed}: {m:?}");
+    }
+    // The same rate without the spike's storm is judged, and recovered: the windows do
+    // not make a healthy low-rate run unrecoverable.
+    let mut calm = s.clone();
+    calm.load.schedule[0].rate_per_s = 12.0;
+    let r = cluster::run(&calm, 1).unwrap();
+    assert!(!r.summary.metastable, "{:?}", r.summary);
+    assert!(r.summary.goodput_recovery_ms.is_some(), "{:?}", r.summary);
+}

@@ -68,8 +68,12 @@
 //!   second; a bucket of length `L` s is **low** when its successes (by the time they
 //!   ended) fall below `m − z·√m` with `m = g₀·L·(1 − steady.success_tolerance)` (at
 //!   the same load, a failure rate higher by the tolerance lowers goodput by as much).
-//!   Recovered from the first bucket ending after the last trigger's end from which no
-//!   bucket to the end is low, for at least `steady.hold_ms`; `goodput_recovery_ms` =
+//!   At a low rate a single bucket cannot be low (when `m ≤ z²`, `m − z·√m ≤ 0`), so
+//!   buckets are judged in windows of the fewest consecutive buckets `w` for which one
+//!   can be (`w = ⌊z²/m⌋ + 1` with `m` a whole bucket's; `w = 1` otherwise), their
+//!   successes and `m` summed. Recovered from the first bucket ending after the last
+//!   trigger's end from which the stretch to the end holds at least one window and no
+//!   window within it is low, for at least `steady.hold_ms`; `goodput_recovery_ms` =
 //!   that bucket's start (the trigger's end if earlier) − the trigger's end. A rate needs
 //!   a window, so this one is to the bucket. It is not judged without a trigger or with
 //!   an unhealthy baseline, and is compared with the baseline's rate (a load that drops
@@ -844,21 +848,44 @@ impl Analysis<'_> {
     /// goodput of `goodput` per second (the rule is in the module's documentation).
     fn goodput_recovery(&self, goodput: f64, end: u64) -> Option<u64> {
         let st = self.steady;
-        let low = |b: &Bucket| {
-            let len_s = self
-                .duration_ms
+        // Expected successes over `len_s` seconds at the baseline, less the tolerance.
+        let expected = |len_s: f64| goodput * len_s * (1.0 - st.success_tolerance);
+        // At a low rate one bucket's expected count m is within z·√m of zero (m ≤ z²), so
+        // no count could be low and a run whose successes never come back would read as
+        // recovered at once: judge windows of the fewest buckets that can be low.
+        let m1 = expected(self.bucket_ms as f64 / 1000.0);
+        if m1 <= 0.0 {
+            return None;
+        }
+        let z2 = st.z_score * st.z_score;
+        let width = if m1 > z2 {
+            1
+        } else {
+            (z2 / m1).floor() as usize + 1
+        };
+        let len_s = |b: &Bucket| {
+            self.duration_ms
                 .saturating_sub(b.start_ms)
                 .min(self.bucket_ms) as f64
-                / 1000.0;
-            let m = goodput * len_s * (1.0 - st.success_tolerance);
-            (b.tiers[0].successes as f64) < m - st.z_score * m.sqrt()
+                / 1000.0
         };
+        let low = |w: &[Bucket]| {
+            let m = expected(w.iter().map(len_s).sum());
+            let ok: u64 = w.iter().map(|b| b.tiers[0].successes).sum();
+            (ok as f64) < m - st.z_score * m.sqrt()
+        };
+        // The stretch from bucket i to the end is recovered when it starts after the
+        // trigger, holds at least one window, and no window within it is low.
         let mut first_ok = None;
-        for (i, b) in self.buckets.iter().enumerate().rev() {
-            if low(b) || b.start_ms.saturating_add(self.bucket_ms) <= end {
+        for i in (0..self.buckets.len()).rev() {
+            if self.buckets[i].start_ms.saturating_add(self.bucket_ms) <= end {
                 break;
             }
-            first_ok = Some(i);
+            match self.buckets.get(i..i + width) {
+                Some(w) if low(w) => break,
+                Some(_) => first_ok = Some(i),
+                None => {}
+            }
         }
         let at = self.buckets[first_ok?].start_ms.max(end);
         (self.duration_ms.saturating_sub(at) >= st.hold_ms).then_some(at - end)
