@@ -21,7 +21,9 @@
 //! No parameter is tuned to hit a number: every setting is the source's, translated
 //! where the two models name it differently (each translation is in the study's words).
 //! Where a source publishes its figures only as a chart, the reference figures are its
-//! own code run over seeds (the scripts in `tests/studies/`), and the study says so.
+//! own code run over seeds (the scripts in `tests/studies/`), and the study says so;
+//! where its code fixes the seed, the seed alone is made a variable, an edit the study
+//! describes in words (no script of it is committed).
 //!
 //! [`list`] and [`run`] return plain data (serialisable), for the CLI and the page's
 //! studies view (`studies-web/`), which shows [`table`]'s cells.
