@@ -6,7 +6,11 @@
 use std::path::Path;
 
 fn main() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    // Read at run time, not with env!: cargo may reuse this script's binary for another
+    // checkout of the same source (a shared CARGO_TARGET_DIR), and a path compiled in
+    // would then bundle the other checkout's scenarios, or fail once it is gone.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let src = Path::new(&manifest).join("../scenarios");
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("scenarios");
     println!("cargo:rerun-if-changed={}", src.display());
     for dir in ["", "sweeps"] {
