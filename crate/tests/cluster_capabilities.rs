@@ -127,3 +127,136 @@ fn a_success_bucket_spends_no_more_than_it_was_given() {
         assert!(server.budget_rejected > 0, "seed {seed}");
     }
 }
+
+/// One server (1 instance, `concurrency` slots, a queue of 100, constant `service_ms`)
+/// fed constant arrivals of `rate` per second for `duration_ms`, with `faults`; no
+/// warm-up, so every request's latency counts.
+fn one_server(
+    concurrency: u32,
+    service_ms: f64,
+    rate: f64,
+    duration_ms: u64,
+    faults: Value,
+) -> Value {
+    json!({
+        "name": "capability",
+        "seed": 1,
+        "duration_ms": duration_ms,
+        "load": {"arrivals": "constant", "rate_per_s": rate},
+        "tiers": [
+            {"name": "server", "instances": 1, "concurrency": concurrency, "queue_capacity": 100,
+             "service": {"kind": "constant", "ms": service_ms}}
+        ],
+        "faults": faults,
+        "steady": {"warmup_ms": 0}
+    })
+}
+
+/// A fault on tier 0 from `start_ms` for `duration_ms` adding `added_ms` of the `kind`.
+fn slowdown(kind: &str, start_ms: u64, duration_ms: u64, added_ms: f64) -> Value {
+    json!({"tier": 0, "start_ms": start_ms, "duration_ms": duration_ms,
+           "effect": {"kind": kind, "added_ms": added_ms}})
+}
+
+#[test]
+fn an_admission_time_slowdown_slows_the_work_queued_in_its_window() {
+    // By hand: one slot, 10 ms per request, arrivals at 10, 20, 30, … ms; 20 ms added to
+    // the work admitted in [0, 25) ms: the requests of 10 and 20 ms. The first runs
+    // 10–40 (30 ms). The second, queued at 20, starts at 40, after the window, and still
+    // takes 30 ms: 40–70 (latency 50). Each later one waits for the one before and takes
+    // 10 ms: request k (arrived at 10k ms) ends at 10k + 50, latency 50. Of the arrivals
+    // at 10, …, 190 ms, those ending before 200 ms: the first and k = 2..=14, 14 in all.
+    let faults = json!([slowdown("latency_admitted", 0, 25, 20.0)]);
+    let r = run(one_server(1, 10.0, 100.0, 200, faults), 1);
+    let s = &r.summary;
+    assert_eq!((s.requests, s.successes, s.failures), (19, 14, 0), "{s:?}");
+    let mean = (30.0 + 13.0 * 50.0) / 14.0;
+    assert!((s.success_latency.mean_ms - mean).abs() < 1e-9, "{s:?}");
+    assert_eq!(r.tiers[0].totals.service_us, 2 * 30_000 + 12 * 10_000);
+    // The same slowdown decided at the start of service (`latency`) slows the first
+    // request only (the second starts at 40, after the window): every latency is 30 ms,
+    // request k ends at 10k + 30, and 16 end before 200 ms.
+    let faults = json!([slowdown("latency", 0, 25, 20.0)]);
+    let r = run(one_server(1, 10.0, 100.0, 200, faults), 1);
+    let s = &r.summary;
+    assert_eq!((s.requests, s.successes, s.failures), (19, 16, 0), "{s:?}");
+    assert!((s.success_latency.mean_ms - 30.0).abs() < 1e-9, "{s:?}");
+}
+
+/// One request, sent at 1000 ms by a pass-through tier that takes 1 ms + `d` µs, so the
+/// server admits it at 1001 ms + `d` µs; the server serves 10 ms, with `faults`.
+fn admitted_at_1001_ms_plus(d: i64, faults: Value) -> RunResult {
+    let v = json!({
+        "name": "capability",
+        "seed": 1,
+        "duration_ms": 1500,
+        "load": {"arrivals": "constant", "rate_per_s": 1.0},
+        "tiers": [
+            {"name": "clients", "instances": 1, "concurrency": 10, "queue_capacity": 0,
+             "service": {"kind": "constant", "ms": (1000 + d) as f64 / 1000.0},
+             "client": {"timeout_ms": 1000, "max_attempts": 1}},
+            {"name": "server", "instances": 1, "concurrency": 10, "queue_capacity": 10,
+             "service": {"kind": "constant", "ms": 10}}
+        ],
+        "faults": faults,
+        "steady": {"warmup_ms": 0}
+    });
+    let r = run(v, 1);
+    assert_eq!(r.summary.successes, 1, "d = {d} µs");
+    r
+}
+
+#[test]
+fn an_admission_time_slowdown_is_decided_by_the_admission_instant() {
+    // Invariant: a request admitted one microsecond before the window's end is slowed,
+    // one admitted at its end or one microsecond after is not. The window is
+    // [0, 1001) ms on the server, the slowdown 100 ms.
+    let window = |kind: &str| {
+        json!({"tier": 1, "start_ms": 0, "duration_ms": 1001,
+        "effect": {"kind": kind, "added_ms": 100}})
+    };
+    // A pause of the server in [1000, 1002) ms: the request waits in its queue and its
+    // service starts at 1002 ms, after the window, whatever `d` is.
+    let pause = json!({"tier": 1, "start_ms": 1000, "duration_ms": 2, "effect": {"kind": "pause"}});
+    for d in [-3i64, -1, 0, 1, 3] {
+        let slowed = if d < 0 { 100.0 } else { 0.0 };
+        let service = |r: &RunResult| r.tiers[1].totals.service_us as f64 / 1000.0;
+        // Started at once: the service takes 10 ms, + 100 when admitted in the window.
+        let r = admitted_at_1001_ms_plus(d, json!([window("latency_admitted")]));
+        assert_eq!(service(&r), 10.0 + slowed, "d = {d} µs");
+        // Queued in the window and started after it: still slowed when admitted in it.
+        let r = admitted_at_1001_ms_plus(d, json!([window("latency_admitted"), pause.clone()]));
+        assert_eq!(service(&r), 10.0 + slowed, "d = {d} µs, paused");
+        // End to end: arrival at 1000 ms, service from 1002 ms.
+        let want = 12.0 + slowed;
+        assert!(
+            (r.summary.success_latency.mean_ms - want).abs() < 1e-9,
+            "d = {d} µs"
+        );
+        // `latency` decides at the start of service: started at once, the same
+        // boundary; started at 1002 ms, after the window, never slowed.
+        let r = admitted_at_1001_ms_plus(d, json!([window("latency")]));
+        assert_eq!(service(&r), 10.0 + slowed, "d = {d} µs, latency");
+        let r = admitted_at_1001_ms_plus(d, json!([window("latency"), pause.clone()]));
+        assert_eq!(service(&r), 10.0, "d = {d} µs, latency, paused");
+    }
+}
+
+#[test]
+fn an_admission_time_slowdown_covers_only_its_instances_and_adds_up() {
+    // Two overlapping windows on instance 0 of two add up; instance 1 is not covered.
+    // Constant arrivals at 100/s alternate between the instances (round robin), one slot
+    // each, 2 ms of service: nobody waits. In [0, 50) ms instance 0 admits the requests
+    // of 10, 30 ms (or 20, 40 ms, by the seeded starting point): each takes 2 + 3 + 4 ms.
+    let faults = json!([
+        {"tier": 0, "start_ms": 0, "duration_ms": 50, "instances": 1,
+         "effect": {"kind": "latency_admitted", "added_ms": 3}},
+        {"tier": 0, "start_ms": 0, "duration_ms": 50, "instances": 1,
+         "effect": {"kind": "latency_admitted", "added_ms": 4}}
+    ]);
+    let mut v = one_server(1, 2.0, 100.0, 100, faults);
+    v["tiers"][0]["instances"] = json!(2);
+    let r = run(v, 1);
+    assert_eq!(r.summary.successes, 9);
+    assert_eq!(r.tiers[0].totals.service_us, 9 * 2_000 + 2 * 7_000);
+}

@@ -274,7 +274,11 @@ fn cluster_table_matches_the_constants() {
         ),
         (
             "faults[i].effect",
-            vec![f("factor", MIN_BROWNOUT_FACTOR, 1.0), f("added_ms", 0.0, t)],
+            vec![
+                f("factor", MIN_BROWNOUT_FACTOR, 1.0),
+                format!("`latency` ({})", f("added_ms", 0.0, t)),
+                format!("`latency_admitted` ({})", f("added_ms", 0.0, t)),
+            ],
         ),
         (
             "steady",
@@ -331,5 +335,14 @@ fn job_bounds_match_the_constants() {
     ];
     for (key, want) in cases {
         assert_row(key, &want);
+    }
+}
+
+#[test]
+fn every_fault_effect_kind_is_in_the_reference() {
+    for e in cluster::FaultEffect::kinds() {
+        let v = serde_json::to_value(&e).expect("serializes");
+        let kind = v["kind"].as_str().expect("a kind");
+        assert_row("faults[i].effect", &format!("`{kind}`"));
     }
 }

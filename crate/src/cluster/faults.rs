@@ -15,8 +15,10 @@ pub struct Effect {
     pub factor: f64,
     /// Extra error probability (combined as independent failures).
     pub error_rate: f64,
-    /// Extra service latency, µs.
+    /// Extra service latency of the services that start now, µs.
     pub added_us: u64,
+    /// Extra service latency of the work admitted now, µs, whenever it starts.
+    pub admitted_us: u64,
 }
 
 impl Effect {
@@ -28,6 +30,7 @@ impl Effect {
         factor: 1.0,
         error_rate: 0.0,
         added_us: 0,
+        admitted_us: 0,
     };
 
     /// Combines the active faults (`active` holds indices into `faults`, in index order so
@@ -57,6 +60,11 @@ impl Effect {
                 }
                 FaultEffect::Latency { added_ms } => {
                     e.added_us = e.added_us.saturating_add(super::math::us_of_ms(added_ms));
+                }
+                FaultEffect::LatencyAdmitted { added_ms } => {
+                    e.admitted_us = e
+                        .admitted_us
+                        .saturating_add(super::math::us_of_ms(added_ms));
                 }
             }
         }

@@ -753,9 +753,18 @@ crate::validate::kind_enum! {
             /// Probability.
             rate: f64,
         },
-        /// Added service latency.
+        /// Added service latency for the work whose service *starts* during the window.
         Latency {
-            /// Extra ms.
+            /// Extra ms, 0..=[`MAX_TIME_MS`].
+            added_ms: f64,
+        },
+        /// Added service latency for the work the instance *admits* during the window
+        /// (a request that arrives and starts or queues in `[start, end)`): decided at
+        /// admission and added whenever its service starts, so a request queued a
+        /// microsecond before the end is slowed even if it starts after the window, and
+        /// one admitted at the end or later is not.
+        LatencyAdmitted {
+            /// Extra ms, 0..=[`MAX_TIME_MS`].
             added_ms: f64,
         },
     }

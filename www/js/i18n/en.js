@@ -490,6 +490,7 @@ export default {
   'value.grpc_throttle': 'gRPC throttling',
   'value.hang': 'hang (no answer)',
   'value.latency': 'added latency',
+  'value.latency_admitted': 'added latency (admitted work)',
   'value.lognormal': 'log-normal',
   'value.none': 'none',
   'value.outage': 'outage (fail at once)',

@@ -484,6 +484,7 @@ export default {
   'value.grpc_throttle': 'gRPC 重试节流',
   'value.hang': '挂起（无应答）',
   'value.latency': '增加延迟',
+  'value.latency_admitted': '增加延迟（窗口内接纳的请求）',
   'value.lognormal': '对数正态',
   'value.none': '无',
   'value.outage': '宕机（立即失败）',

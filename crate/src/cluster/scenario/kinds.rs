@@ -271,6 +271,7 @@ impl FaultEffect {
             FaultEffect::Brownout { factor: 0.5 },
             FaultEffect::ErrorRate { rate: 0.5 },
             FaultEffect::Latency { added_ms: 200.0 },
+            FaultEffect::LatencyAdmitted { added_ms: 200.0 },
         ]
     }
 }

@@ -570,7 +570,9 @@ impl Scenario {
                 p.range_f64("factor", factor, MIN_BROWNOUT_FACTOR, 1.0)
             }
             FaultEffect::ErrorRate { rate } => p.range_f64("rate", rate, 0.0, 1.0),
-            FaultEffect::Latency { added_ms } => ms_f(p, "added_ms", added_ms),
+            FaultEffect::Latency { added_ms } | FaultEffect::LatencyAdmitted { added_ms } => {
+                ms_f(p, "added_ms", added_ms)
+            }
             FaultEffect::Outage | FaultEffect::Hang | FaultEffect::Pause => {}
         });
     }

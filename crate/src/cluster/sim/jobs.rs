@@ -132,6 +132,11 @@ impl Simulation {
             self.tiers[t].inst[i as usize].hung.push(j);
             return;
         }
+        if fx.admitted_us > 0 {
+            // Decided now, at admission, and carried until the service starts (a job
+            // refused below never starts, so it does not matter that it got one too).
+            self.jobs[j as usize].admitted_us = u32::try_from(fx.admitted_us).unwrap_or(u32::MAX);
+        }
         let tr = &mut self.tiers[t];
         let conc = tr.concurrency;
         let cap = tr.queue_cap;
@@ -160,10 +165,17 @@ impl Simulation {
 
     #[inline(always)]
     pub(super) fn start_service(&mut self, j: u32, now: u64, fx: &Effect) {
-        let (t, i, arrived) = {
+        let (t, i, arrived, admitted_us) = {
             let job = &self.jobs[j as usize];
-            (job.tier as usize, job.instance as usize, job.arrived)
+            let admitted_us = u64::from(job.admitted_us);
+            (
+                job.tier as usize,
+                job.instance as usize,
+                job.arrived,
+                admitted_us,
+            )
         };
+        let added_us = fx.added_us.saturating_add(admitted_us);
         self.rec.service_started(t, now, arrived);
         let base = match self.service[t] {
             Sampler::Constant { us } => us,
@@ -185,10 +197,10 @@ impl Simulation {
                 st *= 1.0 + tr.slowdown * inst.held.saturating_sub(1) as f64;
             }
             st /= fx.factor;
-            math::round_us(st).saturating_add(fx.added_us)
+            math::round_us(st).saturating_add(added_us)
         } else {
             // The same value without the float round trip: round_us(base as f64).
-            base.min(1_000_000_000_000_000).saturating_add(fx.added_us)
+            base.min(1_000_000_000_000_000).saturating_add(added_us)
         };
         let job = &mut self.jobs[j as usize];
         job.st = St::Serving;

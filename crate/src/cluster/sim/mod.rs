@@ -115,6 +115,10 @@ struct Job {
     caller: u32,
     permit: u32,
     retry_cost: u32,
+    /// Extra service time decided when the instance admitted the job (a
+    /// `latency_admitted` fault), µs, added when its service starts (saturated at
+    /// `u32::MAX`, 71 minutes: one fault adds at most an hour; a u32 keeps the job's size).
+    admitted_us: u32,
     arrived: u64,
     deadline: u64,
     sent_at: u64,
@@ -144,6 +148,7 @@ impl Job {
         caller: NONE,
         permit: 0,
         retry_cost: 0,
+        admitted_us: 0,
         arrived: 0,
         deadline: NEVER,
         sent_at: 0,
