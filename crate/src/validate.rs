@@ -17,4 +17,4 @@ pub use json::{from_json_error, from_str, from_value, parse_json, read_value, MA
 pub(crate) use json::{json_value, member_error, read_member, shown};
 pub use kind::read_kind;
 pub(crate) use kind::{kind_enum, kind_tagged, kind_variant};
-pub(crate) use messages::{EXPECT_NUMBER, EXPECT_UNSIGNED};
+pub(crate) use messages::{EXPECT_NO_JITTER, EXPECT_NUMBER, EXPECT_UNSIGNED};

@@ -260,3 +260,93 @@ fn an_admission_time_slowdown_covers_only_its_instances_and_adds_up() {
     assert_eq!(r.summary.successes, 9);
     assert_eq!(r.tiers[0].totals.service_us, 9 * 2_000 + 2 * 7_000);
 }
+
+#[test]
+fn without_arrival_jitter_every_seed_is_the_same_run_and_with_it_seeds_differ() {
+    // Constant arrivals at 100/s on one slot serving 9 ms: on their slots nobody ever
+    // waits, whatever the seed (the same run). Jittered by ±5 ms (half the gap, the
+    // most allowed), two arrivals can come closer than 9 ms and the second waits: every
+    // seed waits, and seeds differ. 499 or 500 requests (the 500th slot, at the end,
+    // comes in when drawn early).
+    let server = |jitter_ms: Option<f64>| {
+        let mut v = one_server(1, 9.0, 100.0, 5000, json!([]));
+        if let Some(j) = jitter_ms {
+            v["load"]["jitter_ms"] = json!(j);
+        }
+        v
+    };
+    let plain = run(server(None), 1);
+    assert_eq!(plain.tiers[0].totals.wait_us, 0);
+    assert_eq!(plain.summary.requests, 499);
+    for seed in [2, 3, 1 << 40] {
+        let mut r = run(server(None), seed);
+        r.seed = plain.seed;
+        assert_eq!(r, plain, "seed {seed}");
+        let mut r = run(server(Some(0.0)), seed);
+        r.seed = plain.seed;
+        assert_eq!(r, plain, "seed {seed}, jitter 0");
+    }
+    let waits: Vec<u64> = (1..=4)
+        .map(|seed| {
+            let r = run(server(Some(5.0)), seed);
+            assert!((499..=500).contains(&r.summary.requests), "seed {seed}");
+            r.tiers[0].totals.wait_us
+        })
+        .collect();
+    assert!(waits.iter().all(|&w| w > 0), "{waits:?}");
+    assert!(waits.windows(2).all(|w| w[0] != w[1]), "{waits:?}");
+}
+
+#[test]
+fn arrival_jitter_is_bounded_by_half_the_gap_and_needs_constant_arrivals() {
+    let load = |load: Value| {
+        let mut v = one_server(1, 9.0, 100.0, 5000, json!([]));
+        v["load"] = load;
+        scenario(v).validate()
+    };
+    // 100/s: half the gap is 5 ms.
+    assert!(load(json!({"arrivals": "constant", "rate_per_s": 100, "jitter_ms": 5})).is_ok());
+    let e =
+        load(json!({"arrivals": "constant", "rate_per_s": 100, "jitter_ms": 5.001})).unwrap_err();
+    assert_eq!(
+        (e.field.as_str(), e.value.as_str()),
+        ("load.jitter_ms", "5.001")
+    );
+    assert_eq!(
+        e.allowed,
+        "0..=5 (half the gap between arrivals at the load's highest rate, 100/s)"
+    );
+    // The highest rate of the schedule sets it: 1000/s, 0.5 ms.
+    let e = load(
+        json!({"arrivals": "constant", "rate_per_s": 100, "jitter_ms": 1,
+        "schedule": [{"start_ms": 0, "end_ms": 10, "rate_per_s": 10, "to_rate_per_s": 1000}]}),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.allowed,
+        "0..=0.5 (half the gap between arrivals at the load's highest rate, 1000/s)"
+    );
+    assert!(load(json!({"arrivals": "constant", "rate_per_s": 100, "jitter_ms": -1})).is_err());
+    // Poisson arrivals are random already.
+    let e = load(json!({"arrivals": "poisson", "rate_per_s": 100, "jitter_ms": 1})).unwrap_err();
+    assert_eq!(
+        (e.field.as_str(), e.value.as_str()),
+        ("load.jitter_ms", "1")
+    );
+    assert_eq!(e.allowed, "0 with poisson arrivals (random already)");
+    assert_eq!(
+        e.plain(retrystorm::Lang::En),
+        "Jitter ms must be 0 with poisson arrivals (random already)"
+    );
+    assert_eq!(
+        e.plain_as("抖动", retrystorm::Lang::Zh),
+        "抖动必须是0（泊松到达本身已随机）"
+    );
+    // The bound is named in the technical form; the plain words say the range.
+    let e = load(json!({"arrivals": "constant", "rate_per_s": 100, "jitter_ms": 6})).unwrap_err();
+    assert_eq!(
+        e.plain_as("抖动", retrystorm::Lang::Zh),
+        "抖动必须在 0 到 5 之间"
+    );
+    assert!(load(json!({"arrivals": "poisson", "rate_per_s": 100, "jitter_ms": 0})).is_ok());
+}

@@ -152,6 +152,16 @@ fn cluster_table_matches_the_constants() {
         ("load.closed_loop", vec![f("callers", 1.0, count)]),
         ("load.deadline_ms", vec![range(1, t)]),
         (
+            "load.jitter_ms",
+            vec![
+                format!(
+                    "0..=half the gap between arrivals at the load's highest rate ({} / rate ms",
+                    n(MAX_JITTER_GAP_SHARE * 1000.0)
+                ),
+                "default 0; 0 with `poisson` arrivals".into(),
+            ],
+        ),
+        (
             "tiers",
             vec![
                 format!("{} tiers", range(1, MAX_TIERS as u32)),

@@ -12,6 +12,10 @@ use serde::Serialize;
 pub struct Defaults {
     /// A small complete scenario (two tiers, a pause fault).
     pub scenario: Scenario,
+    /// The fields a scenario leaves out of its document while they are off (so every
+    /// scenario written before them keeps its bytes), at their off values: an editor
+    /// shows them after the other fields of their section.
+    pub off: Off,
     /// A new tier (the last of a chain: no client).
     pub tier: Tier,
     /// The client policy a tier gets when it starts calling a next tier.
@@ -71,10 +75,29 @@ pub struct Enums {
     pub wait: Vec<libraries::TenacityWait>,
 }
 
+/// The fields left out of a scenario while they are off, by section (see [`Defaults::off`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct Off {
+    /// Of `load`.
+    pub load: OffLoad,
+}
+
+/// `load`'s fields left out while off.
+#[derive(Debug, Clone, Serialize)]
+pub struct OffLoad {
+    /// `load.jitter_ms`.
+    pub jitter_ms: f64,
+}
+
 /// The defaults of [`Defaults`], each declared once beside its type.
 pub fn defaults() -> Defaults {
     Defaults {
         scenario: Scenario::default(),
+        off: Off {
+            load: OffLoad {
+                jitter_ms: Load::default().jitter_ms,
+            },
+        },
         tier: Tier::default(),
         client: Client::default(),
         route: Route::default(),
@@ -123,6 +146,25 @@ pub fn defaults() -> Defaults {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fields_shown_while_off_are_left_out_of_a_scenario_while_off() {
+        let d = defaults();
+        let doc = crate::validate::json_value(&d.scenario);
+        let off = crate::validate::json_value(&d.off);
+        let sections = off.as_object().expect("an object");
+        assert!(!sections.is_empty());
+        for (section, fields) in sections {
+            for (key, value) in fields.as_object().expect("an object") {
+                // Not in the document, and written at its off value it reads the same.
+                assert!(doc[section].get(key).is_none(), "{section}.{key}");
+                let mut with = doc.clone();
+                with[section][key] = value.clone();
+                let read: Scenario = serde_json::from_value(with).expect("reads");
+                assert_eq!(read, d.scenario, "{section}.{key}");
+            }
+        }
+    }
 
     #[test]
     fn defaults_are_valid_in_every_kind() {

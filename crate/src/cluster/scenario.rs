@@ -113,6 +113,20 @@ pub struct Load {
     /// 0..=1 (1 when absent).
     #[serde(default = "default_idempotent_fraction")]
     pub idempotent_fraction: f64,
+    /// Jitter of `constant` arrivals, ms (0, none, when absent): each arrival moves from
+    /// its slot by a uniform draw in `[-jitter_ms, +jitter_ms)` from the run's random
+    /// stream, the noise evenly spaced load lacks (with constant arrivals and constant
+    /// service every seed is otherwise the same run). At most [`MAX_JITTER_GAP_SHARE`] of
+    /// the gap between arrivals at the load's highest rate, so arrivals keep their order;
+    /// 0 with `poisson` arrivals. Left out of the document when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub jitter_ms: f64,
+}
+
+/// True for 0: an amount left out of the document while it is off, so every scenario
+/// written before it keeps its bytes.
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 /// A segment of the rate schedule: in `[start_ms, end_ms)` the rate goes linearly from

@@ -46,10 +46,12 @@ pub const EXPECT_UNSIGNED: &str = "a whole number ≥ 0";
 pub const EXPECT_NUMBER: &str = "a number";
 /// What a missing field says is expected.
 pub(super) const EXPECT_VALUE: &str = "a value (the field is required)";
+/// What a cluster load's `jitter_ms` must be with Poisson arrivals.
+pub const EXPECT_NO_JITTER: &str = "0 with poisson arrivals (random already)";
 
 /// Every plain-words expectation the engine writes itself, in English and Chinese: the
 /// one list [`allowed_in`] translates from, so a new expectation is added here once.
-pub const EXPECTATIONS: [(&str, &str); 8] = [
+pub const EXPECTATIONS: [(&str, &str); 9] = [
     (EXPECT_UNSIGNED, "≥ 0 的整数"),
     ("a whole number", "整数"),
     (EXPECT_NUMBER, "数字"),
@@ -58,6 +60,7 @@ pub const EXPECTATIONS: [(&str, &str); 8] = [
     ("a list", "列表"),
     ("an object", "对象"),
     (EXPECT_VALUE, "一个值（此字段必填）"),
+    (EXPECT_NO_JITTER, "0（泊松到达本身已随机）"),
 ];
 
 /// The allowed part of a message in `lang`: the engine's own expectations

@@ -154,6 +154,13 @@ fn must_hold(label: &str, allowed: &str, lang: Lang) -> String {
 fn range(allowed: &str) -> Option<(&str, &str, &str)> {
     let (lo, rest) = allowed.split_once("..=")?;
     let (hi, unit) = rest.split_once(' ').unwrap_or((rest, ""));
+    // A reason in brackets after the range ("0..=5 (half the gap …)") is the technical
+    // message's: the plain words say the range.
+    let unit = if unit.starts_with('(') && unit.ends_with(')') {
+        ""
+    } else {
+        unit
+    };
     let number = |s: &str| !s.is_empty() && s.parse::<f64>().is_ok();
     let plain_unit = unit.chars().all(|c| c.is_ascii_lowercase());
     (number(lo) && number(hi) && plain_unit).then_some((lo, hi, unit))
@@ -212,6 +219,13 @@ mod tests {
             e.plain_as("rate per second", Lang::En),
             "Rate per second must be between 1 and 10"
         );
+        // A range with its reason: the reason stays in the technical form.
+        let e = ValidationError::new("load.jitter_ms", 6, "0..=5 (half the gap, 100/s)");
+        assert_eq!(e.plain(Lang::En), "Jitter ms must be between 0 and 5");
+        assert_eq!(e.plain_as("抖动", Lang::Zh), "抖动必须在 0 到 5 之间");
+        assert!(e
+            .message(Lang::En)
+            .ends_with("allowed 0..=5 (half the gap, 100/s)"));
     }
 
     #[test]

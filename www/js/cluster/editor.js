@@ -393,7 +393,8 @@ export class ClusterEditor {
         'div',
         { class: 'grid' },
         ...this.scalars('', cfg, d.scenario),
-        ...this.scalars('load', cfg.load, d.scenario.load),
+        // (The fields a scenario leaves out while off come after, at their off values.)
+        ...this.scalars('load', cfg.load, { ...d.scenario.load, ...d.off.load }),
       ),
       this.schedule(),
       this.optional('load.closed_loop', cfg.load.closed_loop, 'closed_loop', t('cluster.ed.closedLoop'), () => [

@@ -458,7 +458,7 @@ export default {
   'field.randomization_factor': 'randomization factor',
   'field.delay_factor': 'delay factor',
   'field.jitter_factor': 'jitter factor',
-  'field.jitter_ms': 'jitter (ms)',
+  'field.jitter_ms': 'jitter (± ms)',
   'field.first_backoff_ms': 'first backoff (ms)',
   'field.backoff_factor': 'backoff factor',
   'field.based_on_previous_value': 'based on previous value',

@@ -452,7 +452,7 @@ export default {
   'field.randomization_factor': '随机化系数',
   'field.delay_factor': '延迟倍率',
   'field.jitter_factor': '抖动系数',
-  'field.jitter_ms': '抖动（毫秒）',
+  'field.jitter_ms': '抖动（± 毫秒）',
   'field.first_backoff_ms': '首次退避（毫秒）',
   'field.backoff_factor': '退避倍数',
   'field.based_on_previous_value': '基于上一次的值',

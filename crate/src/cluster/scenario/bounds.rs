@@ -33,6 +33,10 @@ pub const DEFAULT_BUCKET_MS: u64 = 1_000;
 pub const MAX_BUCKETS: u64 = 100_000;
 /// Highest arrival rate, per second.
 pub const MAX_RATE: f64 = 10_000_000.0;
+/// Largest jitter of constant arrivals, as a share of the gap between arrivals at the
+/// load's highest rate: half, so an arrival never passes its neighbour's slot and the
+/// arrivals keep their order.
+pub const MAX_JITTER_GAP_SHARE: f64 = 0.5;
 /// Longest single time parameter (timeouts, backoffs, service times): one hour.
 pub const MAX_TIME_MS: u64 = 3_600_000;
 /// Smallest median of a lognormal distribution (its logarithm must exist).

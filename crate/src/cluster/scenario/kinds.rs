@@ -388,6 +388,7 @@ impl Default for Load {
             closed_loop: None,
             deadline_ms: None,
             idempotent_fraction: default_idempotent_fraction(),
+            jitter_ms: 0.0,
         }
     }
 }

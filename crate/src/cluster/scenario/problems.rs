@@ -602,6 +602,40 @@ impl Load {
             p.range("deadline_ms", d, 1, MAX_TIME_MS);
         }
         p.range_f64("idempotent_fraction", self.idempotent_fraction, 0.0, 1.0);
+        if self.jitter_ms != 0.0 {
+            self.jitter_problems(p);
+        }
+    }
+
+    /// `jitter_ms`: for constant arrivals only, at most [`MAX_JITTER_GAP_SHARE`] of the
+    /// gap at the highest rate of the load (any time a field allows, without open-loop
+    /// arrivals).
+    fn jitter_problems(&self, p: &mut Problems) {
+        let j = self.jitter_ms;
+        if self.arrivals == Arrivals::Poisson && j.is_finite() && j > 0.0 {
+            p.push(ValidationError::new(
+                "jitter_ms",
+                j,
+                crate::validate::EXPECT_NO_JITTER,
+            ));
+            return;
+        }
+        let rates = self.schedule.iter();
+        let peak = rates
+            .flat_map(|s| [s.rate_per_s, s.to_rate_per_s.unwrap_or(0.0)])
+            .fold(self.rate_per_s, f64::max);
+        let hi = MAX_JITTER_GAP_SHARE * 1000.0 / peak;
+        if !(peak > 0.0 && hi < MAX_TIME_MS as f64) {
+            ms_f(p, "jitter_ms", j);
+        } else if !(j.is_finite() && (0.0..=hi).contains(&j)) {
+            p.push(ValidationError::new(
+                "jitter_ms",
+                j,
+                format!(
+                    "0..={hi} (half the gap between arrivals at the load's highest rate, {peak}/s)"
+                ),
+            ));
+        }
     }
 }
 

@@ -289,6 +289,8 @@ pub struct Simulation {
     service: Vec<Sampler>,
     /// `Some(mean gap µs)` when the open-loop rate never changes (no schedule).
     const_gap_us: Option<f64>,
+    /// `load.jitter_ms` in µs (0: arrivals in their slots' microseconds, nothing drawn).
+    jitter_us: f64,
 }
 
 /// A service-time distribution with its derived parameters computed once (the same
@@ -485,6 +487,7 @@ impl Simulation {
             service: sc.tiers.iter().map(|t| Sampler::new(&t.service)).collect(),
             const_gap_us: (sc.load.schedule.is_empty() && sc.load.rate_per_s > 0.0)
                 .then(|| 1e6 / sc.load.rate_per_s),
+            jitter_us: sc.load.jitter_ms * 1000.0,
             sc,
         };
         sim.entry_rr = sim
