@@ -17,18 +17,29 @@ fn run(v: Value, seed: i64) -> RunResult {
 /// every request until `outage_ms` (an outage fault) and never after; constant arrivals
 /// of `rate` per second for `duration_ms`.
 fn clients_and_server(client: Value, rate: f64, duration_ms: u64, outage_ms: u64) -> Value {
+    let mut v = constant_load(
+        rate,
+        duration_ms,
+        json!([
+            {"name": "clients", "instances": 1, "concurrency": 100000, "queue_capacity": 0,
+             "service": {"kind": "constant", "ms": 0}, "client": client},
+            {"name": "server", "instances": 1, "concurrency": 100000, "queue_capacity": 0,
+             "service": {"kind": "constant", "ms": 1}}
+        ]),
+    );
+    v["faults"] = json!([{"tier": 1, "start_ms": 0, "duration_ms": outage_ms,
+                          "effect": {"kind": "outage"}}]);
+    v
+}
+
+/// `tiers` fed constant arrivals of `rate` per second for `duration_ms`.
+fn constant_load(rate: f64, duration_ms: u64, tiers: Value) -> Value {
     json!({
         "name": "capability",
         "seed": 1,
         "duration_ms": duration_ms,
         "load": {"arrivals": "constant", "rate_per_s": rate},
-        "tiers": [
-            {"name": "clients", "instances": 1, "concurrency": 100000, "queue_capacity": 0,
-             "service": {"kind": "constant", "ms": 0}, "client": client},
-            {"name": "server", "instances": 1, "concurrency": 100000, "queue_capacity": 0,
-             "service": {"kind": "constant", "ms": 1}}
-        ],
-        "faults": [{"tier": 1, "start_ms": 0, "duration_ms": outage_ms, "effect": {"kind": "outage"}}]
+        "tiers": tiers
     })
 }
 
@@ -138,18 +149,15 @@ fn one_server(
     duration_ms: u64,
     faults: Value,
 ) -> Value {
-    json!({
-        "name": "capability",
-        "seed": 1,
-        "duration_ms": duration_ms,
-        "load": {"arrivals": "constant", "rate_per_s": rate},
-        "tiers": [
-            {"name": "server", "instances": 1, "concurrency": concurrency, "queue_capacity": 100,
-             "service": {"kind": "constant", "ms": service_ms}}
-        ],
-        "faults": faults,
-        "steady": {"warmup_ms": 0}
-    })
+    let mut v = constant_load(
+        rate,
+        duration_ms,
+        json!([{"name": "server", "instances": 1, "concurrency": concurrency,
+                "queue_capacity": 100, "service": {"kind": "constant", "ms": service_ms}}]),
+    );
+    v["faults"] = faults;
+    v["steady"] = json!({"warmup_ms": 0});
+    v
 }
 
 /// A fault on tier 0 from `start_ms` for `duration_ms` adding `added_ms` of the `kind`.
@@ -186,21 +194,19 @@ fn an_admission_time_slowdown_slows_the_work_queued_in_its_window() {
 /// One request, sent at 1000 ms by a pass-through tier that takes 1 ms + `d` µs, so the
 /// server admits it at 1001 ms + `d` µs; the server serves 10 ms, with `faults`.
 fn admitted_at_1001_ms_plus(d: i64, faults: Value) -> RunResult {
-    let v = json!({
-        "name": "capability",
-        "seed": 1,
-        "duration_ms": 1500,
-        "load": {"arrivals": "constant", "rate_per_s": 1.0},
-        "tiers": [
+    let mut v = constant_load(
+        1.0,
+        1500,
+        json!([
             {"name": "clients", "instances": 1, "concurrency": 10, "queue_capacity": 0,
              "service": {"kind": "constant", "ms": (1000 + d) as f64 / 1000.0},
              "client": {"timeout_ms": 1000, "max_attempts": 1}},
             {"name": "server", "instances": 1, "concurrency": 10, "queue_capacity": 10,
              "service": {"kind": "constant", "ms": 10}}
-        ],
-        "faults": faults,
-        "steady": {"warmup_ms": 0}
-    });
+        ]),
+    );
+    v["faults"] = faults;
+    v["steady"] = json!({"warmup_ms": 0});
     let r = run(v, 1);
     assert_eq!(r.summary.successes, 1, "d = {d} µs");
     r
@@ -349,4 +355,224 @@ fn arrival_jitter_is_bounded_by_half_the_gap_and_needs_constant_arrivals() {
         "抖动必须在 0 到 5 之间"
     );
     assert!(load(json!({"arrivals": "poisson", "rate_per_s": 100, "jitter_ms": 0})).is_ok());
+}
+
+/// One slot taking 30 ms fed constant arrivals at 100/s (10, 20, …, 90 ms) for 100 ms,
+/// one bucket, every unanswered request late at once; drained or not.
+fn slow_server(drain: bool) -> Value {
+    let mut v = one_server(1, 30.0, 100.0, 100, json!([]));
+    v["bucket_ms"] = json!(100);
+    v["steady"] = json!({"warmup_ms": 0, "late_ms": 0, "drain": drain});
+    v
+}
+
+/// The drain's figures: drained successes, failures, unfinished (the rest of the requests
+/// pending at the end), and its length in ms.
+fn drain_of(r: &RunResult) -> (u64, u64, u64, f64) {
+    let s = &r.summary;
+    let figures = (s.drained_successes, s.drained_failures, s.drain_ms);
+    match figures {
+        (Some(ok), Some(failed), Some(ms)) => (ok, failed, s.pending_at_end - ok - failed, ms),
+        _ => panic!("not drained: {figures:?}"),
+    }
+}
+
+/// A drained run's result as the undrained run gives it: the drain's own figures taken
+/// out, and the success ratio `ratio`.
+fn undrained(r: &RunResult, ratio: f64) -> RunResult {
+    let mut r = r.clone();
+    let s = &mut r.summary;
+    (s.drained_successes, s.drained_failures, s.drain_ms) = (None, None, None);
+    s.success_ratio = ratio;
+    for t in &mut r.tiers {
+        t.drained = None;
+    }
+    r
+}
+
+#[test]
+fn draining_finishes_the_requests_in_flight_at_the_end_and_counts_them_apart() {
+    // By hand: the first request runs 10–40 ms, the second 40–70, the third from 70 to
+    // 100, the end, so 2 succeed and 7 are in flight at the end (older than `late_ms`
+    // 0: failures of their cohort). Undrained they count against the success ratio
+    // (2 / 9) and fail their cohort, though none failed.
+    let r = run(slow_server(false), 1);
+    let s = &r.summary;
+    assert_eq!(
+        (s.requests, s.successes, s.failures, s.pending_at_end),
+        (9, 2, 0, 7)
+    );
+    assert!((s.success_ratio - 2.0 / 9.0).abs() < 1e-12);
+    assert_eq!(
+        (r.buckets[0].cohort.failures, r.buckets[0].cohort.pending),
+        (7, 0)
+    );
+    assert_eq!(s.drain_ms, None);
+    assert!(r.tiers.iter().all(|t| t.drained.is_none()));
+    // Drained: no new request, and the seven go on, 30 ms each: the third ends at 100,
+    // then 130, 160, …, 280 ms; all succeed. The server started six (waits 60, 80, …,
+    // 160 ms) and ended seven.
+    let d = run(slow_server(true), 1);
+    assert_eq!(drain_of(&d), (7, 0, 0, 180.0));
+    let server = d.tiers[0].drained.as_ref().expect("the server's drain");
+    assert_eq!(
+        (
+            server.services_started,
+            server.services_ended,
+            server.successes
+        ),
+        (6, 7, 7)
+    );
+    assert_eq!(server.first_attempts, 0);
+    assert_eq!(server.wait_us, (60 + 80 + 100 + 120 + 140 + 160) * 1000);
+    assert_eq!(d.summary.success_ratio, 1.0);
+    // The text report shows them beside the requests pending at the end.
+    let text = cluster::report::text(&scenario(slow_server(true)), &d);
+    for row in [
+        "pending at end",
+        "succeeded while draining",
+        "failed while draining",
+        "unfinished after the drain",
+        "then drained for 180 ms",
+    ] {
+        assert!(text.contains(row), "{row}: {text}");
+    }
+    let rows = cluster::present::metrics(&d);
+    let value = |label: &str| rows.iter().find(|m| m.label == label).and_then(|m| m.value);
+    assert_eq!(value("succeeded while draining"), Some(7.0));
+    assert_eq!(value("unfinished after the drain"), Some(0.0));
+    assert!(cluster::present::metrics(&r)
+        .iter()
+        .all(|m| !m.label.contains("drain")));
+    // Nothing before the end changes: the run's buckets (their cohorts judged as
+    // without draining), tiers and figures, but the success ratio and the drain's own.
+    assert_eq!(undrained(&d, s.success_ratio), r);
+    // `max_events` bounds the drain too: three events more than the run's own, three
+    // drained (at 100, 130 and 160 ms), four unfinished; the ratio over the 5 answered.
+    let mut v = slow_server(true);
+    v["max_events"] = json!(r.events + 3);
+    let d = run(v, 1);
+    assert_eq!(drain_of(&d), (3, 0, 4, 60.0));
+    assert_eq!(d.summary.success_ratio, 1.0);
+    assert_eq!(d.buckets, r.buckets);
+}
+
+#[test]
+fn a_drain_stops_at_its_bound_and_counts_what_is_left_unfinished() {
+    // A server that hangs from 50 ms for a day: the requests of 50, 60, …, 90 ms hang
+    // until it ends, long after the drain's bound (an hour after the end), where they are
+    // counted unfinished, neither succeeded nor failed; the success ratio leaves them out.
+    let mut v = one_server(
+        10,
+        1.0,
+        100.0,
+        100,
+        json!([{"tier": 0, "start_ms": 50,
+        "duration_ms": 86_400_000, "effect": {"kind": "hang"}}]),
+    );
+    v["steady"] = json!({"warmup_ms": 0, "drain": true});
+    let r = run(v, 1);
+    let s = &r.summary;
+    assert_eq!((s.requests, s.successes, s.pending_at_end), (9, 4, 5));
+    assert_eq!(drain_of(&r), (0, 0, 5, cluster::DRAIN_LIMIT_MS as f64));
+    assert_eq!(s.success_ratio, 1.0);
+}
+
+#[test]
+fn a_drain_starts_no_new_request_and_times_out_as_the_run_would() {
+    // Closed-loop callers (100, thinking 5 ms) into a server with one slot of 20 ms and a
+    // 50 ms deadline: at the end 99 wait in its queue. Drained, no caller sends again,
+    // and each waiting request ends by its deadline (a timeout: its own outcome, a
+    // failure), within 50 ms; the server goes on with the work nobody waits for.
+    let mut v = one_server(1, 20.0, 0.0, 1000, json!([]));
+    v["load"] = json!({"rate_per_s": 0, "deadline_ms": 50,
+        "closed_loop": {"callers": 100, "think": {"kind": "constant", "ms": 5}}});
+    let plain = run(v.clone(), 1);
+    v["steady"] = json!({"drain": true});
+    let r = run(v, 1);
+    let s = &r.summary;
+    assert_eq!(s.requests, plain.summary.requests);
+    assert_eq!(s.pending_at_end, 99, "{s:?}");
+    let (ok, failed, unfinished, ms) = drain_of(&r);
+    assert_eq!((ok, failed, unfinished), (0, 99, 0));
+    assert!(ms <= 50.0, "{ms}");
+    let server = r.tiers[0].drained.as_ref().expect("the server's drain");
+    assert_eq!((server.first_attempts, server.timeouts), (0, 99));
+    assert!(server.wasted > 0, "{server:?}");
+    let want = s.successes as f64 / s.requests as f64;
+    assert!((s.success_ratio - want).abs() < 1e-12);
+}
+
+#[test]
+fn draining_never_changes_the_run_before_its_end() {
+    // Invariant, on bundled scenarios that end with work in flight: with `drain` the
+    // buckets, tiers, routes and every summary figure but the success ratio are those of
+    // the run without it, and the requests in flight at the end are drained, failed or
+    // left unfinished, each once.
+    for id in [
+        "cluster-metastable",
+        "cluster-call-chain",
+        "cluster-routes-shared-budget",
+    ] {
+        let b = retrystorm::scenario::bundled()
+            .into_iter()
+            .find(|b| b.id == id)
+            .expect("bundled");
+        let Ok(retrystorm::AnyScenario::Cluster(sc)) = retrystorm::scenario::parse(b.json) else {
+            panic!("{id} is a cluster scenario");
+        };
+        let mut drained = sc.clone();
+        drained.steady.drain = true;
+        for seed in [1, 7] {
+            let plain = cluster::run(&sc, seed).expect("runs");
+            let d = cluster::run(&drained, seed).expect("runs");
+            let s = &plain.summary;
+            assert_eq!(undrained(&d, s.success_ratio), plain, "{id} seed {seed}");
+            let (ok, failed, unfinished, _) = drain_of(&d);
+            assert_eq!(
+                ok + failed + unfinished,
+                s.pending_at_end,
+                "{id} seed {seed}"
+            );
+            let ratio = (s.successes + ok) as f64 / (s.requests - unfinished) as f64;
+            assert!(
+                (d.summary.success_ratio - ratio).abs() < 1e-12,
+                "{id} seed {seed}"
+            );
+            assert!(
+                d.tiers.iter().all(|t| t.drained.is_some()),
+                "{id} seed {seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_share_link_carries_the_new_fields_as_they_are() {
+    // The link carries the scenario's JSON as it is (no version needed): the fields come
+    // back, are checked by the scenario's rules, and the run is the same.
+    let mut v = slow_server(true);
+    v["load"]["jitter_ms"] = json!(2.5);
+    v["faults"] = json!([slowdown("latency_admitted", 0, 50, 5.0)]);
+    let state = retrystorm::ShareState {
+        model: retrystorm::share::Model::Cluster,
+        cluster: Some(v.clone()),
+        ..Default::default()
+    };
+    let link = retrystorm::share::encode(&state);
+    assert!(link.starts_with("v1."), "{link}");
+    let back = retrystorm::share::decode_checked(&link).expect("decodes");
+    let sc = scenario(back.cluster.expect("a cluster scenario"));
+    assert_eq!(sc, scenario(v.clone()));
+    assert_eq!(sc.load.jitter_ms, 2.5);
+    assert!(sc.steady.drain);
+    assert_eq!(cluster::run(&sc, 3).expect("runs"), run(v.clone(), 3));
+    // A bad value is named at its place in the link.
+    v["load"]["jitter_ms"] = json!(6);
+    let state = retrystorm::ShareState {
+        cluster: Some(v),
+        ..state
+    };
+    let e = retrystorm::share::decode_checked(&retrystorm::share::encode(&state)).unwrap_err();
+    assert_eq!(e.field, "link.cluster.load.jitter_ms");
 }

@@ -296,6 +296,7 @@ fn cluster_table_matches_the_constants() {
                 f("late_ms", 0.0, t),
                 f("amplification_tolerance", 0.0, MAX_AMPLIFICATION_TOLERANCE),
                 f("z_score", 0.0, MAX_Z_SCORE),
+                "`drain` true or false, default false".into(),
             ],
         ),
     ];
@@ -355,4 +356,13 @@ fn every_fault_effect_kind_is_in_the_reference() {
         let kind = v["kind"].as_str().expect("a kind");
         assert_row("faults[i].effect", &format!("`{kind}`"));
     }
+}
+
+#[test]
+fn the_drain_bound_matches_the_constant() {
+    let limit = n(retrystorm::cluster::DRAIN_LIMIT_MS as f64);
+    assert!(
+        REFERENCE.contains(&format!("It stops at the latest {limit} ms")),
+        "docs/scenarios.md states the drain's bound, {limit} ms"
+    );
 }

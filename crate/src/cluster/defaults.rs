@@ -78,8 +78,10 @@ pub struct Enums {
 /// The fields left out of a scenario while they are off, by section (see [`Defaults::off`]).
 #[derive(Debug, Clone, Serialize)]
 pub struct Off {
-    /// Of `load`.
+    /// Of `load`: its `jitter_ms`.
     pub load: OffLoad,
+    /// Of `steady`: its `drain`.
+    pub steady: OffSteady,
 }
 
 /// `load`'s fields left out while off.
@@ -89,6 +91,13 @@ pub struct OffLoad {
     pub jitter_ms: f64,
 }
 
+/// `steady`'s fields left out while off.
+#[derive(Debug, Clone, Serialize)]
+pub struct OffSteady {
+    /// `steady.drain`.
+    pub drain: bool,
+}
+
 /// The defaults of [`Defaults`], each declared once beside its type.
 pub fn defaults() -> Defaults {
     Defaults {
@@ -96,6 +105,9 @@ pub fn defaults() -> Defaults {
         off: Off {
             load: OffLoad {
                 jitter_ms: Load::default().jitter_ms,
+            },
+            steady: OffSteady {
+                drain: Steady::default().drain,
             },
         },
         tier: Tier::default(),

@@ -31,8 +31,26 @@ crate::catalogue! {
             "运行结束时仍未完成的入口请求，既不算成功也不算失败（个）",
             "entry requests still open when the run ended, counted neither as succeeded nor as failed (requests)"
         ),
+        /// Drained successes.
+        DrainSucceeded => (
+            "结束时在途、排空中成功的入口请求（个）",
+            "entry requests in flight at the end that succeeded in the drain (requests)"
+        ),
+        /// Drained failures.
+        DrainFailed => (
+            "结束时在途、排空中失败的入口请求（个）",
+            "entry requests in flight at the end that failed in the drain (requests)"
+        ),
+        /// Left unfinished by the drain.
+        DrainUnfinished => (
+            "排空到上限时仍在途的入口请求，不算成功也不算失败（个）",
+            "entry requests still in flight at the drain's bound, neither succeeded nor failed (requests)"
+        ),
         /// The success ratio.
-        SuccessRatio => ("成功 ÷ 请求数（%）", "succeeded ÷ requests (%)"),
+        SuccessRatio => (
+            "成功 ÷ 请求数；排空时计入排空中成功，不计仍未完成的（%）",
+            "succeeded ÷ requests; drained, the drain's successes count and the unfinished do not (%)"
+        ),
         /// Goodput.
         Goodput => ("每秒模拟时间的成功请求数（个/秒）", "successes per second of simulated time (requests per second)"),
         /// Latency p50.
@@ -193,6 +211,9 @@ fn meaning(what: Text) -> Option<Meaning> {
         Text::Succeeded => M::Succeeded,
         Text::Failed => M::Failed,
         Text::PendingAtEnd => M::PendingAtEnd,
+        Text::DrainSucceeded => M::DrainSucceeded,
+        Text::DrainFailed => M::DrainFailed,
+        Text::DrainUnfinished => M::DrainUnfinished,
         Text::SuccessRatio => M::SuccessRatio,
         Text::Goodput => M::Goodput,
         Text::LatencyP50 => M::LatencyP50,
@@ -303,13 +324,18 @@ mod tests {
         let mut costly = routes.clone();
         costly["tiers"][0]["routes"][0]["client"]["cost"] = serde_json::json!({"input_tokens": 100,
             "output_tokens": 10, "input_price_per_1k": 1.0, "output_price_per_1k": 2.0});
+        let mut drained = chain.clone();
+        let steady = drained.as_object_mut().unwrap().entry("steady");
+        steady.or_insert(serde_json::json!({}))["drain"] = true.into();
         let mut with_cost = false;
-        for mut v in [chain, routes, costly] {
+        let mut with_drain = false;
+        for mut v in [chain, routes, costly, drained] {
             // The files name their model for the loader; the cluster scenario itself does not.
             v.as_object_mut().unwrap().remove("model");
             let sc: Scenario = serde_json::from_value(v).unwrap();
             let r = run(&sc, sc.seed).unwrap();
             with_cost |= routes_have_cost(&r);
+            with_drain |= r.summary.drain_ms.is_some();
             for lang in [Lang::En, Lang::Zh] {
                 let g = glossary_in(&r, lang);
                 let first: Vec<String> = present::summary_table_in(&r, lang)
@@ -333,5 +359,6 @@ mod tests {
             with_cost,
             "some scenario here has a route with a cost model"
         );
+        assert!(with_drain, "some scenario here drains");
     }
 }

@@ -83,6 +83,21 @@
 //!   metastable verdict.
 //! - **Overload duration**: total length of unhealthy buckets over the whole run, by the
 //!   same rule (with or without a trigger).
+//!
+//! # Requests in flight at the end, and draining
+//! Without `steady.drain` the run stops at its end: the entry requests still unanswered
+//! are the summary's `pending_at_end`, neither successes nor failures, but the success
+//! ratio (successes ÷ requests) counts them as not succeeded, and each counts as a
+//! failure of its cohort once older than `steady.late_ms` (above).
+//! With `steady.drain` the run's figures are the same (built at the end, so no bucket,
+//! tier, cohort or verdict changes), and then the simulation goes on without new
+//! requests (no arrival, no closed-loop caller sends again) until no entry request is in
+//! flight, at most [`DRAIN_LIMIT_MS`](crate::cluster::DRAIN_LIMIT_MS) (or until the run
+//! has processed `max_events` events). The requests that end in it are counted apart by
+//! their own outcome, the summary's `drained_successes` and `drained_failures` (the rest
+//! of `pending_at_end`, still in flight at the bound, is unfinished), its length is
+//! `drain_ms`, and each tier's counters during the drain are its `drained`. The success ratio is then (successes + drained successes) ÷ (requests −
+//! unfinished), as a simulator that runs until every request is answered reports it.
 
 use serde::{Deserialize, Serialize};
 
@@ -324,6 +339,10 @@ pub struct TierSummary {
     pub peak_arrival_ratio: f64,
     /// Times the breakers of this tier opened.
     pub breaker_openings: u64,
+    /// With `steady.drain`: the tier's counters during the drain, after the end (as a
+    /// bucket's; gauges and time integrals 0); absent without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drained: Option<TierBucket>,
 }
 
 /// End-to-end latency percentiles of successful requests, ms.
@@ -392,6 +411,19 @@ pub struct Summary {
     /// (see [the health rule](self)): recovery and metastability are then not judged.
     #[serde(default)]
     pub unhealthy_baseline: bool,
+    /// With `steady.drain` (absent without it; see [draining](self)): entry requests in
+    /// flight at the end that succeeded in the drain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drained_successes: Option<u64>,
+    /// … that failed in the drain (timed out, refused or errored: their own outcome). The
+    /// rest of `pending_at_end` was still in flight when the drain stopped at its bound:
+    /// unfinished, neither succeeded nor failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drained_failures: Option<u64>,
+    /// How long the drain lasted: from the end of the run to the end of the last request
+    /// in flight, or to the bound, ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drain_ms: Option<f64>,
 }
 
 /// Everything a run produces.

@@ -47,7 +47,7 @@ mod policy_tests;
 
 pub use metrics::{Bucket, Percentiles, RouteSummary, RunResult, Summary, TierBucket, TierSummary};
 pub use scenario::*;
-pub use sim::{Simulation, MAX_LIVE_JOBS};
+pub use sim::{Simulation, DRAIN_LIMIT_MS, MAX_LIVE_JOBS};
 
 use crate::validate::ValidationError;
 

@@ -200,6 +200,26 @@ pub fn metrics_in(r: &RunResult, lang: Lang) -> Vec<Metric> {
         fig(Text::FailureStdDev, Unit::Ms, s.failure_latency.std_ms).lower(),
         fig(Text::AmplificationEndToEnd, Unit::Times, s.amplification).lower(),
     ];
+    // Drained: beside the requests pending at the end, what became of them.
+    let ended = s
+        .drained_successes
+        .zip(s.drained_failures)
+        .map(|(a, b)| a + b);
+    let drained = [
+        (Text::DrainSucceeded, s.drained_successes, Better::Higher),
+        (Text::DrainFailed, s.drained_failures, Better::Lower),
+        (
+            Text::DrainUnfinished,
+            ended.map(|n| s.pending_at_end.saturating_sub(n)),
+            Better::Lower,
+        ),
+    ];
+    for (k, (what, n, better)) in drained.into_iter().enumerate() {
+        if let Some(n) = n {
+            let row = fig(what, Unit::Count, n as f64);
+            m.insert(4 + k, Metric { better, ..row });
+        }
+    }
     // One row per tier of a per-tier figure.
     let per_tier = |m: &mut Vec<Metric>,
                     what: Text,

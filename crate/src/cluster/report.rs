@@ -20,6 +20,9 @@ pub fn text(scenario: &Scenario, r: &RunResult) -> String {
         "{} ms simulated in {} ms buckets, {} events",
         r.duration_ms, r.bucket_ms, r.events
     );
+    if let Some(ms) = r.summary.drain_ms {
+        let _ = writeln!(o, "then drained for {ms} ms, with no new request");
+    }
     let _ = writeln!(o);
     let _ = writeln!(o, "{}", super::verdict::line(&r.summary, Lang::En));
     let _ = writeln!(o);

@@ -820,6 +820,19 @@ pub struct Steady {
     /// A request still unanswered at the end of the run counts as a failure of its
     /// cohort once it has waited longer than this, ms (younger ones are not judged).
     pub late_ms: u64,
+    /// Draining (false when absent, and then left out of the document): at the end no new
+    /// request starts and the simulation goes on until nothing is in flight, at most
+    /// [`DRAIN_LIMIT_MS`](crate::cluster::DRAIN_LIMIT_MS) longer; what ends then is counted
+    /// apart (the summary's `drained_successes`, `drained_failures` and `drain_ms`, each
+    /// tier's `drained`), and the success ratio counts every request by its own
+    /// outcome. Nothing before the end changes (the verdict judges the run up to its end).
+    #[serde(skip_serializing_if = "is_false")]
+    pub drain: bool,
+}
+
+/// True for false: a switch left out of the document while it is off.
+fn is_false(v: &bool) -> bool {
+    !*v
 }
 
 impl Default for Steady {
@@ -831,6 +844,7 @@ impl Default for Steady {
             hold_ms: 5000,
             z_score: 3.0,
             late_ms: 10_000,
+            drain: false,
         }
     }
 }

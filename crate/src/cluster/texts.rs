@@ -26,6 +26,12 @@ crate::catalogue! {
         Failed => ("失败", "failed"),
         /// Requests still pending when the run ended.
         PendingAtEnd => ("结束时未完成", "pending at end"),
+        /// Requests in flight at the end that succeeded while draining.
+        DrainSucceeded => ("排空中成功", "succeeded while draining"),
+        /// Requests in flight at the end that failed while draining.
+        DrainFailed => ("排空中失败", "failed while draining"),
+        /// Requests still in flight when the drain stopped at its bound.
+        DrainUnfinished => ("排空后仍未完成", "unfinished after the drain"),
         /// The success ratio.
         SuccessRatio => ("成功率", "success ratio"),
         /// Successes per second.

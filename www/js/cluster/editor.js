@@ -412,7 +412,7 @@ export class ClusterEditor {
       'details',
       { class: 'panel' },
       el('summary', { text: t('cluster.ed.steady') }),
-      el('div', { class: 'grid' }, ...this.scalars('steady', cfg.steady, d.scenario.steady)),
+      el('div', { class: 'grid' }, ...this.scalars('steady', cfg.steady, { ...d.scenario.steady, ...d.off.steady })),
     );
     this.root.replaceChildren(top, el('h3', { text: t('cluster.ed.tiers') }), tiers, steady);
   }

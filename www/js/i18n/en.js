@@ -365,6 +365,7 @@ export default {
   'field.deadline_ms': 'deadline (ms)',
   'field.deadline_propagation': 'propagate the deadline',
   'field.delays_ms': 'delays (ms, a list)',
+  'field.drain': 'drain at the end (in flight counted apart)',
   'field.duration_ms': 'duration (ms)',
   'field.end_ms': 'end (ms)',
   'field.error_rate': 'error rate',

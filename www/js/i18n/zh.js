@@ -359,6 +359,7 @@ export default {
   'field.deadline_ms': '截止时间（毫秒）',
   'field.deadline_propagation': '传递截止时间',
   'field.delays_ms': '延迟列表（毫秒）',
+  'field.drain': '结束时排空（在途请求单独计数）',
   'field.duration_ms': '持续时间（毫秒）',
   'field.end_ms': '结束（毫秒）',
   'field.error_rate': '错误率',

@@ -326,7 +326,8 @@ impl Simulation {
     pub(super) fn entry_end(&mut self, outcome: Outcome, job: &Job, now: u64) {
         let caller = job.caller;
         self.rec.entry_ended(outcome, job.cohort, job.arrived, now);
-        if caller != NONE {
+        // (After the end, while draining, a caller does not think of a next request.)
+        if caller != NONE && now < self.end {
             if let Some(cl) = self.sc.load.closed_loop.clone() {
                 let think = self.sample_us(&cl.think);
                 self.q

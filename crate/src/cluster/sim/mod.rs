@@ -25,7 +25,7 @@ use super::budget::BudgetState;
 use super::faults::Effect;
 use super::math::{self, us_of_ms, Normal};
 use super::metrics::{RunResult, TierBucket};
-use super::queue::{EventQueue, Kind};
+use super::queue::{Event, EventQueue, Kind};
 use super::scenario::{
     Arrivals, Backoff, Balancer, Breaker, Bulkhead, Client, Dist, FaultEffect, Jitter, RetryOn,
     Scenario, Tier,
@@ -43,6 +43,10 @@ mod record;
 
 /// Most requests alive at once (memory bound); more is an error.
 pub const MAX_LIVE_JOBS: u64 = 4_000_000;
+
+/// Longest drain after the end of a run (`steady.drain`), ms: an hour of simulated time,
+/// the longest time one field may set. A request still in flight then is unfinished.
+pub const DRAIN_LIMIT_MS: u64 = super::scenario::MAX_TIME_MS;
 
 const NONE: u32 = u32::MAX;
 const ROOT: u32 = u32::MAX - 1;
@@ -291,6 +295,8 @@ pub struct Simulation {
     const_gap_us: Option<f64>,
     /// `load.jitter_ms` in µs (0: arrivals in their slots' microseconds, nothing drawn).
     jitter_us: f64,
+    /// While draining (`steady.drain`): the run's result, built at its end.
+    ended: Option<Box<RunResult>>,
 }
 
 /// A service-time distribution with its derived parameters computed once (the same
@@ -488,6 +494,7 @@ impl Simulation {
             const_gap_us: (sc.load.schedule.is_empty() && sc.load.rate_per_s > 0.0)
                 .then(|| 1e6 / sc.load.rate_per_s),
             jitter_us: sc.load.jitter_ms * 1000.0,
+            ended: None,
             sc,
         };
         sim.entry_rr = sim
@@ -545,14 +552,20 @@ impl Simulation {
         }
         let mut budget = max_events;
         while !self.finished && budget > 0 {
-            // An event at or after the end is never run (nor counted): the run is over.
-            let Some(ev) = self.q.pop().filter(|e| e.time < self.end) else {
-                self.close_buckets(self.end);
-                self.now = self.end;
-                self.finished = true;
-                break;
+            let ev = match self.q.pop() {
+                Some(ev) if ev.time < self.end => ev,
+                // At or after the end: the run is over, or drains.
+                ev => match self.after_end(ev) {
+                    Some(ev) => ev,
+                    None => break,
+                },
             };
             if self.events >= self.sc.max_events {
+                if self.ended.is_some() {
+                    // A drain stops there; what is still in flight is unfinished.
+                    self.finished = true;
+                    break;
+                }
                 return Err(self.too_many_events());
             }
             if self.rec.due(ev.time) {
@@ -568,6 +581,34 @@ impl Simulation {
             }
         }
         Ok(self.finished)
+    }
+
+    /// The next event `ev` is at or after the end (or there is none). Without draining
+    /// it is never run (nor counted): the run is over. With `steady.drain` the run's result
+    /// is built now, and `ev` runs if a request is still in flight and it comes before the
+    /// drain's bound; else the drain is over too.
+    #[cold]
+    fn after_end(&mut self, ev: Option<Event>) -> Option<Event> {
+        if self.ended.is_none() {
+            self.close_buckets(self.end);
+            self.now = self.end;
+            if !self.sc.steady.drain {
+                self.finished = true;
+                return None;
+            }
+            let ended = self.result_at(self.end);
+            self.ended = Some(Box::new(ended));
+            self.rec.begin_drain();
+        }
+        let until = self.end.saturating_add(DRAIN_LIMIT_MS * 1000);
+        let open = self.rec.open_entries() > 0;
+        match ev {
+            Some(ev) if open && ev.time < until => return Some(ev),
+            Some(_) if open => self.now = until,
+            _ => {}
+        }
+        self.finished = true;
+        None
     }
 
     #[cold]
@@ -597,7 +638,9 @@ impl Simulation {
                 self.new_entry(now, NONE);
                 self.schedule_arrival(now);
             }
-            Kind::Think => self.new_entry(now, a),
+            // A closed-loop caller never sends again once the run is over (draining).
+            Kind::Think if self.ended.is_none() => self.new_entry(now, a),
+            Kind::Think => {}
             Kind::ServiceEnd => {
                 if self.valid(a, b, St::Serving) {
                     self.service_end(a, now);

@@ -112,6 +112,19 @@ impl Recorder {
         &mut self.counters[self.row + tier]
     }
 
+    /// Entry requests that arrived and have not ended yet.
+    #[inline]
+    pub(super) fn open_entries(&self) -> u64 {
+        self.entries - self.entry_ok - self.entry_fail
+    }
+
+    /// The run's result is built (at its end) and a drain begins: the bucket that held
+    /// `now` (the last), already read, counts the drain's events from here.
+    pub(super) fn begin_drain(&mut self) {
+        let row = self.row;
+        self.counters[row..row + self.n_tiers].fill(TierBucket::default());
+    }
+
     /// A new entry request arrived now: counted, with its first attempt in its cohort
     /// (the bucket being filled), which it returns.
     #[inline(always)]
@@ -322,9 +335,41 @@ impl Simulation {
     }
 
     /// Builds the result (call after `advance` returned `Ok(true)`; earlier, the result
-    /// covers the time simulated so far and counts the rest as pending).
+    /// covers the time simulated so far and counts the rest as pending, or what a drain
+    /// has drained so far).
     pub fn finish(mut self) -> RunResult {
+        if let Some(ended) = self.ended.take() {
+            return self.drained(*ended);
+        }
         let at = if self.finished { self.end } else { self.now };
+        self.result_at(at)
+    }
+
+    /// The run's result `ended`, built at its end, with what the drain since then did:
+    /// its own figures, and the success ratio of every request by its own outcome.
+    fn drained(&self, mut ended: RunResult) -> RunResult {
+        let rec = &self.rec;
+        let s = &mut ended.summary;
+        let successes = rec.entry_ok - s.successes;
+        let failures = rec.entry_fail - s.failures;
+        let unfinished = s.pending_at_end.saturating_sub(successes + failures);
+        let answered = s.requests - unfinished;
+        s.success_ratio = if answered > 0 {
+            (s.successes + successes) as f64 / answered as f64
+        } else {
+            0.0
+        };
+        s.drained_successes = Some(successes);
+        s.drained_failures = Some(failures);
+        s.drain_ms = Some((self.now - self.end) as f64 / 1000.0);
+        for (t, c) in ended.tiers.iter_mut().zip(&rec.counters[rec.row..]) {
+            t.drained = Some(c.clone());
+        }
+        ended
+    }
+
+    /// The result of the run simulated up to `at` (its end, or earlier).
+    pub(super) fn result_at(&mut self, at: u64) -> RunResult {
         self.close_buckets(at);
         let pending = self.pending(at);
         let buckets = self.buckets(&pending.cohort_late);
@@ -480,6 +525,7 @@ impl Simulation {
                 queue_depth_at_end: at_end.map_or(0, |t| t.queue_depth),
                 in_flight_at_end: at_end.map_or(0, |t| t.in_flight),
                 breakers_open_at_end: at_end.map_or(0, |t| t.breakers_open),
+                drained: None,
                 totals: tot,
             });
         }
@@ -532,6 +578,9 @@ impl Simulation {
             goodput_recovery_ms: verdict.goodput_recovery_ms,
             metastable: verdict.metastable,
             unhealthy_baseline: verdict.unhealthy_baseline,
+            drained_successes: None,
+            drained_failures: None,
+            drain_ms: None,
         }
     }
 }
