@@ -236,6 +236,77 @@ test('editing a tier changes the URL, the chart and the numbers, equal to the CL
   await page.close();
 });
 
+test('arrival jitter, draining and an admission-time slowdown: editor fields, off by default, each run as the CLI runs it', async () => {
+  const page = await openCluster();
+  // Off, each is left out of the scenario and shown at its off value.
+  const off = await cfg(page);
+  assert.equal('jitter_ms' in off.load, false);
+  assert.equal('drain' in off.steady, false);
+  assert.equal(await page.inputValue('[data-field="load.jitter_ms"]'), '0');
+  // Jitter moves evenly spaced arrivals: on Poisson ones the field says so, in words.
+  const jitter = page.locator('[data-field="load.jitter_ms"]');
+  await jitter.fill('0.1');
+  await jitter.dispatchEvent('change');
+  await page.waitForSelector('#cluster-root .field-msg');
+  assert.equal(
+    await page.textContent('#cluster-root .field-msg'),
+    'Jitter (± ms) must be 0 with poisson arrivals (random already)',
+  );
+  let n = await clusterRuns(page);
+  await page.selectOption('[data-field="load.arrivals"]', 'constant');
+  await waitClusterRuns(page, n + 1);
+  await page.waitForSelector('#cluster-root .field-msg', { state: 'detached' });
+  const jittered = await cfg(page);
+  assert.equal(jittered.load.jitter_ms, 0.1);
+  assert.deepEqual(await shown(page), cli(jittered).result);
+  // Draining: a switch in the steady-state panel.
+  await page.click('#cluster-root details.panel:has([data-field="steady.drain"]) > summary');
+  assert.equal(await page.isChecked('[data-field="steady.drain"]'), false);
+  n = await clusterRuns(page);
+  await page.check('[data-field="steady.drain"]');
+  await waitClusterRuns(page, n + 1);
+  // The admission-time slowdown: a fault's effect, chosen in its form.
+  await page.locator('#cluster-timeline g.bar.fault .body').first().click();
+  n = await clusterRuns(page);
+  await page.selectOption('[data-field="faults[0].effect.kind"]', 'latency_admitted');
+  await waitClusterRuns(page, n + 1);
+  assert.equal(await page.inputValue('[data-field="faults[0].effect.added_ms"]'), '200');
+  const scenario = await cfg(page);
+  assert.equal(scenario.steady.drain, true);
+  assert.deepEqual(scenario.faults[0].effect, { kind: 'latency_admitted', added_ms: 200 });
+  const want = cli(scenario);
+  assert.deepEqual(await shown(page), want.result);
+  const s = want.result.summary;
+  assert.ok(s.drained_successes + s.drained_failures > 0, JSON.stringify(s));
+  const sum = await summary(page);
+  assertSummaryMatches(sum, want.result);
+  assert.equal(sum['succeeded while draining'], String(s.drained_successes));
+  assert.equal(sum['failed while draining'], String(s.drained_failures));
+  assert.equal(sum['unfinished after the drain'], String(s.pending_at_end - s.drained_successes - s.drained_failures));
+  await page
+    .locator('#cluster-root details.panel')
+    .first()
+    .screenshot({ path: path.join(e2e.ARTIFACTS, 'cluster-capabilities-editor.png') });
+  await page
+    .locator('#cluster-summary')
+    .screenshot({ path: path.join(e2e.ARTIFACTS, 'cluster-capabilities-summary.png') });
+  // The link carries them; in Chinese the same fields have their labels.
+  await page.click('#copy-link');
+  const link = await page.inputValue('#cluster-export-text');
+  const zh = await open(`${link}&lang=zh`, { cluster: true });
+  assert.deepEqual(await cfg(zh), scenario);
+  assert.deepEqual(await shown(zh), want.result);
+  assert.equal(await zh.textContent('label:has([data-field="load.jitter_ms"]) > span'), '抖动（± 毫秒）');
+  await zh.click('#cluster-root details.panel:has([data-field="steady.drain"]) > summary');
+  await zh
+    .locator('#cluster-root details.panel:has([data-field="steady.drain"])')
+    .screenshot({ path: path.join(e2e.ARTIFACTS, 'cluster-capabilities-steady-zh.png') });
+  assert.deepEqual(zh.errors, []);
+  await zh.close();
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a tier name with markup renders as text everywhere, typed or from a link', async () => {
   const evil = '<img src=x onerror="window.__xss=1">';
   const page = await openCluster();
