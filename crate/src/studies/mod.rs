@@ -37,6 +37,7 @@ mod collapse;
 mod good_retry;
 mod mm1_storm;
 mod retry_sim;
+mod trigger_length;
 
 /// A text in both languages: `(Chinese, English)`, read with [`Lang::of`].
 pub type Words = (&'static str, &'static str);
@@ -193,7 +194,7 @@ struct Def {
     model: fn(i64) -> Result<Vec<f64>, ValidationError>,
 }
 
-fn defs() -> [Def; 4] {
+fn defs() -> [Def; 5] {
     [
         Def {
             info: retry_sim::INFO,
@@ -214,6 +215,11 @@ fn defs() -> [Def; 4] {
             info: mm1_storm::INFO,
             published: mm1_storm::published,
             model: mm1_storm::model,
+        },
+        Def {
+            info: trigger_length::INFO,
+            published: trigger_length::published,
+            model: trigger_length::model,
         },
     ]
 }
@@ -517,7 +523,7 @@ mod tests {
         assert_eq!(e.field, "study");
         assert_eq!(
             e.to_string(),
-            "study = nope is not allowed: expected one of brooker-retry-sim, brooker-collapse, yandex-good-retry, descartes-mm1-storm"
+            "study = nope is not allowed: expected one of brooker-retry-sim, brooker-collapse, yandex-good-retry, descartes-mm1-storm, moonpool-trigger-length"
         );
     }
 }
