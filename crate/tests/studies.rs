@@ -104,3 +104,33 @@ fn the_mm1_storm_tips_before_its_spike_in_some_seeds_and_only_the_source_calls_t
         metastable.verdict
     );
 }
+
+#[test]
+fn moonpools_sweep_tips_between_600_and_700_ms_a_little_later_in_the_model_as_its_note_says() {
+    // Both sides: no seed storms at 600 ms, every seed at 2 s; between, the model's
+    // share is below the source's at 650 ms and 700 ms (no network round trip inside
+    // its timeout), and the two figures carry the note's reason.
+    let s = studies::run("moonpool-trigger-length", None, None, Lang::En).unwrap();
+    let share = |ms: &str| {
+        s.figures
+            .iter()
+            .find(|f| f.label.starts_with(&format!("trigger {ms},")))
+            .unwrap_or_else(|| panic!("no figure at {ms}"))
+    };
+    for ms in ["500 ms", "600 ms"] {
+        assert_eq!((share(ms).source.mean, share(ms).model.mean), (0.0, 0.0));
+    }
+    assert_eq!(
+        (share("2 s").source.mean, share("2 s").model.mean),
+        (100.0, 100.0)
+    );
+    for ms in ["650 ms", "700 ms"] {
+        let f = share(ms);
+        assert!(
+            f.model.mean > 0.0 && f.model.mean < f.source.mean,
+            "{ms}: {f:?}"
+        );
+        assert!(f.documented_difference, "{ms}");
+    }
+    assert_eq!(share("650 ms").source.mean, 31.0 / 64.0 * 100.0);
+}
