@@ -23,11 +23,11 @@ IMPORTER_JS='js/importer'
 IMPORTER_TARGET=240000
 # The studies view: its own wasm and glue, and its page code (js/studies/), fetched when
 # a reader first opens the studies (`?studies`, `?study=ID`), never before. Its target:
-# 183,828 B measured with four studies (the fourth, descartes-mm1-storm, took +5,788 B),
+# 192,053 B measured with five studies (the fifth, moonpool-trigger-length, took +5,125 B),
 # plus 3%, the rule it was first set by (docs/performance.md, "Site size").
 STUDIES='retrystorm-studies-web*'
 STUDIES_JS='js/studies'
-STUDIES_TARGET=189300
+STUDIES_TARGET=197800
 
 gz() { gzip -9c | wc -c; }
 row() { printf '%-48s %10s %10s\n' "$1" "$2" "$3"; }
