@@ -26,6 +26,7 @@ pub mod cluster_legend;
 pub mod cluster_look;
 pub mod edit;
 pub mod estimate;
+pub mod flat;
 pub mod js;
 pub mod js_error;
 pub mod legend;

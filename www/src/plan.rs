@@ -7,7 +7,11 @@
 //! index (`add`) and summarises the completed prefix of the items (`result`), so the
 //! results stream in as seeds finish and are the same whatever order, and however many
 //! workers, the items were computed in: the engine summarises them in item order.
+//! A summary can also cross from where it was made to another `Plan` as what the page
+//! shows of it, a flat list ([`crate::flat`]: `PlanResult.shownFlat` and `fromFlat`,
+//! `Plan.sweepFlat` and `sweepFrom`).
 
+use crate::flat::{Flat, Reader};
 use crate::js::{base_scenario, js_error, plain_error, read_js, to_js};
 use retrystorm::ensemble::{self, render, Ensemble, Sample};
 use retrystorm::lang::Lang;
@@ -112,8 +116,14 @@ impl Plan {
         Some(PlanResult {
             ensemble: Rc::new(ensemble::summarise(&self.plan.points[0].1, done)),
             complete: done.len() == self.plan.items(),
+            shown: false,
         })
     }
+}
+
+/// A list that does not read as a result (not a worker's).
+fn unreadable() -> JsValue {
+    plain_error("not a summary of this plan")
 }
 
 #[wasm_bindgen]
@@ -131,6 +141,40 @@ impl Plan {
         let mut shown = result.clone();
         shown.best = sweep::advice::advice(&self.plan, &result, Lang::En).and_then(|a| a.point);
         Some(SweepOutcome {
+            result,
+            shown,
+            plan: self.plan.clone(),
+        })
+    }
+
+    /// The sweep's points whose seeds are all in, summarised with their constraints,
+    /// Pareto front and best point (those of the points so far), as what the page shows
+    /// of them ([`Flat::sweep`]) for [`sweepFrom`](Self::sweep_from); `undefined` before
+    /// the first point completes.
+    #[wasm_bindgen(js_name = sweepFlat)]
+    pub fn sweep_flat(&self) -> Option<Vec<f64>> {
+        if self.prefix.len() < self.plan.seeds.len() {
+            return None;
+        }
+        let mut flat = Flat::default();
+        flat.sweep(&self.plan.summarise(&self.prefix));
+        Some(flat.0)
+    }
+
+    /// The sweep's result so far from [`sweepFlat`](Self::sweep_flat) (made where the
+    /// samples are, a worker): its charts, recommendation and exports.
+    #[wasm_bindgen(js_name = sweepFrom)]
+    pub fn sweep_from(&self, flat: &[f64]) -> Result<SweepOutcome, JsValue> {
+        let mut r = Reader::new(flat);
+        let result = r.sweep();
+        if !r.done() {
+            return Err(unreadable());
+        }
+        // The charts ring the point the recommendation names (none before every point is
+        // in, none in a sweep of conditions alone); the exports keep the CLI's best.
+        let mut shown = result.clone();
+        shown.best = sweep::advice::advice(&self.plan, &result, Lang::En).and_then(|a| a.point);
+        Ok(SweepOutcome {
             result,
             shown,
             plan: self.plan.clone(),
@@ -570,6 +614,8 @@ pub struct PlanResult {
     // Shared with the charts drawn from it, whose readouts keep it.
     ensemble: Rc<Ensemble>,
     complete: bool,
+    /// Only what the page shows ([`Flat::ensemble`]): no per-seed CSV.
+    shown: bool,
 }
 
 impl PlanResult {
@@ -625,9 +671,38 @@ impl PlanResult {
         render::markdown(&self.ensemble)
     }
 
-    /// Every per-seed value as CSV (`seed,group,metric,value`).
-    pub fn csv(&self) -> String {
-        render::csv(&self.ensemble)
+    /// Every per-seed value as CSV (`seed,group,metric,value`); an error on the page's
+    /// copy (`fromFlat`), which holds one metric's: the worker that summarised it has them.
+    pub fn csv(&self) -> Result<String, JsValue> {
+        if self.shown {
+            return Err(plain_error("the per-seed values are the worker's"));
+        }
+        Ok(render::csv(&self.ensemble))
+    }
+
+    /// What the page shows of this result ([`Flat::ensemble`]: with the per-seed values
+    /// of `metric`, the distribution drawn), for [`fromFlat`](Self::from_flat).
+    #[wasm_bindgen(js_name = shownFlat)]
+    pub fn shown_flat(&self, metric: &str) -> Vec<f64> {
+        let mut flat = Flat::default();
+        flat.ensemble(&self.ensemble, metric);
+        flat.0
+    }
+
+    /// The page's copy of a result a worker summarised, from its
+    /// [`shownFlat`](Self::shown_flat); `complete` once every item is in.
+    #[wasm_bindgen(js_name = fromFlat)]
+    pub fn from_flat(flat: &[f64], complete: bool) -> Result<PlanResult, JsValue> {
+        let mut r = Reader::new(flat);
+        let ensemble = r.ensemble();
+        if !r.done() {
+            return Err(unreadable());
+        }
+        Ok(PlanResult {
+            ensemble: Rc::new(ensemble),
+            complete,
+            shown: true,
+        })
     }
 
     /// The counted verdicts, `[{name, pass, of, text}]` ("PASS on 997 of 1000 seeds",

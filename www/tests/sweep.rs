@@ -1,7 +1,8 @@
 //! wasm-bindgen tests of the sweep exports, in headless Chromium: a Plan fed its samples
-//! out of order gives the engine's own sweep result; the heatmap's readout at every
-//! keyboard position is the native value of the point drawn there, and a click at that
-//! position finds that point; the field list and presets cross as plain objects.
+//! out of order gives the engine's own sweep result, through what a worker sends the
+//! page; the heatmap's readout at every keyboard position is the native value
+//! of the point drawn there, and a click at that position finds that point; the field
+//! list and presets cross as plain objects.
 #![cfg(target_arch = "wasm32")]
 
 mod common;
@@ -33,10 +34,11 @@ fn heatmap_readouts_are_the_engines_values_and_clicks_find_the_point() {
         let s = p.run_item(i).unwrap();
         p.add(i, &s).unwrap();
         if i > 1 {
-            assert!(p.sweep().is_none());
+            assert!(p.sweep_flat().is_none());
         }
     }
-    let out = p.sweep().unwrap();
+    // Summarised where the samples are, shown from what crosses (as a worker and the page).
+    let out = p.sweep_from(&p.sweep_flat().unwrap()).unwrap();
     assert_eq!((out.done(), out.total()), (6, 6));
     let native = Sweep::from_json(TWO)
         .unwrap()
