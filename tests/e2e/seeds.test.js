@@ -2,7 +2,8 @@
 // ensemble's table and verdict counts against the native CLI's `ensemble --json`, the
 // same results for any number of workers, a link that reproduces them in a fresh page,
 // Cancel, the exports, bad settings named by field, and the bands on the main charts
-// (median [p5–p95] readouts equal to the CLI's) and the ensemble presets.
+// (median [p5–p95] readouts equal to the CLI's) and the ensemble presets; and, by
+// structure, that the main thread never keeps nor summarises a sample (the workers do).
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -120,6 +121,85 @@ test('the exports: Markdown with median [p5–p95] cells and the per-seed CSV', 
   assert.ok(csv[1].startsWith('4242,'), csv[1]);
   const seeds = new Set(csv.slice(1).map((l) => l.split(',')[0]));
   assert.equal(seeds.size, 20);
+  await page.close();
+});
+
+test('the main thread never keeps nor summarises a sample: another metric, a seed and the CSV come from the workers', async () => {
+  const page = await open();
+  // Every export that keeps or summarises samples, counted whenever the page calls it
+  // (the workers have their own module, which this leaves alone).
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window).wasmBindings;
+    /** @type {string[]} */
+    const calls = [];
+    /** @type {any} */ (window).__summarised = calls;
+    for (const [cls, name] of [
+      ['Plan', 'add'],
+      ['Plan', 'result'],
+      ['Plan', 'sweepFlat'],
+      ['PlanResult', 'shownFlat'],
+      ['PlanResult', 'csv'],
+    ]) {
+      const proto = w[cls].prototype;
+      const f = proto[name];
+      proto[name] = function (/** @type {any[]} */ ...args) {
+        calls.push(`${cls}.${name}`);
+        return f.apply(this, args);
+      };
+    }
+    window.open = (href) => {
+      /** @type {any} */ (window).__opened = href;
+      return null;
+    };
+  });
+  await setSeeds(page, '40');
+  const dist = '#classic-root .seeds-dist';
+  const drawn = Number(await page.$eval(dist, (c) => /** @type {HTMLElement} */ (c).dataset.drawn));
+  // Another metric's dots: its per-seed values come from the worker.
+  await page.selectOption('#classic-root .seeds-metric', 'amplification');
+  await page.waitForFunction(
+    ([sel, n]) => Number(/** @type {HTMLElement} */ (document.querySelector(String(sel))).dataset.drawn) > Number(n),
+    [dist, drawn],
+  );
+  // A dot of that plot, found by the page's own hit test, opens its seed's single run.
+  await page.locator(dist).scrollIntoViewIfNeeded();
+  const dot = await page.evaluate(() => {
+    const panel = /** @type {any} */ (window).playground.classic.seeds;
+    const r = panel.canvas.getBoundingClientRect();
+    // Within the first strip, clear of its edges (a click lands on whole pixels).
+    for (let y = 8; y < 20; y += 2) {
+      for (let x = 0; x < r.width; x += 2) {
+        const seed = panel.result.seedAt('amplification', r.width, x, y);
+        if (seed !== undefined) return { x: Math.round(r.left + x), y: Math.round(r.top + y), seed: String(seed) };
+      }
+    }
+    return null;
+  });
+  assert.ok(dot, 'a dot is drawn');
+  await page.mouse.click(dot.x, dot.y);
+  const opened = String(await page.evaluate(() => /** @type {any} */ (window).__opened));
+  const state = await page.evaluate(
+    (href) => /** @type {any} */ (window).wasmBindings.decodeState(new URL(href, location.href).searchParams.get('s')),
+    opened,
+  );
+  assert.equal(String(state.classic.seed), dot.seed);
+  // The per-seed CSV has every seed's values, the clicked one's among them.
+  const csv = String(await e2e.downloaded(page, '#classic-root .seeds-csv'))
+    .trim()
+    .split('\n');
+  assert.equal(new Set(csv.slice(1).map((l) => l.split(',')[0])).size, 40);
+  assert.ok(csv.some((l) => l.startsWith(`${dot.seed},`) && l.includes(',amplification,')));
+  // A sweep too: the bundled breaker threshold, 4,000 runs.
+  await page.selectOption('#classic-root .sweep-preset', 'breaker-threshold');
+  await page.click('#classic-root .sweep-load');
+  await page.waitForFunction(() => document.body.dataset.classicSweep === 'done', null, { timeout: 120_000 });
+  const at = await page.$eval(
+    '#classic-root .sweep-side-b .sweep-recommend',
+    (p) => /** @type {HTMLElement} */ (p).dataset.at,
+  );
+  assert.match(String(at), /^strategies\[5\]\.breaker_trip_failures = \d+$/);
+  assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).__summarised), []);
+  assert.deepEqual(page.errors, []);
   await page.close();
 });
 

@@ -3,13 +3,14 @@
 //!
 //! The protocol: every worker of the page's pool builds a `Plan` from the same
 //! (scenario, sweep definition) and runs the item indices it is handed (`runItem`,
-//! answering a sample's JSON text); the page's own `Plan` keeps the samples by item
-//! index (`add`) and summarises the completed prefix of the items (`result`), so the
-//! results stream in as seeds finish and are the same whatever order, and however many
-//! workers, the items were computed in: the engine summarises them in item order.
-//! A summary can also cross from where it was made to another `Plan` as what the page
-//! shows of it, a flat list ([`crate::flat`]: `PlanResult.shownFlat` and `fromFlat`,
-//! `Plan.sweepFlat` and `sweepFrom`).
+//! answering a sample's JSON text); one more worker's `Plan` keeps the samples by item
+//! index (`add`) and summarises the completed prefix of the items (`result`, `sweepFlat`),
+//! so the results stream in as seeds finish and are the same whatever order, and however
+//! many workers, the items were computed in: the engine summarises them in item order.
+//! What crosses to the page is what it shows, as a flat list ([`crate::flat`]): every
+//! figure's spread and every verdict's count, but per-seed values only where a plot draws
+//! them, so the page reads a large ensemble quickly and never summarises one itself
+//! (`PlanResult.fromFlat`, `Plan.sweepFrom`).
 
 use crate::flat::{Flat, Reader};
 use crate::js::{base_scenario, js_error, plain_error, read_js, to_js};
@@ -128,25 +129,6 @@ fn unreadable() -> JsValue {
 
 #[wasm_bindgen]
 impl Plan {
-    /// The sweep's points whose seeds are all in, summarised with their constraints,
-    /// Pareto front and best point (those of the points so far); `undefined` before the
-    /// first point completes.
-    pub fn sweep(&self) -> Option<SweepOutcome> {
-        if self.prefix.len() < self.plan.seeds.len() {
-            return None;
-        }
-        let result = self.plan.summarise(&self.prefix);
-        // The charts ring the point the recommendation names (none before every point is
-        // in, none in a sweep of conditions alone); the exports keep the CLI's best.
-        let mut shown = result.clone();
-        shown.best = sweep::advice::advice(&self.plan, &result, Lang::En).and_then(|a| a.point);
-        Some(SweepOutcome {
-            result,
-            shown,
-            plan: self.plan.clone(),
-        })
-    }
-
     /// The sweep's points whose seeds are all in, summarised with their constraints,
     /// Pareto front and best point (those of the points so far), as what the page shows
     /// of them ([`Flat::sweep`]) for [`sweepFrom`](Self::sweep_from); `undefined` before
@@ -634,19 +616,6 @@ struct CountJs {
     text: String,
 }
 
-/// One metric's per-seed values of every group, for a distribution plot.
-#[derive(Serialize)]
-struct DistJs {
-    seeds: Vec<String>,
-    groups: Vec<DistGroup>,
-}
-
-#[derive(Serialize)]
-struct DistGroup {
-    name: String,
-    values: Vec<Option<f64>>,
-}
-
 #[wasm_bindgen]
 impl PlanResult {
     /// Seeds summarised.
@@ -738,30 +707,6 @@ impl PlanResult {
             .first()
             .map(|g| g.metrics.iter().map(|m| m.metric.clone()).collect())
             .unwrap_or_default()
-    }
-
-    /// `metric`'s per-seed values in every group that has it, with the seeds (as
-    /// decimal strings: a seed above 2^53 stays exact), for the distribution plot.
-    #[wasm_bindgen(
-        unchecked_return_type = "{seeds: string[], groups: {name: string, values: (number | null)[]}[]}"
-    )]
-    pub fn distribution(&self, metric: &str) -> Result<JsValue, JsValue> {
-        let groups = self
-            .ensemble
-            .groups
-            .iter()
-            .filter_map(|g| {
-                let m = g.metrics.iter().find(|m| m.metric == metric)?;
-                Some(DistGroup {
-                    name: g.name.clone(),
-                    values: m.values.clone(),
-                })
-            })
-            .collect();
-        to_js(&DistJs {
-            seeds: self.ensemble.seeds.iter().map(|s| s.to_string()).collect(),
-            groups,
-        })
     }
 
     /// The CSS height in pixels the distribution of `metric` needs.

@@ -34,7 +34,7 @@ export class AskFirst {
     );
     /** @type {string | null} the work the reader said to run anyway */
     this.approved = null;
-    /** @type {{key: string, estimate: () => Estimate, start: () => void} | null} the work waiting */
+    /** @type {{key: string, estimate: () => Estimate | Promise<Estimate>, start: () => void} | null} the work waiting */
     this.waiting = null;
     this.button.addEventListener('click', () => {
       const w = this.waiting;
@@ -45,7 +45,15 @@ export class AskFirst {
     });
     onLangChange(() => {
       this.button.textContent = t('long.runAnyway');
-      if (this.waiting) this.render(this.waiting.estimate());
+      const w = this.waiting;
+      if (!w) return;
+      // Worded again by the engine; a worker's estimate comes back later.
+      Promise.resolve(w.estimate()).then(
+        (e) => {
+          if (this.waiting === w) this.render(e);
+        },
+        () => {},
+      );
     });
   }
 
@@ -55,7 +63,8 @@ export class AskFirst {
    * calls `start`. An estimate that throws lets the work start: the run itself names
    * the problem, where the page already shows it.
    * @param {string} key the work (its scenario and settings, as JSON text)
-   * @param {(lang: string) => Estimate} estimate the engine's estimate, its words in `lang`
+   * @param {(lang: string) => Estimate | Promise<Estimate>} estimate the engine's estimate,
+   *   its words in `lang`: at once for the page's language, later (a worker's) for another
    * @param {() => void} start starts the work once the reader says so
    */
   allows(key, estimate, start) {
@@ -66,7 +75,7 @@ export class AskFirst {
     /** @type {Estimate} */
     let e;
     try {
-      e = estimate(lang());
+      e = /** @type {Estimate} */ (estimate(lang()));
     } catch {
       this.clear();
       return true;
@@ -78,6 +87,37 @@ export class AskFirst {
     this.waiting = { key, estimate: () => estimate(lang()), start };
     this.render(e);
     return false;
+  }
+
+  /**
+   * `allows` for an estimate made elsewhere (the pool's worker), asked in the page's
+   * language: resolves to whether the work may start, or to null when `stale()` says
+   * newer work replaced it meanwhile. Work the reader said to run is not estimated again.
+   * @param {string} key
+   * @param {(lang: string) => Promise<Estimate>} estimate
+   * @param {() => void} start
+   * @param {() => boolean} stale
+   * @returns {Promise<boolean | null>}
+   */
+  async check(key, estimate, start, stale) {
+    /** @type {Estimate | null} */
+    let e = null;
+    let words = '';
+    while (key !== this.approved && words !== lang() && !stale()) {
+      words = lang();
+      e = await estimate(words).catch(() => null);
+    }
+    if (stale()) return null;
+    return this.allows(
+      key,
+      (l) => {
+        if (l !== words) return estimate(l);
+        // An estimate that failed lets the work start: the run names the problem.
+        if (!e) throw new Error('no estimate');
+        return e;
+      },
+      start,
+    );
   }
 
   /** @param {Estimate} e */

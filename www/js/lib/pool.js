@@ -1,20 +1,40 @@
 // A pool of Web Workers (./poolworker.js) that runs the items of an ensemble or sweep
-// (the engine's Plan: points × seeds) and streams the results back.
+// (the engine's Plan: points × seeds) and summarises them off the main thread.
 //
-// The page holds its own Plan, built from the same (scenario, sweep) as the workers':
-// it hands out ranges of item indices, keeps every sample by its index (Plan.add) and
-// asks for the result of the completed leading items (Plan.result), at most every
-// UPDATE_MS, so the spread tightens while the seeds finish. A result summarises every
-// seed so far, so it costs more as they come in: the next one waits UPDATE_GAP times as
-// long as the last took, which keeps the main thread mostly free (and the whole job's
-// updates from growing with the square of its seeds). The result depends only on
-// the samples in item order, never on which worker ran what: any pool size gives the
-// same numbers. Cancel terminates the workers (the only way to stop wasm mid-item);
-// the next run starts fresh ones. Without workers (an old browser, a file:// page) the
-// items run on the main thread in slices between frames.
+// Every worker builds the engine's Plan from the same (scenario, sweep) as the page's
+// and runs the ranges of item indices it is handed. One more worker, the fold (`Fold`,
+// below), is sent every sample (the page passes them on as they come, by item index)
+// and, when asked, summarises the completed leading items: the ensemble, or the sweep's
+// points so far, as what the page shows of them (every figure's spread, one metric's
+// per-seed values) in a flat list of numbers, from which the page's Plan draws. So the
+// main thread never parses a sample nor summarises one: a 10,000-seed ensemble costs it
+// the reading of one metric's values per update. The fold also answers the estimates (`estimate`), which run the
+// scenario's prefix. Updates come at most every UPDATE_MS, and the next waits UPDATE_GAP
+// times as long as the last took (the fold's summary and the page's drawing), so the
+// fold does not summarise all the time. The result depends only on the samples in item
+// order, never on which worker ran what: any pool size gives the same numbers. Cancel
+// terminates the workers running items (the only way to stop wasm mid-item); the fold
+// keeps what came in, for the exports, until the next run. Without workers (an old
+// browser, a file:// page) the items and the fold run on the main thread, in slices
+// between frames.
+
+import { errorMessage } from './jobs.js';
 
 /** @typedef {import('./jobs.js').Wasm} Wasm */
 /** @typedef {import('../../retrystorm-web.js').Plan} Plan */
+/** @typedef {import('../../retrystorm-web.js').Estimate} Estimate */
+/**
+ * What a fold answers, with the run it is of: `flat` a summary (none before there is
+ * one) and for an ensemble the metric whose per-seed values it carries; `text` the
+ * per-seed CSV; `estimate`; or `error`.
+ * @typedef {{ask?: number, run?: number, flat?: Float64Array, metric?: string, complete?: boolean, text?: string, estimate?: Estimate, error?: ReturnType<typeof errorMessage>}} Answer
+ */
+/**
+ * A run's hooks: `progress(done)` hears how many items are done in order; `want(done)`
+ * says what to summarise now (`{fold: 'ensemble', metric}`, `{fold: 'sweep'}`; null:
+ * nothing new to show); `show(answer)` shows the fold's answer.
+ * @typedef {{progress: (done: number) => void, want: (done: number) => object | null, show: (a: Answer) => void}} Hooks
+ */
 
 const UPDATE_MS = 100;
 const UPDATE_GAP = 4;
@@ -24,6 +44,8 @@ const UPDATE_GAP = 4;
 const TARGET_MS = 100;
 const MAX_CHUNK = 25;
 const MAX_WORKERS = 16;
+// The distribution shows this metric first, when the ensemble has it.
+const FIRST_METRIC = /delivery_pct|success_ratio/;
 
 /**
  * Items per message when an item takes `ms` of a worker's time.
@@ -40,6 +62,71 @@ export function poolSize() {
   return Math.max(1, Math.min(MAX_WORKERS, n));
 }
 
+/**
+ * The fold: a run's samples by item index, summarised on request. The worker
+ * (./poolworker.js) holds one; without workers the page does.
+ *
+ * Messages, each with `fold` its kind and `ask` (answered with the same `ask`):
+ * `start` {run, model, scenario, sweep} (a new run: the samples so far go);
+ * `add` {run, samples: [[item, sampleJSON], …]} (no answer); `ensemble` {run, metric}
+ * → {flat, metric, complete}; `sweep` {run} → {flat}; `csv` {run} → {text} (every
+ * per-seed value); `estimate` {model, scenario, sweep, workers, lang} → {estimate}.
+ * Answers carry the run they are of; an error answers {error}.
+ */
+export class Fold {
+  /** @param {Wasm} wasm */
+  constructor(wasm) {
+    this.wasm = wasm;
+    this.run = 0;
+    /** @type {Plan | null} */
+    this.plan = null;
+  }
+
+  /**
+   * Handles one message; returns its answer (none for `add`).
+   * @param {any} m
+   * @returns {Answer | undefined}
+   */
+  handle(m) {
+    const { ask } = m;
+    try {
+      if (m.fold === 'estimate') {
+        return { ask, estimate: this.wasm.estimatePlan(m.model, m.scenario, m.sweep, m.workers, m.lang) };
+      }
+      if (m.fold === 'start') {
+        this.plan?.free();
+        this.plan = null;
+        this.run = m.run;
+        this.plan = new this.wasm.Plan(m.model, m.scenario, m.sweep);
+        return { ask, run: m.run };
+      }
+      const plan = this.plan;
+      // Another run's message (the page moved on): nothing to add, nothing to say.
+      if (!plan || m.run !== this.run) return m.fold === 'add' ? undefined : { ask, run: this.run };
+      if (m.fold === 'add') {
+        for (const [i, text] of m.samples) plan.add(i, text);
+        return undefined;
+      }
+      const run = this.run;
+      if (m.fold === 'sweep') return { ask, run, flat: plan.sweepFlat() };
+      const result = plan.result();
+      if (!result) return { ask, run };
+      try {
+        if (m.fold === 'csv') return { ask, run, text: result.csv() };
+        const metrics = result.metrics();
+        const metric = metrics.includes(m.metric)
+          ? m.metric
+          : (metrics.find((x) => FIRST_METRIC.test(x)) ?? metrics[0] ?? '');
+        return { ask, run, metric, flat: result.shownFlat(metric), complete: result.complete() };
+      } finally {
+        result.free();
+      }
+    } catch (e) {
+      return { ask, run: this.run, error: errorMessage(e) };
+    }
+  }
+}
+
 export class Pool {
   /**
    * @param {Wasm} wasm
@@ -48,33 +135,108 @@ export class Pool {
   constructor(wasm, size = poolSize()) {
     this.wasm = wasm;
     this.size = size;
-    /** @type {Worker[]} */
+    /** @type {Worker[]} the workers running items */
     this.workers = [];
+    /** @type {{postMessage: (m: object) => void} | null} the fold: a worker, or the page's own */
+    this.fold = null;
+    /** @type {Map<number, {resolve: (a: Answer) => void, reject: (e: unknown) => void}>} the fold's questions not yet answered */
+    this.asks = new Map();
+    this.nextAsk = 1;
     this.runId = 0;
+    /** Items done in order in the latest run. */
+    this.done = 0;
     /** @type {(() => void) | null} stops the running plan */
     this.stop = null;
   }
 
   /**
+   * Sends `message` to the fold; resolves with its answer, rejects with the engine's Error.
+   * @param {object} message
+   * @returns {Promise<Answer>}
+   */
+  ask(message) {
+    const fold = this.folder();
+    const ask = this.nextAsk++;
+    return new Promise((resolve, reject) => {
+      this.asks.set(ask, { resolve, reject });
+      fold.postMessage({ ...message, ask });
+    });
+  }
+
+  /**
+   * The engine's estimate of `new Plan(model, scenario, sweep)` on this pool, its time
+   * in `lang`: made by the fold, so its prefix runs leave the main thread free.
+   * @param {'classic' | 'cluster'} model
+   * @param {unknown} scenario
+   * @param {unknown} sweep
+   * @param {string} lang
+   * @returns {Promise<Estimate>}
+   */
+  async estimate(model, scenario, sweep, lang) {
+    const a = await this.ask({ fold: 'estimate', model, scenario, sweep, workers: this.size, lang });
+    return /** @type {Estimate} */ (a.estimate);
+  }
+
+  /** @param {Answer} a the fold's answer */
+  answered(a) {
+    const waiting = this.asks.get(Number(a.ask));
+    if (!waiting) return;
+    this.asks.delete(Number(a.ask));
+    if (a.error) waiting.reject(Object.assign(new Error(a.error.message), a.error));
+    else waiting.resolve(a);
+  }
+
+  /** The fold, started on first use: a worker, or the page's own without workers. */
+  folder() {
+    if (this.fold) return this.fold;
+    const w = this.worker((message) => {
+      // A fold that failed (it ran out of memory): its questions fail, the next run starts another.
+      w?.terminate();
+      this.fold = null;
+      for (const a of this.asks.values()) a.reject(new Error(message));
+      this.asks.clear();
+    });
+    if (w) {
+      w.onmessage = (event) => this.answered(event.data);
+      this.fold = w;
+    } else {
+      const fold = new Fold(this.wasm);
+      this.fold = {
+        postMessage: (/** @type {object} */ m) =>
+          setTimeout(() => {
+            const a = fold.handle(m);
+            if (a) this.answered(a);
+          }, 0),
+      };
+    }
+    return this.fold;
+  }
+
+  /**
    * Runs `plan` (built by the caller from `model`, `scenario` and `sweep`, so its errors are the
-   * caller's to show); `onUpdate(done)` hears progress (items done in order). Resolves
-   * when every item is in; rejects with {cancelled} or the engine's Error.
+   * caller's to show), with `hooks` to hear progress and show summaries. Resolves when
+   * every item is in and the last summary shows; rejects with {cancelled, done} or the
+   * engine's Error.
    * @param {Plan} plan
    * @param {'classic' | 'cluster'} model
    * @param {unknown} scenario
    * @param {unknown} sweep
-   * @param {(done: number) => void} onUpdate
+   * @param {Hooks} hooks
    * @returns {Promise<void>}
    */
-  run(plan, model, scenario, sweep, onUpdate) {
+  run(plan, model, scenario, sweep, { progress, want, show }) {
     this.cancel();
     const run = ++this.runId;
     const items = plan.items();
+    const got = new Uint8Array(items);
+    this.done = 0;
     let chunk = 1;
     let next = 0;
     let lastUpdate = 0;
     let wait = UPDATE_MS;
     let timer = 0;
+    // A summary asked and not yet shown: the next waits for it.
+    let asking = false;
     return new Promise((resolve, reject) => {
       let finished = false;
       /** @param {(() => void)} f */
@@ -85,26 +247,47 @@ export class Pool {
         this.stop = null;
         f();
       };
+      const fail = (/** @type {unknown} */ e) => end(() => reject(e));
+      // Progress, and the summary `want` asks for; the last one (every item in) ends the run.
       const report = () => {
         clearTimeout(timer);
         timer = 0;
+        if (finished || asking) return;
+        const at = this.done;
+        progress(at);
+        const message = want(at);
+        if (!message) {
+          if (at === items) end(resolve);
+          return;
+        }
+        asking = true;
         const t0 = performance.now();
-        onUpdate(plan.done());
-        lastUpdate = performance.now();
-        wait = Math.max(UPDATE_MS, UPDATE_GAP * (lastUpdate - t0));
+        this.ask({ ...message, run }).then((a) => {
+          asking = false;
+          if (finished) return;
+          show(a);
+          lastUpdate = performance.now();
+          wait = Math.max(UPDATE_MS, UPDATE_GAP * (lastUpdate - t0));
+          if (at === items) end(resolve);
+          else schedule();
+        }, fail);
+      };
+      const schedule = () => {
+        if (finished || asking || timer) return;
+        const left = this.done === items ? 0 : wait - (performance.now() - lastUpdate);
+        if (left <= 0) report();
+        else timer = setTimeout(report, left);
       };
       /** @param {[number, string][]} samples */
       const take = (samples) => {
-        for (const [i, text] of samples) plan.add(i, text);
-        if (plan.done() === items) {
-          end(() => {
-            report();
-            resolve();
-          });
-        } else if (performance.now() - lastUpdate >= wait) report();
-        else if (!timer) timer = setTimeout(report, wait - (performance.now() - lastUpdate));
+        for (const [i] of samples) got[i] = 1;
+        while (this.done < items && got[this.done]) this.done++;
+        fold.postMessage({ fold: 'add', run, samples });
+        schedule();
       };
-      this.stop = () => end(() => reject({ cancelled: true }));
+      this.stop = () => end(() => reject({ cancelled: true, done: this.done }));
+      const fold = this.folder();
+      this.ask({ fold: 'start', run, model, scenario, sweep }).catch(fail);
       const workers = this.spawn(Math.min(this.size, items));
       if (!workers) {
         this.inline(plan, items, take, () => finished);
@@ -122,7 +305,7 @@ export class Pool {
           const m = event.data;
           if (m.run !== run || finished) return;
           if (m.error) {
-            end(() => reject(Object.assign(new Error(m.error.message), m.error)));
+            fail(Object.assign(new Error(m.error.message), m.error));
             return;
           }
           if (m.samples.length) chunk = chunkFor(m.ms / m.samples.length);
@@ -137,25 +320,37 @@ export class Pool {
   }
 
   /**
-   * The workers, started on first use; null when workers are unavailable.
-   * @param {number} n
-   * @returns {Worker[] | null}
+   * One worker of the pool, or null when workers are unavailable.
+   * @param {(message: string) => void} [failed] hears the worker's failure
+   * @returns {Worker | null}
    */
-  spawn(n) {
+  worker(failed) {
     try {
-      while (this.workers.length < n) {
-        const w = new Worker(new URL('./poolworker.js', import.meta.url), { type: 'module' });
-        w.onerror = (event) => {
-          event.preventDefault();
-          console.warn('pool worker failed:', event.message);
-        };
-        this.workers.push(w);
-      }
-      return this.workers.slice(0, n);
+      const w = new Worker(new URL('./poolworker.js', import.meta.url), { type: 'module' });
+      w.onerror = (event) => {
+        event.preventDefault();
+        console.warn('pool worker failed:', event.message);
+        failed?.(event.message);
+      };
+      return w;
     } catch (e) {
       console.warn('no workers, running on the main thread:', e);
       return null;
     }
+  }
+
+  /**
+   * The workers running items, started on first use; null when workers are unavailable.
+   * @param {number} n
+   * @returns {Worker[] | null}
+   */
+  spawn(n) {
+    while (this.workers.length < n) {
+      const w = this.worker();
+      if (!w) return null;
+      this.workers.push(w);
+    }
+    return this.workers.slice(0, n);
   }
 
   /**
@@ -182,7 +377,10 @@ export class Pool {
     setTimeout(step, 0);
   }
 
-  /** Stops the running plan (its promise rejects with {cancelled}); the workers are replaced. */
+  /**
+   * Stops the running plan (its promise rejects with {cancelled, done}); the workers
+   * running items are replaced, the fold keeps what came in.
+   */
   cancel() {
     if (!this.stop) return;
     for (const w of this.workers) w.terminate();

@@ -1,14 +1,18 @@
 // One worker of the pool (./pool.js): it builds the engine's Plan from the (scenario,
-// sweep) it is sent, once per run, and runs the items it is handed.
+// sweep) it is sent, once per run, and runs the items it is handed; or, as the pool's
+// fold, it keeps a run's samples and summarises them (`Fold`, in ./pool.js).
 //
 // Protocol: the page posts {run, model, scenario, sweep, from, to}; the worker answers
 // {run, samples: [[item, sampleJSON], …], ms} for the items from..to (ms: the time they
 // took, which sizes the next ranges), or {run, error: {message, field, value, allowed}}.
+// A message with `fold` is the fold's (see `Fold`).
 
 import init, * as wasm from '../../retrystorm-web.js';
 import { errorMessage } from './jobs.js';
+import { Fold } from './pool.js';
 
 const ready = init({ module_or_path: new URL('../../retrystorm-web_bg.wasm', import.meta.url) });
+const fold = new Fold(wasm);
 
 /** @type {{run: number, plan: import('../../retrystorm-web.js').Plan} | null} */
 let held = null;
@@ -17,6 +21,11 @@ self.onmessage = async (/** @type {MessageEvent} */ event) => {
   const { run, model, scenario, sweep, from, to } = event.data;
   try {
     await ready;
+    if (event.data.fold) {
+      const answer = fold.handle(event.data);
+      if (answer) self.postMessage(answer);
+      return;
+    }
     const last = held;
     let plan = last && last.run === run ? last.plan : null;
     if (!plan) {
@@ -30,6 +39,6 @@ self.onmessage = async (/** @type {MessageEvent} */ event) => {
     for (let i = from; i < to; i++) samples.push([i, plan.runItem(i)]);
     self.postMessage({ run, samples, ms: performance.now() - t0 });
   } catch (e) {
-    self.postMessage({ run, error: errorMessage(e) });
+    self.postMessage({ run, ask: event.data.ask, error: errorMessage(e) });
   }
 };

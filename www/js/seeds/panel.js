@@ -6,7 +6,10 @@
 // metric (click a seed's dot to open that single run), and the Markdown and CSV exports.
 // The model's main chart draws the result's bands (`bands()`): each series' median line
 // over its p5–p95 band, redrawn (`onResult`) as the seeds stream in.
-// Every number and text of the results comes from the engine (the wasm Plan).
+// Every number and text of the results comes from the engine (the wasm Plan). The pool's
+// fold summarises in a worker and sends what this shows (the spreads, the counts, the
+// distributed metric's per-seed values), from which the page's PlanResult draws; the
+// estimate and the per-seed CSV come from there too, so the main thread stays free.
 
 import { chartTheme } from '../lib/chartview.js';
 import { el } from '../lib/dom.js';
@@ -19,6 +22,7 @@ import { urlFor } from '../lib/urlstate.js';
 /** @typedef {import('../lib/jobs.js').Wasm} Wasm */
 /** @typedef {import('../../retrystorm-web.js').Plan} Plan */
 /** @typedef {import('../../retrystorm-web.js').PlanResult} PlanResult */
+/** @typedef {import('../lib/pool.js').Answer} Answer */
 /** @typedef {{seeds?: number, seed_list?: unknown[]}} SweepDef */
 
 export class SeedsPanel {
@@ -49,13 +53,18 @@ export class SeedsPanel {
     this.linkDef = null;
     /** @type {Plan | null} */
     this.plan = null;
-    /** @type {Plan | null} the plan of the work waiting for "Run anyway" */
-    this.asked = null;
-    /** @type {PlanResult | null} */
+    /** The pool's run of the plan on screen (its fold answers for it). */
+    this.runId = 0;
+    /** The latest update: an older one that waited for its estimate gives way. */
+    this.ticket = 0;
+    /** @type {PlanResult | null} the page's copy of the result so far */
     this.result = null;
     /** @type {unknown} the scenario of the plan on screen */
     this.scenario = null;
+    /** The metric the reader chose for the distribution ('': the fold's first choice). */
     this.metric = '';
+    /** The metric whose per-seed values `result` carries (the one drawn). */
+    this.shownMetric = '';
     /** The (scenario, settings) of the plan on screen, as JSON text. */
     this.key = '';
     this.input = el('input', { class: 'seeds-n', inputmode: 'numeric', value: '1', 'aria-label': t('seeds.label') });
@@ -82,7 +91,7 @@ export class SeedsPanel {
     this.select = el('select', { class: 'seeds-metric', 'aria-label': t('seeds.metric') });
     this.select.addEventListener('change', () => {
       this.metric = this.select.value;
-      this.drawDistribution();
+      this.refresh();
     });
     this.canvas = el('canvas', { class: 'seeds-dist', 'aria-label': t('seeds.distAria') });
     this.canvas.addEventListener('click', (e) => this.openSeed(e));
@@ -95,8 +104,12 @@ export class SeedsPanel {
         this.exports.download(`retry-storm-${model}-ensemble.md`, this.result.markdown(), 'text/markdown');
     });
     const csv = el('button', { type: 'button', class: 'seeds-csv', text: t('seeds.exportCsv') });
-    csv.addEventListener('click', () => {
-      if (this.result) this.exports.download(`retry-storm-${model}-per-seed.csv`, this.result.csv(), 'text/csv');
+    csv.addEventListener('click', async () => {
+      // Every per-seed value: the fold's, which has them all.
+      if (!this.result) return;
+      const a = await this.pool.ask({ fold: 'csv', run: this.runId }).catch(() => null);
+      if (a?.run === this.runId && a.text)
+        this.exports.download(`retry-storm-${model}-per-seed.csv`, a.text, 'text/csv');
     });
     this.out = el(
       'section',
@@ -169,10 +182,10 @@ export class SeedsPanel {
     const state = document.body.dataset[this.stateKey];
     if (this.def && key === this.key && (state === 'running' || state === 'done')) return;
     this.pool.cancel();
+    // Whatever was on screen is being replaced: the same settings again are new work.
+    this.key = '';
+    const ticket = ++this.ticket;
     this.error.textContent = '';
-    // The plan of a notice shown until now: what follows clears the notice or replaces it.
-    this.asked?.free();
-    this.asked = null;
     if (!this.def) {
       this.ask.clear();
       this.setMode(false);
@@ -191,12 +204,20 @@ export class SeedsPanel {
       return;
     }
     this.linkDef = this.def;
-    // The plan just built gives the estimate (no planning twice).
-    const estimate = (/** @type {string} */ l) => plan.estimate(this.pool.size, l);
-    if (!this.ask.allows(key, estimate, () => this.update(scenario))) {
+    const def = this.def;
+    // Work under way from here, its estimate first (an embed is not ready until it ends).
+    document.body.dataset[this.stateKey] = 'running';
+    // The estimate runs in the pool's fold (a cluster scenario's estimate runs its prefix).
+    const allowed = await this.ask.check(
+      key,
+      (l) => this.pool.estimate(this.model, scenario, def, l),
+      () => this.update(scenario),
+      () => ticket !== this.ticket,
+    );
+    if (!allowed) {
+      plan.free();
+      if (allowed === null) return;
       // Nothing starts: the single run's results show until the reader says to run it.
-      // The plan stays while the notice does: a language switch words it again.
-      this.asked = plan;
       this.key = '';
       this.setMode(false);
       return;
@@ -214,19 +235,25 @@ export class SeedsPanel {
     this.cancelButton.hidden = false;
     this.status.textContent = t('seeds.progress', { done: 0, total });
     document.body.dataset[this.stateKey] = 'running';
+    const running = this.pool.run(plan, this.model, scenario, def, {
+      progress: (done) => {
+        if (this.plan === plan) this.status.textContent = t('seeds.progress', { done, total });
+      },
+      want: () => ({ fold: 'ensemble', metric: this.metric }),
+      show: (a) => {
+        if (this.plan === plan) this.show(a);
+      },
+    });
+    this.runId = this.pool.runId;
     try {
-      await this.pool.run(plan, this.model, scenario, this.def, (done) => {
-        if (this.plan !== plan) return;
-        this.status.textContent = t('seeds.progress', { done, total });
-        this.show(plan);
-      });
+      await running;
       this.status.textContent = t('seeds.done', { total, s: ((performance.now() - t0) / 1000).toFixed(2) });
       document.body.dataset[this.stateKey] = 'done';
     } catch (e) {
       if (this.plan !== plan) return;
-      const err = /** @type {{cancelled?: boolean, message?: string}} */ (e);
+      const err = /** @type {{cancelled?: boolean, done?: number, message?: string}} */ (e);
       this.status.textContent = err.cancelled
-        ? t('seeds.cancelled', { done: plan.done(), total })
+        ? t('seeds.cancelled', { done: err.done ?? 0, total })
         : String(err.message);
       document.body.dataset[this.stateKey] = err.cancelled ? 'cancelled' : 'error';
     } finally {
@@ -247,14 +274,15 @@ export class SeedsPanel {
   }
 
   /**
-   * Shows the plan's result so far.
-   * @param {Plan} plan
+   * Shows the fold's summary of the result so far (what crosses: the page's copy).
+   * @param {Answer} a
    */
-  show(plan) {
-    const result = plan.result();
-    if (!result) return;
+  show(a) {
+    if (!a.flat || a.run !== this.runId) return;
+    const result = this.wasm.PlanResult.fromFlat(a.flat, Boolean(a.complete));
     this.result?.free();
     this.result = result;
+    this.shownMetric = a.metric ?? '';
     this.tables.replaceChildren(
       ...result.tables().map((data) => {
         const table = el('table', { class: 'results seeds-table' });
@@ -276,9 +304,8 @@ export class SeedsPanel {
       }),
     );
     const metrics = result.metrics();
-    if (this.select.options.length !== metrics.length || !metrics.includes(this.metric)) {
-      if (!metrics.includes(this.metric))
-        this.metric = metrics.find((m) => /delivery_pct|success_ratio/.test(m)) ?? metrics[0] ?? '';
+    if (!metrics.includes(this.metric)) this.metric = this.shownMetric;
+    if (this.select.options.length !== metrics.length || this.select.value !== this.metric) {
       this.select.replaceChildren(
         ...metrics.map((m) => el('option', { value: m, text: m, selected: m === this.metric })),
       );
@@ -287,10 +314,18 @@ export class SeedsPanel {
     this.onResult();
   }
 
+  /** Asks the fold for the result with the chosen metric's per-seed values, and shows it. */
+  async refresh() {
+    if (!this.result) return;
+    const plan = this.plan;
+    const a = await this.pool.ask({ fold: 'ensemble', run: this.runId, metric: this.metric }).catch(() => null);
+    if (a && this.plan === plan) this.show(a);
+  }
+
   drawDistribution() {
-    if (!this.result || this.out.hidden || !this.metric) return;
-    this.canvas.style.height = `${this.result.distributionHeight(this.metric)}px`;
-    this.result.drawDistribution(this.canvas, this.metric, { theme: chartTheme() });
+    if (!this.result || this.out.hidden || !this.shownMetric) return;
+    this.canvas.style.height = `${this.result.distributionHeight(this.shownMetric)}px`;
+    this.result.drawDistribution(this.canvas, this.shownMetric, { theme: chartTheme() });
     this.canvas.dataset.drawn = String(Number(this.canvas.dataset.drawn || 0) + 1);
   }
 
@@ -301,7 +336,7 @@ export class SeedsPanel {
   seedAt(e) {
     if (!this.result) return undefined;
     const r = this.canvas.getBoundingClientRect();
-    return this.result.seedAt(this.metric, r.width, e.clientX - r.left, e.clientY - r.top);
+    return this.result.seedAt(this.shownMetric, r.width, e.clientX - r.left, e.clientY - r.top);
   }
 
   /**

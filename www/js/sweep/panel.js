@@ -9,6 +9,8 @@
 // (presets) load their scenario and definition; one with a comparison (the cluster's
 // metastability map) runs the same sweep on the scenario pinned as A, side by side.
 // Every number, text of a result and chart comes from the engine; this only lays out.
+// The estimate and the summaries of the points are made in the pool's fold (a worker),
+// which sends what the charts and exports read; the page's Plan turns it into an outcome.
 
 import { ChartView } from '../lib/chartview.js';
 import { banner, el } from '../lib/dom.js';
@@ -75,8 +77,6 @@ export class SweepPanel {
     this.pool = new Pool(wasm);
     // A long sweep asks first (lib/longwork.js): its notice above the sweep's results.
     this.ask = new AskFirst('sweep', model);
-    /** @type {Plan[]} the plans of the work waiting for "Run anyway" */
-    this.asked = [];
     /** When the running sweep started (performance.now()). */
     this.t0 = 0;
     /** The definition came from a link (or a preset), not from the form. */
@@ -555,9 +555,8 @@ export class SweepPanel {
     this.runKey = key;
     this.pool.cancel();
     this.error.textContent = '';
-    // The plans of a notice shown until now: what follows clears the notice or replaces it.
-    for (const p of this.asked) p.free();
-    this.asked = [];
+    // Work under way from here, planning and estimate first (an embed is not ready until it ends).
+    document.body.dataset[this.stateKey] = 'running';
     const def = this.def;
     /** @type {[Side, unknown][]} */
     const jobs = [[this.sides[0], scenario]];
@@ -565,7 +564,7 @@ export class SweepPanel {
     /** @type {Plan[]} */
     const plans = [];
     // Planning a large cluster sweep takes a while: the page gets the main thread back
-    // between the plans and before the estimate, and a newer request wins.
+    // between the plans and while the estimate is made, and a newer request wins.
     const stale = () => this.runKey !== key || this.def !== def;
     try {
       for (const [, sc] of jobs) {
@@ -573,7 +572,6 @@ export class SweepPanel {
         if (stale()) break;
         plans.push(new this.wasm.Plan(this.model, sc, def));
       }
-      if (!stale()) await nextTask();
     } catch (e) {
       for (const p of plans) p.free();
       this.ask.clear();
@@ -583,29 +581,18 @@ export class SweepPanel {
       return;
     }
     // Both sides run one after the other: the notice gives the longer one's figures,
-    // from the plans just built (no planning twice), each in a task of its own.
-    const words = lang();
-    /** @type {import('../lib/longwork.js').Estimate[]} */
-    const first = [];
-    for (const p of plans) {
-      if (stale()) break;
-      if (first.length) await nextTask();
-      first.push(p.estimate(this.pool.size, words));
-    }
-    if (stale()) {
-      for (const p of plans) p.free();
-      return;
-    }
+    // estimated in the pool's fold (a cluster sweep's estimate runs prefixes of points).
     const estimate = (/** @type {string} */ l) =>
-      longest(l === words ? first : plans.map((p) => p.estimate(this.pool.size, l)));
+      Promise.all(jobs.map(([, sc]) => this.pool.estimate(this.model, sc, def, l))).then(longest);
     const again = () => {
       this.runKey = '';
       this.update(scenario, compare);
     };
-    if (!this.ask.allows(key, estimate, again)) {
-      // Nothing starts; what is on screen (the last sweep's points, if any) stays. The
-      // plans stay while the notice does: a language switch words it again.
-      this.asked = plans;
+    const allowed = await this.ask.check(key, estimate, again, stale);
+    if (!allowed) {
+      for (const p of plans) p.free();
+      if (allowed === null) return;
+      // Nothing starts; what is on screen (the last sweep's points, if any) stays.
       this.cancelButton.hidden = true;
       this.status.textContent = '';
       delete document.body.dataset[this.stateKey];
@@ -634,10 +621,16 @@ export class SweepPanel {
       for (const [side, sc] of jobs) {
         const plan = /** @type {Plan} */ (side.plan);
         this.status.textContent = t('sweep.progress', { done: before, total });
-        await this.pool.run(plan, this.model, sc, def, (done) => {
-          if (side.plan !== plan) return;
-          this.status.textContent = t('sweep.progress', { done: before + done, total });
-          this.take(side);
+        const seeds = plan.seeds();
+        await this.pool.run(plan, this.model, sc, def, {
+          progress: (done) => {
+            if (side.plan === plan) this.status.textContent = t('sweep.progress', { done: before + done, total });
+          },
+          // Only when a point more is complete: the seeds of a point in progress change nothing drawn.
+          want: (done) => (Math.floor(done / seeds) > (side.outcome?.done() ?? 0) ? { fold: 'sweep' } : null),
+          show: (a) => {
+            if (side.plan === plan && a.flat) this.take(side, plan.sweepFrom(a.flat));
+          },
         });
         before += plan.items();
       }
@@ -656,15 +649,11 @@ export class SweepPanel {
   }
 
   /**
-   * Takes a side's points so far and redraws it.
+   * Shows a side's points so far and redraws it.
    * @param {Side} side
+   * @param {SweepOutcome} o
    */
-  take(side) {
-    // Redraw only when a point more is complete: the seeds of a point in progress change nothing drawn.
-    const plan = side.plan;
-    if (!plan || (side.outcome && Math.floor(plan.done() / plan.seeds()) <= side.outcome.done())) return;
-    const o = plan.sweep();
-    if (!o) return;
+  take(side, o) {
     side.outcome?.free();
     side.outcome = o;
     this.showOutcomes();
