@@ -66,12 +66,20 @@ export class Timeline {
     /** @type {Drag | null} */
     this.drag = null;
     this.width = 0;
+    /** The container's width when the ResizeObserver last looked (0: not laid out yet). */
+    this.seen = 0;
     this.duration = 1;
     this.plotW = 50;
     /** @type {SVGSVGElement} */
     this.svg = svg('svg');
+    // The width is read here, where the layout is fresh: reading it in `render` would
+    // lay the whole page out in the middle of the task that built it (most of what
+    // opening a cluster link cost on the main thread).
     new ResizeObserver(() => {
-      if (this.root.clientWidth !== this.width) this.render();
+      const width = this.root.clientWidth;
+      if (width === this.seen) return;
+      this.seen = width;
+      this.render();
     }).observe(root);
   }
 
@@ -89,8 +97,9 @@ export class Timeline {
 
   render() {
     const cfg = this.cfg;
-    if (!cfg) return;
-    this.width = this.root.clientWidth || 600;
+    // Not laid out yet (or hidden): the ResizeObserver draws it once it is.
+    if (!cfg || !this.seen) return;
+    this.width = this.seen;
     this.duration = Math.max(1, num(cfg.duration_ms, 1));
     this.plotW = Math.max(50, this.width - GUTTER - RIGHT);
     const tiers = Array.isArray(cfg.tiers) ? cfg.tiers : [];
