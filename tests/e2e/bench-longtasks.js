@@ -2,20 +2,22 @@
 // opens links and runs what they ask for. A benchmark, not a test: it prints numbers and
 // never fails on them. Each case is a fresh page, watched from before its first script
 // (an init script), so the boot and the wasm's compile and first calls are counted too.
-// The cases: the default page; the bundled sweeps (classic and cluster); a cluster
-// ensemble (the GC stampede's 40 seeds, run to its end); classic ensembles of 1,000 and
-// 10,000 seeds of the article's table (run to their end, "Run anyway" where the page asks);
-// and links to long work that only ask (10,000 seeds of the GC stampede).
-// Per case: every long task (ms) and the longest; for the default page the boot's
-// longest task (the wasm compile and start) over RUNS fresh pages, at median.
+// The cases: the default page; the bundled sweeps (classic and cluster); a cluster run
+// (the GC stampede) and ensemble (its 40 seeds, run to its end); classic ensembles of
+// 1,000 and 10,000 seeds of the article's table (run to their end, "Run anyway" where the
+// page asks); and links to long work that only ask (10,000 seeds of the GC stampede).
+// Each case runs on RUNS fresh pages: per page its long tasks (ms@start) and the longest,
+// then per case the longest task at median with the range over the pages.
 //
 //   node tests/e2e/bench-longtasks.js   (env: DIST, RETRYSTORM_BIN as for the e2e tests;
-//                                        RUNS, default 5; WORKERS, default 2)
+//                                        RUNS, default 5; WORKERS, default 2;
+//                                        ONLY, a part of the cases' names to run)
 
 import * as e2e from './harness.js';
 
 const RUNS = Math.max(1, Number(process.env.RUNS) || 5);
 const WORKERS = Math.max(1, Number(process.env.WORKERS) || 2);
+const ONLY = process.env.ONLY ?? '';
 
 /** Watches long tasks from the page's first script on: `window.__longTasks`. */
 const WATCH = () => {
@@ -97,6 +99,7 @@ const links = await home.evaluate(() => {
     });
   }
   const stampede = scenario('cluster-gc-stampede-naive');
+  out['cluster run'] = w.encodeState({ model: 'cluster', cluster: stampede, view });
   out['cluster ensemble 40 seeds'] = w.encodeState({
     model: 'cluster',
     cluster: stampede,
@@ -125,16 +128,28 @@ const links = await home.evaluate(() => {
 });
 await home.close();
 
-/** @type {number[]} */
-const boots = [];
-for (let i = 0; i < RUNS; i++) {
-  const tasks = await measure('', () => Number(document.body.dataset.runs || 0) >= 1);
-  report(`default page #${i + 1}`, tasks);
-  boots.push(Math.max(0, ...tasks.map((t) => t.ms)));
+/**
+ * Measures a case on RUNS fresh pages and prints the longest task at median, with the range.
+ * @param {string} name
+ * @param {() => Promise<{at: number, ms: number}[]>} once
+ */
+async function repeat(name, once) {
+  if (!name.includes(ONLY)) return;
+  /** @type {number[]} */
+  const longest = [];
+  for (let i = 0; i < RUNS; i++) {
+    const tasks = await once();
+    report(`${name} #${i + 1}`, tasks);
+    longest.push(Math.max(0, ...tasks.map((t) => t.ms)));
+  }
+  const range = `${Math.min(...longest)}–${Math.max(...longest)}`;
+  console.log(`${name}: longest task at median over ${RUNS} fresh pages ${median(longest)} ms (${range})`);
 }
-console.log(`default page: longest task at median over ${RUNS} fresh pages ${median(boots)} ms (${boots.join(', ')})`);
+
+await repeat('default page', () => measure('', () => Number(document.body.dataset.runs || 0) >= 1));
 
 for (const [name, s] of Object.entries(links)) {
+  if (!name.includes(ONLY)) continue;
   const q = `&s=${encodeURIComponent(s)}`;
   const model = name.includes('classic') || name.includes('breaker') || name.includes('budget') ? 'classic' : 'cluster';
   // An ensemble runs in the seeds panel or, from a link, as a sweep without parameters.
@@ -147,7 +162,11 @@ for (const [name, s] of Object.entries(links)) {
     const asked = /** @type {() => boolean} */ (
       new Function(`return !!document.querySelector('${notice}:not([hidden])')`)
     );
-    report(name, await measure(q, asked));
+    await repeat(name, () => measure(q, asked));
+    continue;
+  }
+  if (name === 'cluster run') {
+    await repeat(name, () => measure(q, () => Number(document.body.dataset.clusterRuns || 0) >= 1));
     continue;
   }
   // Where the page asks first (an estimate over ~10 s), "Run anyway".
@@ -158,6 +177,6 @@ for (const [name, s] of Object.entries(links)) {
   await page.close();
   const opts = asks ? { click: '[data-long-work]:not([hidden]) .long-work-run' } : {};
   const done = /** @type {() => boolean} */ (new Function(`return ${finished}`));
-  report(`${name}${asks ? ' (asked; run anyway)' : ''}`, await measure(q, done, opts));
+  await repeat(`${name}${asks ? ' (asked; run anyway)' : ''}`, () => measure(q, done, opts));
 }
 await h.stop();
