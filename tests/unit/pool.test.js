@@ -321,3 +321,58 @@ test('the fold keeps one run’s samples, answers for that run only, and picks t
   const e = /** @type {any} */ (fold.handle({ fold: 'start', ask: 5, run: 8, model: 'bad' }));
   assert.equal(e.error.field, 'model');
 });
+
+test('without workers the items and the fold run on the page, a slice per task', async () => {
+  delete (/** @type {any} */ (globalThis).Worker);
+  /** @type {number[]} */
+  const kept = [];
+  class Plan {
+    /** @param {number} i */
+    add(i) {
+      kept.push(i);
+    }
+    result() {
+      const n = kept.length;
+      return {
+        metrics: () => ['delivery_pct'],
+        shownFlat: () => new Float64Array([n]),
+        complete: () => n === 30,
+        free: () => {},
+      };
+    }
+    free() {}
+  }
+  const pool = new Pool({ Plan }, 2);
+  /** @type {number[]} */
+  const ran = [];
+  const plan = {
+    items: () => 30,
+    /** @param {number} i */
+    runItem: (i) => {
+      ran.push(i);
+      return `sample ${i}`;
+    },
+  };
+  /** @type {any[]} */
+  const shown = [];
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 0);
+  await pool.run(
+    plan,
+    'classic',
+    {},
+    { seeds: 30 },
+    {
+      progress: () => {},
+      want: () => ({ fold: 'ensemble', metric: '' }),
+      show: (/** @type {any} */ a) => shown.push(a),
+    },
+  );
+  clearInterval(timer);
+  assert.equal(workers.length, 0);
+  assert.deepEqual(ran, [...Array(30).keys()]);
+  assert.deepEqual(kept, ran, 'the fold on the page kept every sample, in order');
+  assert.equal(shown.at(-1).flat[0], 30);
+  assert.ok(shown.at(-1).complete);
+  assert.ok(ticks > 1, 'the page got the main thread back between slices');
+});
