@@ -72,9 +72,9 @@ class FakeWorker {
    */
   answerNext(msPerItem) {
     const m = /** @type {{run: number, from: number, to: number}} */ (this.posted.shift());
-    /** @type {[number, string][]} */
+    /** @type {[number, Float64Array][]} */
     const samples = [];
-    for (let i = m.from; i < m.to; i++) samples.push([i, `sample ${i}`]);
+    for (let i = m.from; i < m.to; i++) samples.push([i, new Float64Array([i])]);
     this.onmessage?.({ data: { run: m.run, samples, ms: msPerItem * samples.length } });
     return m.to - m.from;
   }
@@ -296,19 +296,14 @@ test('the fold keeps one run’s samples, answers for that run only, and picks t
   }
   const fold = new Fold({ Plan });
   assert.deepEqual(fold.handle({ fold: 'start', ask: 1, run: 7, model: 'classic' }), { ask: 1, run: 7 });
-  assert.equal(
-    fold.handle({
-      fold: 'add',
-      run: 7,
-      samples: [
-        [1, 'b'],
-        [0, 'a'],
-      ],
-    }),
-    undefined,
-  );
+  const sample = new Float64Array([0]);
+  const samples = [
+    [1, sample],
+    [0, sample],
+  ];
+  assert.equal(fold.handle({ fold: 'add', run: 7, samples }), undefined);
   // An older run's samples and questions: nothing kept, nothing summarised.
-  fold.handle({ fold: 'add', run: 6, samples: [[2, 'c']] });
+  fold.handle({ fold: 'add', run: 6, samples: [[2, sample]] });
   assert.deepEqual(fold.handle({ fold: 'ensemble', ask: 2, run: 6, metric: '' }), { ask: 2, run: 7 });
   // No metric chosen yet: the delivery share first; a chosen one is kept.
   const a = /** @type {any} */ (fold.handle({ fold: 'ensemble', ask: 3, run: 7, metric: '' }));
@@ -350,7 +345,7 @@ test('without workers the items and the fold run on the page, a slice per task',
     /** @param {number} i */
     runItem: (i) => {
       ran.push(i);
-      return `sample ${i}`;
+      return new Float64Array([i]);
     },
   };
   /** @type {any[]} */

@@ -1,11 +1,13 @@
-//! The page's copy of an ensemble or a sweep's result, as it crosses from the worker that
-//! summarised it: one flat list of numbers (a `Float64Array`: every value exact, nothing
-//! to parse), written and read back in one fixed order, a name as its length and its
-//! UTF-8 bytes. Only what the page shows crosses ([`Flat::ensemble`]'s `metric`), and
-//! the page's wasm needs no reader of the result types (serde's weighed about 10 KB
-//! gzipped).
+//! What crosses between the page and its workers as one flat list of numbers (a
+//! `Float64Array`: every value exact, nothing to parse, moved rather than copied),
+//! written and read back in one fixed order, a name as its length and its UTF-8 bytes: a
+//! run's sample, from the worker that ran it to the one that summarises
+//! ([`Flat::sample`]), and the page's copy of an ensemble or a sweep's result, from there
+//! to the page ([`Flat::ensemble`], [`Flat::sweep`]: only what the page shows). The
+//! page's wasm needs no serde reader or writer of these types (the samples' JSON weighed
+//! about 5 KB gzipped, a reader of the results about 10 KB).
 
-use retrystorm::ensemble::{Band, Count, Ensemble, Group, MetricSpread, Spread};
+use retrystorm::ensemble::{Band, Count, Ensemble, Group, MetricSpread, Sample, Spread};
 use retrystorm::sweep::{Point, SweepResult};
 
 /// The list being written.
@@ -22,6 +24,35 @@ impl Flat {
         self.0.extend(s.bytes().map(f64::from));
     }
 
+    fn seed(&mut self, s: i64) {
+        // In two exact halves (a seed may be any i64).
+        self.0.push((s >> 32) as f64);
+        self.0.push((s & 0xffff_ffff) as f64);
+    }
+
+    /// Writes a run's sample whole: its seed, every group's metrics by name (NaN for a
+    /// missing value), its verdicts (1 held, 0 failed, -1 not judged) and its curves.
+    pub fn sample(&mut self, s: &Sample) {
+        self.seed(s.seed);
+        self.count(s.groups.len());
+        for g in &s.groups {
+            self.count(g.len());
+            for (name, v) in g {
+                self.text(name);
+                self.0.push(v.unwrap_or(f64::NAN));
+            }
+        }
+        self.count(s.verdicts.len());
+        for v in &s.verdicts {
+            self.0.push(v.map_or(-1.0, |b| f64::from(u8::from(b))));
+        }
+        self.count(s.curves.len());
+        for c in &s.curves {
+            self.count(c.len());
+            self.0.extend(c);
+        }
+    }
+
     /// Writes what the page shows of `e`: every figure's spread, the verdicts' counts,
     /// the seeds and the bands, and per-seed values of `metric` alone (the distribution
     /// plot's; `""` for none). The tables, texts, Markdown and charts read nothing else.
@@ -29,9 +60,7 @@ impl Flat {
         self.text(&e.model);
         self.count(e.seeds.len());
         for &s in &e.seeds {
-            // A seed in two exact halves (it may be any i64).
-            self.0.push((s >> 32) as f64);
-            self.0.push((s & 0xffff_ffff) as f64);
+            self.seed(s);
         }
         self.count(e.groups.len());
         for g in &e.groups {
@@ -117,13 +146,58 @@ impl<'a> Reader<'a> {
     }
 
     fn nums(&mut self, n: usize) -> Vec<f64> {
-        (0..n).map(|_| self.num()).collect()
+        // Past the end: NaNs (and `done` says the list was short).
+        let v = self
+            .list
+            .get(self.at..self.at + n)
+            .map_or_else(|| vec![f64::NAN; n], <[f64]>::to_vec);
+        self.at += n;
+        v
+    }
+
+    /// A value that may be missing (NaN).
+    fn value(&mut self) -> Option<f64> {
+        Some(self.num()).filter(|v| !v.is_nan())
     }
 
     fn text(&mut self) -> String {
         let n = self.count();
-        let bytes: Vec<u8> = (0..n).map(|_| self.num() as u8).collect();
+        let bytes = self.nums(n).iter().map(|&b| b as u8).collect();
         String::from_utf8(bytes).unwrap_or_default()
+    }
+
+    fn seed(&mut self) -> i64 {
+        let hi = self.num() as i64;
+        (hi << 32) | self.num() as i64
+    }
+
+    /// A sample as [`Flat::sample`] wrote it.
+    pub fn sample(&mut self) -> Sample {
+        let seed = self.seed();
+        let mut groups = Vec::new();
+        for _ in 0..self.count() {
+            let mut metrics = Vec::new();
+            for _ in 0..self.count() {
+                metrics.push((self.text(), self.value()));
+            }
+            groups.push(metrics);
+        }
+        let mut verdicts = Vec::new();
+        for _ in 0..self.count() {
+            let v = self.num();
+            verdicts.push((v >= 0.0).then_some(v == 1.0));
+        }
+        let mut curves = Vec::new();
+        for _ in 0..self.count() {
+            let n = self.count();
+            curves.push(self.nums(n));
+        }
+        Sample {
+            seed,
+            groups,
+            verdicts,
+            curves,
+        }
     }
 
     /// An ensemble as [`Flat::ensemble`] wrote it.
@@ -131,8 +205,7 @@ impl<'a> Reader<'a> {
         let model = self.text();
         let mut seeds = Vec::new();
         for _ in 0..self.count() {
-            let hi = self.num() as i64;
-            seeds.push((hi << 32) | self.num() as i64);
+            seeds.push(self.seed());
         }
         let mut groups = Vec::new();
         for _ in 0..self.count() {
@@ -155,12 +228,10 @@ impl<'a> Reader<'a> {
                         sd: f[9],
                     }
                 });
-                let n = self.count();
-                let values = self
-                    .nums(n)
-                    .into_iter()
-                    .map(|v| (!v.is_nan()).then_some(v))
-                    .collect();
+                let mut values = Vec::new();
+                for _ in 0..self.count() {
+                    values.push(self.value());
+                }
                 metrics.push(MetricSpread {
                     metric,
                     spread,
@@ -200,7 +271,10 @@ impl<'a> Reader<'a> {
 
     /// A sweep's result as [`Flat::sweep`] wrote it.
     pub fn sweep(&mut self) -> SweepResult {
-        let paths = (0..self.count()).map(|_| self.text()).collect();
+        let mut paths = Vec::new();
+        for _ in 0..self.count() {
+            paths.push(self.text());
+        }
         let mut points = Vec::new();
         for _ in 0..self.count() {
             let index = self.count();

@@ -3,11 +3,11 @@
 //!
 //! The protocol: every worker of the page's pool builds a `Plan` from the same
 //! (scenario, sweep definition) and runs the item indices it is handed (`runItem`,
-//! answering a sample's JSON text); one more worker's `Plan` keeps the samples by item
+//! answering a sample as a flat list); one more worker's `Plan` keeps the samples by item
 //! index (`add`) and summarises the completed prefix of the items (`result`, `sweepFlat`),
 //! so the results stream in as seeds finish and are the same whatever order, and however
 //! many workers, the items were computed in: the engine summarises them in item order.
-//! What crosses to the page is what it shows, as a flat list ([`crate::flat`]): every
+//! What crosses to the page is what it shows, as a flat list too ([`crate::flat`]): every
 //! figure's spread and every verdict's count, but per-seed values only where a plot draws
 //! them, so the page reads a large ensemble quickly and never summarises one itself
 //! (`PlanResult.fromFlat`, `Plan.sweepFrom`).
@@ -71,20 +71,27 @@ impl Plan {
         self.plan.seeds.len()
     }
 
-    /// Runs item `i` and answers its sample as JSON text (what a worker posts back).
+    /// Runs item `i` and answers its sample as a flat list ([`Flat::sample`]: what a
+    /// worker posts back).
     #[wasm_bindgen(js_name = runItem)]
-    pub fn run_item(&self, i: usize) -> Result<String, JsValue> {
+    pub fn run_item(&self, i: usize) -> Result<Vec<f64>, JsValue> {
         if i >= self.plan.items() {
             return Err(plain_error(format!("item {i} of {}", self.plan.items())));
         }
         let s = self.plan.run_item(i).map_err(|e| js_error(&e))?;
-        serde_json::to_string(&s).map_err(plain_error)
+        let mut flat = Flat::default();
+        flat.sample(&s);
+        Ok(flat.0)
     }
 
-    /// Keeps item `i`'s sample (JSON text from `runItem`); answers how many leading items
-    /// are now complete.
-    pub fn add(&mut self, i: usize, text: &str) -> Result<usize, JsValue> {
-        let s: Sample = serde_json::from_str(text).map_err(plain_error)?;
+    /// Keeps item `i`'s sample (from `runItem`); answers how many leading items are now
+    /// complete.
+    pub fn add(&mut self, i: usize, flat: &[f64]) -> Result<usize, JsValue> {
+        let mut r = Reader::new(flat);
+        let s = r.sample();
+        if !r.done() {
+            return Err(unreadable());
+        }
         let slot = self
             .samples
             .get_mut(i)
@@ -122,9 +129,9 @@ impl Plan {
     }
 }
 
-/// A list that does not read as a result (not a worker's).
+/// A list that does not read as a sample or a result (not a worker's).
 fn unreadable() -> JsValue {
-    plain_error("not a summary of this plan")
+    plain_error("not a sample or a summary of this plan")
 }
 
 #[wasm_bindgen]
@@ -163,11 +170,6 @@ impl Plan {
         })
     }
 
-    /// How many points the sweep has.
-    pub fn points(&self) -> usize {
-        self.plan.points.len()
-    }
-
     /// The scenario of point `i` (the parameter values applied), as a plain object:
     /// what a click on the point opens.
     #[wasm_bindgen(js_name = pointScenario)]
@@ -194,15 +196,6 @@ pub struct SweepOutcome {
     /// The same with the best point the recommendation's (the charts).
     shown: SweepResult,
     plan: sweep::Plan,
-}
-
-/// The recommendation in words, with the point it names as the CLI writes it.
-#[derive(Serialize)]
-struct AdviceJs {
-    #[serde(flatten)]
-    advice: sweep::advice::Advice,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    at: Option<String>,
 }
 
 /// The recommendation as the page words it: the engine's parts, the sentence the page's.
@@ -276,35 +269,6 @@ impl SweepOutcome {
             seeds: self.plan.seeds.len(),
         };
         to_js(&rec)
-    }
-
-    /// The recommendation in words in `lang` (`"zh"`/`"en"`), `{text, complete, point?,
-    /// at?}`: only once every point is in (before, `text` says it comes), and only over
-    /// the settings the reader chooses; `at` is the point's `path = value` of each
-    /// parameter, as the CLI's `recommended:` line writes them; `undefined` without an
-    /// objective.
-    #[wasm_bindgen(
-        unchecked_return_type = "{text: string, complete: boolean, point?: number, at?: string} | undefined"
-    )]
-    pub fn advice(&self, lang: Option<String>) -> Result<JsValue, JsValue> {
-        let lang = crate::js::page_lang(lang.as_deref());
-        match sweep::advice::advice(&self.plan, &self.result, lang) {
-            Some(advice) => to_js(&AdviceJs {
-                at: advice.point.map(|b| self.at(b)),
-                advice,
-            }),
-            None => Ok(JsValue::UNDEFINED),
-        }
-    }
-
-    /// The label of each of [`metrics`](Self::metrics), in its order, in `lang`.
-    #[wasm_bindgen(js_name = metricLabels)]
-    pub fn metric_labels(&self, lang: Option<String>) -> Vec<String> {
-        let lang = crate::js::page_lang(lang.as_deref());
-        self.metrics()
-            .iter()
-            .map(|m| sweep::words::metric_label(&self.plan.base, m, lang))
-            .collect()
     }
 
     /// The CLI's text summary (`retrystorm grid --lang <lang>`), of the points so far,
@@ -429,16 +393,6 @@ impl SweepOutcome {
             .collect();
         (self.result.paths.clone(), log)
     }
-}
-
-/// The numeric fields of `scenario` (of `model`) a sweep may vary, with the range
-/// validation allows for each here: `[{path, label, min, max, integer}]`.
-#[wasm_bindgen(
-    js_name = numericFields,
-    unchecked_return_type = "{path: string, label: string, min: number, max: number, integer: boolean}[]"
-)]
-pub fn numeric_fields(model: &str, scenario: JsValue) -> Result<JsValue, JsValue> {
-    to_js(&sweep::numeric_fields(&base_scenario(model, &scenario)?))
 }
 
 /// One bundled sweep as the page lists it.

@@ -1,8 +1,10 @@
-//! What the page shows of an ensemble or a sweep is written where the samples are (a
-//! worker) as a flat list of numbers and read back on the page (`shownFlat` /
-//! `PlanResult.fromFlat`, `sweepFlat` / `Plan.sweepFrom`). Natively, under plain
-//! `cargo test`: that copy gives every table, text, export and chart the page makes byte
-//! for byte as the whole result does, while carrying one metric's per-seed values at most.
+//! The flat lists that cross between the page and its workers (`www/src/flat.rs`),
+//! natively, under plain `cargo test`: a run's sample comes back whole (`runItem` /
+//! `Plan.add`), and what the page shows of an ensemble or a sweep, written where the
+//! samples are and read back on the page (`shownFlat` / `PlanResult.fromFlat`,
+//! `sweepFlat` / `Plan.sweepFrom`), gives every table, text, export and chart the page
+//! makes byte for byte as the whole result does, while carrying one metric's per-seed
+//! values at most.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod sweep_fixture;
@@ -91,6 +93,50 @@ fn values_carried(e: &Ensemble) -> usize {
         .map(|m| m.values.len())
         .sum();
     metrics + e.verdicts.iter().map(|c| c.per_seed.len()).sum::<usize>()
+}
+
+#[test]
+fn a_sample_crosses_whole() {
+    let AnyScenario::Cluster(mut cluster) =
+        bundled(Model::Cluster, "cluster-gc-stampede-naive.json")
+    else {
+        panic!("a cluster scenario");
+    };
+    cluster.duration_ms = 30_000;
+    // Without its fault nothing triggers: verdicts that cannot be judged.
+    let mut calm = cluster.clone();
+    calm.faults.clear();
+    // Seeds of every sign and size (a derived seed is any i64), with and without curves.
+    let mut judged = [false, false];
+    for (sc, seed, curves) in [
+        (article(), 4242, true),
+        (article(), i64::MIN, false),
+        (article(), -7_123_456_789_012_345_678, true),
+        (AnyScenario::Cluster(cluster), i64::MAX, true),
+        (AnyScenario::Cluster(calm), 7, false),
+    ] {
+        let s = retrystorm::ensemble::sample_with(&sc, seed, curves).unwrap();
+        assert_eq!(s.curves.is_empty(), !curves);
+        judged[0] |= s.verdicts.iter().any(Option::is_some);
+        judged[1] |= s.verdicts.iter().any(Option::is_none);
+        let mut flat = Flat::default();
+        flat.sample(&s);
+        let mut r = Reader::new(&flat.0);
+        assert_eq!(r.sample(), s, "seed {seed}");
+        assert!(r.done());
+    }
+    assert_eq!(
+        judged,
+        [true, true],
+        "verdicts held, failed and not judged all cross"
+    );
+    // A short list reads as one, not as a sample.
+    let s = retrystorm::ensemble::sample(&article(), 1).unwrap();
+    let mut flat = Flat::default();
+    flat.sample(&s);
+    let mut r = Reader::new(&flat.0[..flat.0.len() - 1]);
+    let _ = r.sample();
+    assert!(!r.done());
 }
 
 #[test]

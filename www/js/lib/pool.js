@@ -48,6 +48,15 @@ const MAX_WORKERS = 16;
 const FIRST_METRIC = /delivery_pct|success_ratio/;
 
 /**
+ * The buffers of some samples (`[item, sample]`), to move them with a message.
+ * @param {[number, Float64Array][]} samples
+ * @returns {ArrayBuffer[]}
+ */
+export function buffers(samples) {
+  return samples.map(([, s]) => /** @type {ArrayBuffer} */ (s.buffer));
+}
+
+/**
  * Items per message when an item takes `ms` of a worker's time.
  * @param {number} ms
  */
@@ -68,7 +77,7 @@ export function poolSize() {
  *
  * Messages, each with `fold` its kind and `ask` (answered with the same `ask`):
  * `start` {run, model, scenario, sweep} (a new run: the samples so far go);
- * `add` {run, samples: [[item, sampleJSON], …]} (no answer); `ensemble` {run, metric}
+ * `add` {run, samples: [[item, sample], …]} (no answer); `ensemble` {run, metric}
  * → {flat, metric, complete}; `sweep` {run} → {flat}; `csv` {run} → {text} (every
  * per-seed value); `estimate` {model, scenario, sweep, workers, lang} → {estimate}.
  * Answers carry the run they are of; an error answers {error}.
@@ -104,7 +113,7 @@ export class Fold {
       // Another run's message (the page moved on): nothing to add, nothing to say.
       if (!plan || m.run !== this.run) return m.fold === 'add' ? undefined : { ask, run: this.run };
       if (m.fold === 'add') {
-        for (const [i, text] of m.samples) plan.add(i, text);
+        for (const [i, sample] of m.samples) plan.add(i, sample);
         return undefined;
       }
       const run = this.run;
@@ -137,7 +146,7 @@ export class Pool {
     this.size = size;
     /** @type {Worker[]} the workers running items */
     this.workers = [];
-    /** @type {{postMessage: (m: object) => void} | null} the fold: a worker, or the page's own */
+    /** @type {{postMessage: (m: object, options?: StructuredSerializeOptions) => void} | null} the fold: a worker, or the page's own */
     this.fold = null;
     /** @type {Map<number, {resolve: (a: Answer) => void, reject: (e: unknown) => void}>} the fold's questions not yet answered */
     this.asks = new Map();
@@ -278,11 +287,12 @@ export class Pool {
         if (left <= 0) report();
         else timer = setTimeout(report, left);
       };
-      /** @param {[number, string][]} samples */
+      /** @param {[number, Float64Array][]} samples */
       const take = (samples) => {
         for (const [i] of samples) got[i] = 1;
         while (this.done < items && got[this.done]) this.done++;
-        fold.postMessage({ fold: 'add', run, samples });
+        // Passed on, not copied: the page never reads a sample.
+        fold.postMessage({ fold: 'add', run, samples }, { transfer: buffers(samples) });
         schedule();
       };
       this.stop = () => end(() => reject({ cancelled: true, done: this.done }));
@@ -358,7 +368,7 @@ export class Pool {
    * so the page still paints.
    * @param {Plan} plan
    * @param {number} items
-   * @param {(samples: [number, string][]) => void} take
+   * @param {(samples: [number, Float64Array][]) => void} take
    * @param {() => boolean} stopped
    */
   inline(plan, items, take, stopped) {
@@ -366,7 +376,7 @@ export class Pool {
     let chunk = 1;
     const step = () => {
       if (stopped()) return;
-      /** @type {[number, string][]} */
+      /** @type {[number, Float64Array][]} */
       const samples = [];
       const t0 = performance.now();
       for (const end = Math.min(items, i + chunk); i < end; i++) samples.push([i, plan.runItem(i)]);

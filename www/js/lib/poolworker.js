@@ -3,13 +3,14 @@
 // fold, it keeps a run's samples and summarises them (`Fold`, in ./pool.js).
 //
 // Protocol: the page posts {run, model, scenario, sweep, from, to}; the worker answers
-// {run, samples: [[item, sampleJSON], …], ms} for the items from..to (ms: the time they
-// took, which sizes the next ranges), or {run, error: {message, field, value, allowed}}.
+// {run, samples: [[item, sample], …], ms} for the items from..to (a sample is the
+// engine's flat list, a Float64Array moved with the message; ms: the time they took,
+// which sizes the next ranges), or {run, error: {message, field, value, allowed}}.
 // A message with `fold` is the fold's (see `Fold`).
 
 import init, * as wasm from '../../retrystorm-web.js';
 import { errorMessage } from './jobs.js';
-import { Fold } from './pool.js';
+import { buffers, Fold } from './pool.js';
 
 const ready = init({ module_or_path: new URL('../../retrystorm-web_bg.wasm', import.meta.url) });
 const fold = new Fold(wasm);
@@ -33,11 +34,11 @@ self.onmessage = async (/** @type {MessageEvent} */ event) => {
       plan = new wasm.Plan(model, scenario, sweep);
       held = { run, plan };
     }
-    /** @type {[number, string][]} */
+    /** @type {[number, Float64Array][]} */
     const samples = [];
     const t0 = performance.now();
     for (let i = from; i < to; i++) samples.push([i, plan.runItem(i)]);
-    self.postMessage({ run, samples, ms: performance.now() - t0 });
+    self.postMessage({ run, samples, ms: performance.now() - t0 }, { transfer: buffers(samples) });
   } catch (e) {
     self.postMessage({ run, ask: event.data.ask, error: errorMessage(e) });
   }
