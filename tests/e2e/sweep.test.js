@@ -179,6 +179,15 @@ test('Cancel stops a sweep and leaves the page usable', async () => {
   await page.selectOption('.sweep-goal', '');
   while ((await page.locator('.sweep-remove-threshold').count()) > 0) await page.click('.sweep-remove-threshold');
   await page.click('.sweep-advanced > summary');
+  // Opening writes the lists' choices into the texts, on the details' toggle event (a task
+  // of its own, which a busy page may run after the click returns).
+  await page.waitForFunction(
+    () => /** @type {HTMLInputElement} */ (document.querySelector('.sweep-objective')).value === '',
+    null,
+    {
+      timeout: 5000,
+    },
+  );
   assert.equal(await page.inputValue('.sweep-objective'), '');
   assert.equal(await page.inputValue('.sweep-constraints'), '');
   await page.fill('.sweep-pareto', '');
