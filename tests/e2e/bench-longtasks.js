@@ -5,7 +5,8 @@
 // The cases: the default page; the bundled sweeps (classic and cluster); a cluster run
 // (the GC stampede) and ensemble (its 40 seeds, run to its end); classic ensembles of
 // 1,000 and 10,000 seeds of the article's table (run to their end, "Run anyway" where the
-// page asks); and links to long work that only ask (10,000 seeds of the GC stampede).
+// page asks), the latter then saved as its per-seed CSV (about 50 MB); and links to long
+// work that only ask (10,000 seeds of the GC stampede).
 // Each case runs on RUNS fresh pages: per page its long tasks (ms@start) and the longest,
 // then per case the longest task at median with the range over the pages.
 //
@@ -48,7 +49,8 @@ await h.start();
  * second, and returns its long tasks.
  * @param {string} query
  * @param {() => boolean} done
- * @param {{click?: string, timeout?: number}} [opts]
+ * @param {{click?: string, timeout?: number, save?: string}} [opts] `save`: a download
+ *   button clicked once `done`, its file awaited
  */
 async function measure(query, done, opts = {}) {
   const page = await h.page(`${h.url}?lang=en&workers=${WORKERS}${query}`);
@@ -58,6 +60,10 @@ async function measure(query, done, opts = {}) {
     await page.click(opts.click);
   }
   await page.waitForFunction(done, undefined, { timeout: opts.timeout ?? 600_000, polling: 250 });
+  if (opts.save) {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(opts.save)]);
+    await download.path();
+  }
   await page.waitForTimeout(1000);
   /** @type {{at: number, ms: number}[]} */
   const tasks = await page.evaluate(() => /** @type {any} */ (window).__longTasks);
@@ -178,5 +184,9 @@ for (const [name, s] of Object.entries(links)) {
   const opts = asks ? { click: '[data-long-work]:not([hidden]) .long-work-run' } : {};
   const done = /** @type {() => boolean} */ (new Function(`return ${finished}`));
   await repeat(`${name}${asks ? ' (asked; run anyway)' : ''}`, () => measure(q, done, opts));
+  if (name === 'classic ensemble 10,000 seeds') {
+    const save = { ...opts, save: '#classic-root .seeds-csv' };
+    await repeat(`${name}, then its per-seed CSV`, () => measure(q, done, save));
+  }
 }
 await h.stop();

@@ -121,6 +121,27 @@ test('the exports: Markdown with median [p5–p95] cells and the per-seed CSV', 
   assert.ok(csv[1].startsWith('4242,'), csv[1]);
   const seeds = new Set(csv.slice(1).map((l) => l.split(',')[0]));
   assert.equal(seeds.size, 20);
+  // A short file is also in the export box, to copy by hand where downloads are blocked.
+  await page.waitForFunction(() =>
+    /** @type {HTMLTextAreaElement} */ (document.querySelector('#classic-export-text')).value.startsWith('seed,'),
+  );
+  assert.equal((await page.inputValue('#classic-export-text')).trim(), csv.join('\n'));
+  await page.close();
+});
+
+test('a per-seed CSV too long for the export box is saved whole and the box emptied', async () => {
+  const page = await open();
+  await setSeeds(page, '300');
+  // Something in the box first, which must not be left there as if it were this file.
+  await e2e.downloaded(page, '#classic-root .seeds-md');
+  assert.ok(await page.inputValue('#classic-export-text'));
+  const csv = await e2e.downloaded(page, '#classic-root .seeds-csv');
+  assert.ok(csv.length > 1_000_000, `${csv.length} bytes`);
+  const lines = String(csv).trim().split('\n');
+  assert.equal(new Set(lines.slice(1).map((l) => l.split(',')[0])).size, 300);
+  await page.waitForTimeout(500);
+  assert.equal(await page.inputValue('#classic-export-text'), '');
+  assert.deepEqual(page.errors, []);
   await page.close();
 });
 

@@ -54,7 +54,7 @@ class FakeWorker {
       // The summary of the samples so far: here, how many it was made of.
       answer = { ask, run, flat: new Float64Array([this.samples.get(run)?.size ?? 0]), metric: message.metric };
     } else if (fold === 'csv') {
-      answer = { ask, run, text: `${this.samples.get(run)?.size ?? 0} samples` };
+      answer = { ask, run, blob: new Blob([`${this.samples.get(run)?.size ?? 0} samples`]) };
     } else if (fold === 'estimate') {
       answer = { ask, estimate: { ask: false, seconds: 1, lang: message.lang } };
     }
@@ -246,7 +246,7 @@ test('Cancel stops the runners but keeps the fold, which still answers for what 
   assert.ok(!fold.terminated);
   const run = pool.runId;
   const csv = await pool.ask({ fold: 'csv', run });
-  assert.equal(csv.text, '2 samples');
+  assert.equal(await csv.blob?.text(), '2 samples');
 });
 
 test('the estimate is the fold’s, in the language asked', async () => {
@@ -289,6 +289,7 @@ test('the fold keeps one run’s samples, answers for that run only, and picks t
           return new Float64Array([n]);
         },
         complete: () => false,
+        csv: () => `seed,group,metric,value\n${n} rows\n`,
         free: () => calls.push('free'),
       };
     }
@@ -312,8 +313,13 @@ test('the fold keeps one run’s samples, answers for that run only, and picks t
   const b = /** @type {any} */ (fold.handle({ fold: 'ensemble', ask: 4, run: 7, metric: 'amplification' }));
   assert.equal(b.metric, 'amplification');
   assert.deepEqual(calls, ['shown delivery_pct of 2', 'free', 'shown amplification of 2', 'free']);
+  // The per-seed CSV as a text/csv blob, so the page never holds it as a string.
+  const csv = /** @type {any} */ (fold.handle({ fold: 'csv', ask: 5, run: 7 }));
+  assert.ok(csv.blob instanceof Blob);
+  assert.equal(csv.blob.type, 'text/csv');
+  assert.equal(await csv.blob.text(), 'seed,group,metric,value\n2 rows\n');
   // The engine's error, named at its field.
-  const e = /** @type {any} */ (fold.handle({ fold: 'start', ask: 5, run: 8, model: 'bad' }));
+  const e = /** @type {any} */ (fold.handle({ fold: 'start', ask: 6, run: 8, model: 'bad' }));
   assert.equal(e.error.field, 'model');
 });
 

@@ -4,6 +4,9 @@
 
 import { t } from './i18n.js';
 
+/** The longest text (UTF-16 units; bytes for a blob) the export box is given: about 1 MB. */
+const BOX_MAX = 1_000_000;
+
 /** The share box and status line of one model's page. */
 export class Exports {
   /**
@@ -43,14 +46,25 @@ export class Exports {
   }
 
   /**
-   * Saves text or a blob as a download; text also goes to the export box.
+   * Saves text or a blob as a download; text (a text blob too) also goes to the export box,
+   * unless it is too long for a textarea to take at once: filling it with a 10,000-seed
+   * ensemble's per-seed CSV (about 50 MB) held the page for seconds. The box is then emptied
+   * rather than left showing an earlier export.
    * @param {string} name file name
    * @param {string | Blob} content
    * @param {string} type MIME type of text content
    */
   download(name, content, type) {
     const blob = content instanceof Blob ? content : new Blob([content], { type });
-    if (!(content instanceof Blob)) this.box.value = content;
+    if (typeof content === 'string') this.box.value = content.length <= BOX_MAX ? content : '';
+    else if (blob.type.startsWith('text/')) {
+      this.box.value = '';
+      if (blob.size <= BOX_MAX) {
+        blob.text().then((text) => {
+          this.box.value = text;
+        });
+      }
+    }
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
     a.download = name;

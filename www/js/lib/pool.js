@@ -25,9 +25,9 @@ import { errorMessage } from './jobs.js';
 /** @typedef {import('../../retrystorm-web.js').Estimate} Estimate */
 /**
  * What a fold answers, with the run it is of: `flat` a summary (none before there is
- * one) and for an ensemble the metric whose per-seed values it carries; `text` the
+ * one) and for an ensemble the metric whose per-seed values it carries; `blob` the
  * per-seed CSV; `estimate`; or `error`.
- * @typedef {{ask?: number, run?: number, flat?: Float64Array, metric?: string, complete?: boolean, text?: string, estimate?: Estimate, error?: ReturnType<typeof errorMessage>}} Answer
+ * @typedef {{ask?: number, run?: number, flat?: Float64Array, metric?: string, complete?: boolean, blob?: Blob, estimate?: Estimate, error?: ReturnType<typeof errorMessage>}} Answer
  */
 /**
  * A run's hooks: `progress(done)` hears how many items are done in order; `want(done)`
@@ -78,8 +78,9 @@ export function poolSize() {
  * Messages, each with `fold` its kind and `ask` (answered with the same `ask`):
  * `start` {run, model, scenario, sweep} (a new run: the samples so far go);
  * `add` {run, samples: [[item, sample], …]} (no answer); `ensemble` {run, metric}
- * → {flat, metric, complete}; `sweep` {run} → {flat}; `csv` {run} → {text} (every
- * per-seed value); `estimate` {model, scenario, sweep, workers, lang} → {estimate}.
+ * → {flat, metric, complete}; `sweep` {run} → {flat}; `csv` {run} → {blob} (every
+ * per-seed value, as a text/csv blob: a 10,000-seed ensemble's is about 50 MB, which the
+ * page saves without ever holding it as a string); `estimate` {model, scenario, sweep, workers, lang} → {estimate}.
  * Answers carry the run they are of; an error answers {error}.
  */
 export class Fold {
@@ -121,7 +122,7 @@ export class Fold {
       const result = plan.result();
       if (!result) return { ask, run };
       try {
-        if (m.fold === 'csv') return { ask, run, text: result.csv() };
+        if (m.fold === 'csv') return { ask, run, blob: new Blob([result.csv()], { type: 'text/csv' }) };
         const metrics = result.metrics();
         const metric = metrics.includes(m.metric)
           ? m.metric

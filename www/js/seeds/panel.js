@@ -108,8 +108,8 @@ export class SeedsPanel {
       // Every per-seed value: the fold's, which has them all.
       if (!this.result) return;
       const a = await this.pool.ask({ fold: 'csv', run: this.runId }).catch(() => null);
-      if (a?.run === this.runId && a.text)
-        this.exports.download(`retry-storm-${model}-per-seed.csv`, a.text, 'text/csv');
+      if (a?.run === this.runId && a.blob)
+        this.exports.download(`retry-storm-${model}-per-seed.csv`, a.blob, 'text/csv');
     });
     this.out = el(
       'section',
