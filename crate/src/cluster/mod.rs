@@ -37,7 +37,7 @@ pub mod metrics;
 pub mod present;
 pub mod report;
 pub mod scenario;
-mod texts;
+pub(crate) mod texts;
 pub mod verdict;
 
 #[cfg(test)]

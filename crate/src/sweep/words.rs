@@ -103,8 +103,10 @@ crate::catalogue! {
         SuccessRatio => ("成功率", "success ratio"),
         /// Overload duration.
         OverloadDuration => ("过载时长", "overload"),
-        /// Recovery time.
-        RecoveryTime => ("恢复时间", "recovery time"),
+        /// Recovery time by cohorts (the run report's name for it).
+        RecoveryTime => ("恢复时间（到达批次）", "recovery time (cohorts)"),
+        /// Recovery time by goodput (the run report's name for it).
+        GoodputRecovery => ("恢复时间（有效吞吐）", "recovery time (goodput)"),
         /// Did not recover (a 0/1 flag per seed).
         Metastable => ("未恢复", "did not recover"),
         /// Utilisation.
@@ -317,6 +319,7 @@ const RUN_METRICS: &[(&str, Word, Unit)] = &[
     ("success_ratio", Word::SuccessRatio, Unit::Count),
     ("metastable", Word::Metastable, Unit::Flag),
     ("recovery_time_ms", Word::RecoveryTime, Unit::Ms),
+    ("goodput_recovery_ms", Word::GoodputRecovery, Unit::Ms),
     ("overload_duration_ms", Word::OverloadDuration, Unit::Ms),
     ("amplification", Word::Amplification, Unit::Ratio),
     ("latency_ms.p50", Word::LatencyP50, Unit::Ms),
@@ -637,6 +640,32 @@ mod tests {
     #[test]
     fn catalogue_is_sound() {
         assert_eq!(problems::<Word>(), Vec::<String>::new());
+    }
+
+    /// A peer's goodput figure can be compared with either recovery time: both are listed,
+    /// named as the run report names them.
+    #[test]
+    fn both_recovery_times_are_listed_as_the_report_names_them() {
+        use crate::cluster::texts::Text;
+        let s = crate::scenario::parse(include_str!(
+            "../../../scenarios/cluster-metastable-budget.json"
+        ))
+        .unwrap();
+        for lang in [Lang::En, Lang::Zh] {
+            let choices = metric_choices(&s, lang);
+            let label = |m: &str| {
+                let c = choices.iter().find(|c| c.metric == m);
+                c.map(|c| (c.label.clone(), c.unit))
+            };
+            assert_eq!(
+                label("run.recovery_time_ms"),
+                Some((Text::RecoveryTime.get(lang).to_string(), Unit::Ms))
+            );
+            assert_eq!(
+                label("run.goodput_recovery_ms"),
+                Some((Text::GoodputRecoveryTime.get(lang).to_string(), Unit::Ms))
+            );
+        }
     }
 
     #[test]
