@@ -329,8 +329,15 @@ fn bad_routes_are_named() {
             "tiers[0].routes = 2 routes is out of range: allowed absent when `client` is set",
         ),
         (
+            // Two routes of one tier may call one pool, but two tiers may not.
+            Box::new(|v| {
+                v["tiers"][1]["routes"] = json!([{"to": 2, "weight": 1, "client": {"timeout_ms": 100}}])
+            }),
+            "tiers[2] = called by 2 tiers is out of range: allowed called by exactly one tier",
+        ),
+        (
             Box::new(|v| v["tiers"][0]["routes"][1]["to"] = json!(1)),
-            "tiers[1] = called by 2 tiers is out of range: allowed called by exactly one tier",
+            "tiers[2] = called by 0 tiers is out of range: allowed called by exactly one tier",
         ),
         (
             Box::new(|v| v["tiers"][0]["routes"][0]["client"]["timeout_ms"] = json!(0)),
@@ -425,4 +432,169 @@ fn route_breakers_are_gauged_per_route_and_sum_to_the_tier() {
     assert!(!serde_json::to_string(&rc)
         .unwrap()
         .contains("route_breakers"));
+}
+
+/// A gateway whose routes all call one pool (`clients`: each route's client, weight 1).
+fn populations(clients: &[Value], rate: f64, duration_ms: u64) -> Value {
+    let routes: Vec<Value> = clients
+        .iter()
+        .map(|c| json!({"to": 1, "weight": 1, "client": c}))
+        .collect();
+    let mut v = fan_out(&[1.0], rate, duration_ms);
+    v["tiers"][0]["routes"] = json!(routes);
+    v["load"]["arrivals"] = json!("constant");
+    v
+}
+
+#[test]
+fn two_routes_to_one_callee_count_apart() {
+    // A pool that fails every attempt: route 1 never retries, route 2 makes up to 3
+    // attempts with no wait. Arrivals every 10 ms for 1 s (0..=990): 100 calls, each on
+    // one route, so route 1 sends its calls once and route 2 three times each.
+    let mut v = populations(
+        &[
+            json!({"timeout_ms": 1000}),
+            json!({"timeout_ms": 1000, "max_attempts": 3}),
+        ],
+        0.0,
+        2000,
+    );
+    v["load"]["schedule"] = json!([{"start_ms": 0, "end_ms": 1000, "rate_per_s": 100}]);
+    v["tiers"][1]["error_rate"] = json!(1.0);
+    let s = scenario(v);
+    let r = cluster::run(&s, s.seed).unwrap();
+    let (a, b) = (&r.routes[0], &r.routes[1]);
+    assert_eq!(
+        (a.name.as_str(), b.name.as_str()),
+        ("gateway → pool1 #1", "gateway → pool1 #2")
+    );
+    assert_eq!((a.to, b.to, a.share, b.share), (1, 1, 0.5, 0.5));
+    let (ca, cb) = (a.totals.first_attempts, b.totals.first_attempts);
+    assert_eq!(ca + cb, 100);
+    assert!(ca > 20 && cb > 20, "{ca} and {cb} calls");
+    assert_eq!((a.totals.retries, a.totals.errors), (0, ca));
+    assert_eq!((b.totals.retries, b.totals.errors), (2 * cb, 3 * cb));
+    assert_eq!(a.totals.successes + b.totals.successes, 0);
+    assert_eq!((a.retry_amplification, b.retry_amplification), (1.0, 3.0));
+    // The pool's arrivals are the two routes' attempts.
+    let pool = &r.tiers[1].totals;
+    assert_eq!(pool.attempts(), ca + 3 * cb);
+    assert_eq!(pool.errors, a.totals.errors + b.totals.errors);
+    assert_eq!(r.summary.failures, 100);
+    // The route table and the text report tell the two routes apart.
+    let t = present::route_table(&r);
+    assert_eq!(t.rows[0][0], "gateway → pool1 #1");
+    assert_eq!(t.rows[1][2], cb.to_string());
+    assert!(cluster::report::text(&s, &r).contains("gateway → pool1 #2"));
+    // With a cost model on both, each route bills its own errors (0.1 each) and the
+    // bucket CSV's pool rows carry both routes' cost.
+    let mut v = serde_json::to_value(&s).unwrap();
+    for k in 0..2 {
+        v["tiers"][0]["routes"][k]["client"]["cost"] = json!({"input_tokens": 100,
+            "output_tokens": 10, "input_price_per_1k": 1.0, "output_price_per_1k": 2.0});
+    }
+    let s = scenario(v);
+    let r = cluster::run(&s, s.seed).unwrap();
+    let total = |k: usize| r.routes[k].cost.as_ref().unwrap().total;
+    let close = |a: f64, b: f64| assert!((a - b).abs() < 1e-9, "{a} vs {b}");
+    close(total(0), 0.1 * ca as f64);
+    close(total(1), 0.3 * cb as f64);
+    let csv = cluster::report::csv_buckets(&r);
+    let pool: f64 = csv
+        .lines()
+        .filter(|l| l.split(',').nth(1) == Some("pool1"))
+        .map(|l| l.rsplit(',').next().unwrap().parse::<f64>().unwrap())
+        .sum();
+    close(pool, total(0) + total(1));
+}
+
+#[test]
+fn a_timeout_drawn_from_a_list() {
+    // Three populations of one caller with timeouts of 100, 200 and 400 ms on a pool
+    // that takes 300 ms: the first two time out on every call, the third never does,
+    // and the pool finishes the abandoned work after its callers gave up.
+    let clients: Vec<Value> = [100, 200, 400]
+        .iter()
+        .map(|t| json!({"timeout_ms": t}))
+        .collect();
+    // Arrivals every 50 ms for 2 s (0..=1950: 40 calls), all answered within the 3 s.
+    let mut v = populations(&clients, 0.0, 3000);
+    v["load"]["schedule"] = json!([{"start_ms": 0, "end_ms": 2000, "rate_per_s": 20}]);
+    v["tiers"][1]["service"] = json!({"kind": "constant", "ms": 300});
+    let s = scenario(v);
+    let r = cluster::run(&s, s.seed).unwrap();
+    check_routes(&r, true);
+    let calls: Vec<u64> = r.routes.iter().map(|x| x.totals.first_attempts).collect();
+    assert_eq!(calls.iter().sum::<u64>(), 40);
+    assert!(calls.iter().all(|&c| c > 5), "{calls:?}");
+    for x in &r.routes[..2] {
+        assert_eq!(
+            (x.totals.timeouts, x.totals.successes),
+            (x.totals.first_attempts, 0)
+        );
+    }
+    let x = &r.routes[2];
+    assert_eq!(
+        (x.totals.timeouts, x.totals.successes),
+        (0, x.totals.first_attempts)
+    );
+    assert_eq!(r.summary.successes, calls[2]);
+    assert_eq!(r.tiers[1].totals.wasted, calls[0] + calls[1]);
+}
+
+/// [`random_tree`] with a second route to each callee of a tier with routes, with a
+/// client of its own (another timeout and number of attempts), in random places.
+fn tree_with_populations(seed: u64) -> Value {
+    let mut v = random_tree(seed);
+    let mut g = JavaRandom::new(seed as i64 ^ 0x5eed);
+    for t in v["tiers"].as_array_mut().unwrap() {
+        let Some(routes) = t.get_mut("routes").and_then(Value::as_array_mut) else {
+            continue;
+        };
+        let mut more = Vec::new();
+        for r in routes.iter() {
+            let mut twin = r.clone();
+            twin["client"]["timeout_ms"] = json!(20 + g.next_int_bounded(200).unwrap());
+            twin["client"]["max_attempts"] = json!(1 + g.next_int_bounded(4).unwrap());
+            more.push(twin);
+        }
+        for twin in more {
+            let at = g.next_int_bounded(routes.len() as i32 + 1).unwrap() as usize;
+            routes.insert(at, twin);
+        }
+        routes.truncate(8);
+    }
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 30, ..ProptestConfig::default() })]
+
+    #[test]
+    fn routes_to_one_callee_sum_to_its_arrivals(seed in any::<u64>()) {
+        let s = scenario(tree_with_populations(seed));
+        let r = cluster::run(&s, s.seed).unwrap();
+        check_routes(&r, true);
+        for (j, t) in r.tiers.iter().enumerate().skip(1) {
+            let into: Vec<&cluster::RouteSummary> =
+                r.routes.iter().filter(|x| x.to as usize == j).collect();
+            let sum = |f: fn(&cluster::RouteSummary) -> u64| into.iter().map(|x| f(x)).sum::<u64>();
+            let c = &t.totals;
+            prop_assert_eq!(sum(|x| x.totals.first_attempts), c.first_attempts, "tier {}", j);
+            prop_assert_eq!(sum(|x| x.totals.retries), c.retries);
+            prop_assert_eq!(sum(|x| x.totals.successes), c.successes);
+            prop_assert_eq!(sum(|x| x.totals.timeouts), c.timeouts);
+            prop_assert_eq!(sum(|x| x.totals.overloads), c.overloads);
+            prop_assert_eq!(sum(|x| x.totals.errors), c.errors);
+            prop_assert_eq!(sum(|x| x.totals.breaker_rejected), c.breaker_rejected);
+            prop_assert_eq!(sum(|x| x.totals.budget_rejected), c.budget_rejected);
+            prop_assert_eq!(sum(|x| x.totals.bulkhead_rejected), c.bulkhead_rejected);
+            prop_assert_eq!(sum(|x| x.pending_at_end), t.pending_at_end);
+        }
+        // Route names are unique.
+        let mut names: Vec<&str> = r.routes.iter().map(|x| x.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        prop_assert_eq!(names.len(), r.routes.len());
+    }
 }

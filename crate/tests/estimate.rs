@@ -177,6 +177,15 @@ fn estimates_are_within_a_factor_of_two_of_the_measured_heap() {
         v["bucket_ms"] = json!(100);
         v["load"]["rate_per_s"] = json!(10);
     });
+    // Two caller populations of one pool over many buckets: counters per route too.
+    let populations = preset("cluster-routes-per-route-budget", |v| {
+        v["tiers"].as_array_mut().unwrap().pop();
+        v["tiers"][0]["routes"][1]["to"] = json!(1);
+        v["faults"][0]["tier"] = json!(1);
+        v["duration_ms"] = json!(600_000);
+        v["bucket_ms"] = json!(100);
+        v["load"]["rate_per_s"] = json!(10);
+    });
     let article = preset("article", |_| {});
     let stampede = preset("cluster-gc-stampede-naive", |_| {});
     let small_cluster = preset("cluster-call-chain", |v| {
@@ -194,6 +203,11 @@ fn estimates_are_within_a_factor_of_two_of_the_measured_heap() {
         run_case(
             "cluster 6000 buckets, run --json",
             &wide_cluster,
+            Format::Json,
+        ),
+        run_case(
+            "cluster two routes to one pool, 6000 buckets, run --json",
+            &populations,
             Format::Json,
         ),
         ensemble_case(

@@ -452,13 +452,16 @@ pub struct RunResult {
 }
 
 /// One route of a tier's client over the whole run: what was sent on it and how it
-/// ended. Every tier but the first has exactly one caller, so a route's counts are its
-/// callee tier's (`tiers[to].totals`): attempts sent = successes + timeouts + overloads
-/// + errors + pending at the end; refusals (breaker, budget, bulkhead) never left.
+/// ended: attempts sent = successes + timeouts + overloads + errors + pending at the
+/// end; refusals (breaker, budget, bulkhead) never left. Every tier but the first has
+/// one calling tier, so a route that is its callee's only route has the callee tier's
+/// counts (`tiers[to].totals`); routes of one tier that call the same tier (caller
+/// populations with policies of their own) count their own, which sum to the callee's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RouteSummary {
-    /// `caller → callee`, by tier name.
+    /// `caller → callee`, by tier name; `caller → callee #k` when another route of the
+    /// caller calls the same tier (`k`: the route's number in its tier, from 1).
     pub name: String,
     /// Index of the calling tier.
     pub from: u32,
@@ -466,8 +469,10 @@ pub struct RouteSummary {
     pub to: u32,
     /// Share of the caller's calls this route gets (its weight over the routes' sum).
     pub share: f64,
-    /// What was sent on the route and how it ended: its callee tier's totals
-    /// (`first_attempts` are the calls made on it; the refusals are its own).
+    /// What was sent on the route and how it ended (`first_attempts` are the calls made
+    /// on it): its callee tier's totals, or, when another route calls the same tier,
+    /// its own attempts, outcomes and refusals, the callee's own figures (services,
+    /// waits, queue, waste) left at 0.
     pub totals: TierBucket,
     /// Attempts still outstanding at the end.
     pub pending_at_end: u64,

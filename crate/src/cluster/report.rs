@@ -83,16 +83,19 @@ pub fn markdown_in(r: &RunResult, lang: Lang) -> String {
 }
 
 /// One CSV row per bucket and tier, with a header; with a cost model on some route, a
-/// last column `cost`: what the attempts into that tier cost in the bucket (its route's).
+/// last column `cost`: what the attempts into that tier cost in the bucket (its routes').
 pub fn csv_buckets(r: &RunResult) -> String {
     let mut o = String::from(
         "start_ms,tier,first_attempts,retries,successes,timeouts,overloads,errors,breaker_rejected,budget_rejected,bulkhead_rejected,wasted,queue_depth,in_flight,breakers_open,breakers_half_open,breakers_closed,mean_queue,mean_in_flight,utilisation,mean_wait_ms,mean_service_ms",
     );
-    // The cost per bucket of the route into each tier, if it has a cost model.
-    let mut cost_of: Vec<Option<&[f64]>> = vec![None; r.tiers.len()];
+    // The cost per bucket of the routes into each tier that have a cost model.
+    let mut cost_of: Vec<Option<Vec<f64>>> = vec![None; r.tiers.len()];
     for x in &r.routes {
         if let (Some(c), Some(slot)) = (&x.cost, cost_of.get_mut(x.to as usize)) {
-            *slot = Some(c.per_sec.as_slice());
+            match slot {
+                Some(sum) => sum.iter_mut().zip(&c.per_sec).for_each(|(s, v)| *s += v),
+                None => *slot = Some(c.per_sec.clone()),
+            }
         }
     }
     let costed = cost_of.iter().any(Option::is_some);
@@ -134,6 +137,7 @@ pub fn csv_buckets(r: &RunResult) -> String {
             if costed {
                 let bucket = (b.start_ms / r.bucket_ms.max(1)) as usize;
                 let v = cost_of[k]
+                    .as_ref()
                     .and_then(|c| c.get(bucket))
                     .copied()
                     .unwrap_or(0.0);

@@ -909,13 +909,27 @@ impl Breaker {
 }
 
 impl Tier {
-    /// The tiers this tier calls (`tiers` is the chain's length, `k` this tier's index).
+    /// The tiers this tier calls, each once, in the order its routes first name them
+    /// (`k` is this tier's index): several routes may call one tier.
     pub fn callees(&self, k: usize) -> Vec<usize> {
         if self.client.is_some() {
             vec![k + 1]
         } else {
-            self.routes.iter().map(|r| r.to as usize).collect()
+            let mut out: Vec<usize> = Vec::with_capacity(self.routes.len());
+            for r in &self.routes {
+                if !out.contains(&(r.to as usize)) {
+                    out.push(r.to as usize);
+                }
+            }
+            out
         }
+    }
+
+    /// Whether route `r` calls a tier that another of this tier's routes calls too (two
+    /// caller populations of one callee): its attempts are then counted on their own.
+    pub fn route_shares_callee(&self, r: usize) -> bool {
+        let to = self.routes[r].to;
+        self.routes.iter().filter(|x| x.to == to).count() > 1
     }
 }
 

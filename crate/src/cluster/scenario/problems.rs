@@ -508,7 +508,7 @@ impl Scenario {
                     p.push(ValidationError::new(
                         format!("tiers[{j}]"),
                         format!("called by {c} tiers"),
-                        "called by exactly one tier (a `client` on the tier before it, or one route)",
+                        "called by exactly one tier (a `client` on the tier before it, or routes of one tier)",
                     ));
                 }
             }

@@ -28,6 +28,17 @@ impl Simulation {
         }
     }
 
+    /// Counts an attempt or a refusal of route `r` (calling `callee`) now with `f`: in
+    /// the callee's counters, and in the route's own when another route of its tier
+    /// calls the same tier.
+    #[inline(always)]
+    fn count(&mut self, r: usize, callee: usize, now: u64, f: impl Fn(&mut TierBucket)) {
+        f(self.bucket(callee, now));
+        if self.routes[r].own_counts {
+            f(self.rec.route_bucket(r));
+        }
+    }
+
     pub(super) fn breaker_cfg(&self, r: usize) -> &Breaker {
         &self.route(r).breaker_cfg
     }
@@ -79,7 +90,7 @@ impl Simulation {
                     return;
                 } else {
                     self.jobs[p as usize].calls += 1;
-                    self.bucket(callee, now).bulkhead_rejected += 1;
+                    self.count(r, callee, now, |b| b.bulkhead_rejected += 1);
                     self.after_failure(p, Outcome::Overload, now);
                     return;
                 }
@@ -99,7 +110,7 @@ impl Simulation {
                 self.bulkhead_release(r, i, now);
             }
             self.jobs[p as usize].calls += 1;
-            self.bucket(callee, now).breaker_rejected += 1;
+            self.count(r, callee, now, |b| b.breaker_rejected += 1);
             self.after_failure(p, Outcome::BreakerRejected, now);
             return;
         };
@@ -116,14 +127,13 @@ impl Simulation {
         };
         self.jobs[child as usize].cohort = job.cohort;
         self.rec.attempt_sent(job.cohort, callee);
-        {
-            let b = self.bucket(callee, now);
+        self.count(r, callee, now, |b| {
             if calls == 1 {
                 b.first_attempts += 1;
             } else {
                 b.retries += 1;
             }
-        }
+        });
         if let Some(b) = self.tiers[t].budgets.get_mut(hop.budget) {
             b.on_sent(now, calls == 1);
         }
@@ -158,7 +168,7 @@ impl Simulation {
             let since = self.jobs[w as usize].bh_since;
             if now.saturating_sub(since) > bh.max_wait_ms * 1000 {
                 self.jobs[w as usize].calls += 1;
-                self.bucket(callee, now).bulkhead_rejected += 1;
+                self.count(r, callee, now, |b| b.bulkhead_rejected += 1);
                 self.after_failure(w, Outcome::Overload, now);
                 continue;
             }
@@ -192,15 +202,12 @@ impl Simulation {
         };
         let hop = self.hop(r, i);
         let callee = hop.to;
-        {
-            let b = self.bucket(callee, now);
-            match outcome {
-                Outcome::Success => b.successes += 1,
-                Outcome::Timeout => b.timeouts += 1,
-                Outcome::Overload | Outcome::BreakerRejected => b.overloads += 1,
-                Outcome::Error => b.errors += 1,
-            }
-        }
+        self.count(r, callee, now, |b| match outcome {
+            Outcome::Success => b.successes += 1,
+            Outcome::Timeout => b.timeouts += 1,
+            Outcome::Overload | Outcome::BreakerRejected => b.overloads += 1,
+            Outcome::Error => b.errors += 1,
+        });
         if self.jobs[p as usize].bh_held {
             self.jobs[p as usize].bh_held = false;
             self.bulkhead_release(r, i, now);
@@ -276,7 +283,7 @@ impl Simulation {
                 .get(tr.breaker)
                 .is_some_and(|b| b.status(self.breaker_cfg(r), now) != Status::Closed);
             if open {
-                self.bucket(callee, now).budget_rejected += 1;
+                self.count(r, callee, now, |b| b.budget_rejected += 1);
                 self.end_job(p, kind.propagate(), now);
                 return;
             }
@@ -291,7 +298,7 @@ impl Simulation {
             None => Some(0),
         };
         let Some(cost) = granted else {
-            self.bucket(callee, now).budget_rejected += 1;
+            self.count(r, callee, now, |b| b.budget_rejected += 1);
             self.end_job(p, kind.propagate(), now);
             return;
         };

@@ -93,11 +93,21 @@ pub(crate) fn setup_bytes(sc: &Scenario) -> u64 {
 fn recorder_bytes(sc: &Scenario, n_routes: usize) -> u64 {
     let n_t = sc.tiers.len();
     let n_b = sc.duration_ms.div_ceil(sc.bucket_ms.max(1)) as usize;
-    // Per-route gauges only when some tier has several routes (a chain has none).
+    // Per-route gauges only when some tier has several routes (a chain has none), and
+    // per-route counters only when two routes of a tier call one tier.
     let per_route = sc.tiers.iter().any(|t| t.routes.len() > 1);
+    let counted = sc
+        .tiers
+        .iter()
+        .any(|t| (0..t.routes.len()).any(|r| t.route_shares_callee(r)));
     bytes::<TierBucket>(n_b * n_t)
         + if per_route {
             bytes::<[u32; 3]>(n_b * n_routes)
+        } else {
+            0
+        }
+        + if counted {
+            bytes::<TierBucket>(n_b * n_routes)
         } else {
             0
         }

@@ -204,6 +204,9 @@ struct RouteRt {
     no_retry_open: bool,
     /// The breaker counts the calls (a retry-only breaker), told of each first attempt.
     counts_calls: bool,
+    /// Another route of the tier calls the same tier: this route's attempts and refusals
+    /// are also counted on their own (the callee's counters hold every route's).
+    own_counts: bool,
     breaker_cfg: Breaker,
     bulkhead: Option<Bulkhead>,
     backoff: (Backoff, Jitter),
@@ -382,6 +385,7 @@ fn route_runtimes(
             idempotent_only: c.idempotent_only,
             no_retry_open: c.no_retry_while_breaker_open || retry_only,
             counts_calls: retry_only,
+            own_counts: chain.is_none() && t.route_shares_callee(r),
             breaker_cfg: c.breaker.clone(),
             bulkhead: c.bulkhead.clone(),
             backoff: (c.backoff.clone(), c.jitter.clone()),
@@ -471,6 +475,7 @@ impl Simulation {
             routes.extend(rts);
         }
         let route_gauges = gauges_per_route(&tiers, &routes).then_some(routes.len());
+        let route_counts = routes.iter().any(|r| r.own_counts).then_some(routes.len());
         let mut sim = Simulation {
             seed,
             rng,
@@ -489,7 +494,7 @@ impl Simulation {
             next_uid: 0,
             entry_rr: 0,
             arrival_clock: 0.0,
-            rec: record::Recorder::new(&sc, route_gauges),
+            rec: record::Recorder::new(&sc, route_gauges, route_counts),
             service: sc.tiers.iter().map(|t| Sampler::new(&t.service)).collect(),
             const_gap_us: (sc.load.schedule.is_empty() && sc.load.rate_per_s > 0.0)
                 .then(|| 1e6 / sc.load.rate_per_s),

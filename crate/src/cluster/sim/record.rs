@@ -23,6 +23,14 @@ pub(super) struct Recorder {
     /// Per bucket × route: `[open, half-open, closed]` breaker gauges, when some tier has
     /// several routes with breakers of their own (see `Bucket::route_breakers`); else empty.
     route_breakers: Vec<[u32; 3]>,
+    /// Per bucket × route: the attempts and refusals of each route counted on its own
+    /// (`RouteRt::own_counts`), when some route shares its callee with another route of
+    /// its tier; else empty.
+    route_counts: Vec<TierBucket>,
+    /// Routes per bucket in `route_counts` (0 when it is empty).
+    n_counted: usize,
+    /// Offset in `route_counts` of the bucket holding `now`.
+    route_row: usize,
     sample_idx: usize,
     hist: Histogram,
     /// Latencies of the successes in the bucket being filled.
@@ -57,8 +65,13 @@ pub(super) struct Recorder {
 
 impl Recorder {
     /// Empty accumulators for `sc`; `route_gauges` is the number of routes when each
-    /// route's breakers are gauged on their own (see `route_breakers`), else `None`.
-    pub(super) fn new(sc: &Scenario, route_gauges: Option<usize>) -> Recorder {
+    /// route's breakers are gauged on their own (see `route_breakers`), else `None`;
+    /// `route_counts` the same when some route's attempts are counted on their own.
+    pub(super) fn new(
+        sc: &Scenario,
+        route_gauges: Option<usize>,
+        route_counts: Option<usize>,
+    ) -> Recorder {
         let n_tiers = sc.tiers.len();
         let n_buckets = sc.duration_ms.div_ceil(sc.bucket_ms) as usize;
         let mut rec = Recorder {
@@ -68,6 +81,10 @@ impl Recorder {
             end: sc.duration_ms * 1000,
             counters: vec![TierBucket::default(); n_buckets * n_tiers],
             route_breakers: route_gauges.map_or_else(Vec::new, |n| vec![[0; 3]; n_buckets * n]),
+            route_counts: route_counts
+                .map_or_else(Vec::new, |n| vec![TierBucket::default(); n_buckets * n]),
+            n_counted: route_counts.unwrap_or(0),
+            route_row: 0,
             sample_idx: 0,
             hist: Histogram::default(),
             bucket_hist: BucketLatency::default(),
@@ -110,6 +127,12 @@ impl Recorder {
             ((now / self.bucket_us) as usize).min(self.n_buckets - 1) * self.n_tiers
         );
         &mut self.counters[self.row + tier]
+    }
+
+    /// The own counters of route `r` (one counted on its own) in the bucket holding `now`.
+    #[inline]
+    pub(super) fn route_bucket(&mut self, r: usize) -> &mut TierBucket {
+        &mut self.route_counts[self.route_row + r]
     }
 
     /// Entry requests that arrived and have not ended yet.
@@ -219,6 +242,7 @@ impl Simulation {
             NEVER
         };
         rec.row = rec.sample_idx.min(rec.n_buckets - 1) * rec.n_tiers;
+        rec.route_row = rec.sample_idx.min(rec.n_buckets - 1) * rec.n_counted;
     }
 
     fn sample(&mut self, b: usize, at: u64) {
@@ -293,39 +317,65 @@ impl Simulation {
         }
     }
 
-    /// Every route's totals (its callee tier's, as each tier has one caller) and cost.
-    fn route_summaries(&self, buckets: &[Bucket], tiers: &[TierSummary]) -> Vec<RouteSummary> {
+    /// Every route's totals and cost, with `pending` (attempts outstanding per route): a
+    /// route that is its callee's only caller has the callee tier's totals; one that
+    /// shares its callee with another route of its tier has its own attempts and
+    /// refusals, and none of the callee's own figures (services, queue, waste: see the
+    /// callee's tier).
+    fn route_summaries(&self, tiers: &[TierSummary], pending: &[u64]) -> Vec<RouteSummary> {
+        let rec = &self.rec;
         let mut out = Vec::new();
         for (k, t) in self.sc.tiers.iter().enumerate() {
             let clients: Vec<&super::super::scenario::Client> = match &t.client {
                 Some(c) => vec![c],
                 None => t.routes.iter().map(|r| &r.client).collect(),
             };
+            let range = self.tiers[k].routes.clone();
             let mut before = 0.0;
-            for (route, client) in self.routes[self.tiers[k].routes.clone()]
-                .iter()
-                .zip(clients)
+            for ((r, route), client) in range.clone().zip(&self.routes[range.clone()]).zip(clients)
             {
                 let to = route.to;
-                let x = &tiers[to].totals;
+                let in_bucket = |b: usize| -> &TierBucket {
+                    if route.own_counts {
+                        &rec.route_counts[b * rec.n_counted + r]
+                    } else {
+                        &rec.counters[b * rec.n_tiers + to]
+                    }
+                };
+                let x = if route.own_counts {
+                    let mut x = TierBucket::default();
+                    (0..rec.n_buckets).for_each(|b| x.add(in_bucket(b)));
+                    x
+                } else {
+                    tiers[to].totals.clone()
+                };
                 let cost = client.cost.as_ref().map(|c| {
-                    let bills: Vec<crate::cost::Bill> = buckets
-                        .iter()
+                    let bills: Vec<crate::cost::Bill> = (0..rec.n_buckets)
                         .map(|b| {
-                            let y = &b.tiers[to];
+                            let y = in_bucket(b);
                             c.bill(y.successes, [y.errors, y.overloads, y.timeouts])
                         })
                         .collect();
                     crate::cost::CostResult::new(c, &bills, x.first_attempts, x.successes)
                 });
+                let callee = &self.sc.tiers[to].name;
                 out.push(RouteSummary {
-                    name: format!("{} → {}", t.name, self.sc.tiers[to].name),
+                    // Routes that share a callee are told apart by their number in the tier.
+                    name: if route.own_counts {
+                        format!("{} → {callee} #{}", t.name, r - range.start + 1)
+                    } else {
+                        format!("{} → {callee}", t.name)
+                    },
                     from: k as u32,
                     to: to as u32,
                     share: route.upto - before,
-                    totals: x.clone(),
-                    pending_at_end: tiers[to].pending_at_end,
-                    retry_amplification: tiers[to].retry_amplification,
+                    pending_at_end: pending[r],
+                    retry_amplification: if x.first_attempts > 0 {
+                        x.attempts() as f64 / x.first_attempts as f64
+                    } else {
+                        0.0
+                    },
+                    totals: x,
                     cost,
                 });
                 before = route.upto;
@@ -389,7 +439,7 @@ impl Simulation {
         .run();
         let tiers = self.tier_summaries(&buckets, &pending.attempts, &verdict, at);
         let summary = self.summary(&tiers, pending.entries, &verdict, trigger);
-        let routes = self.route_summaries(&buckets, &tiers);
+        let routes = self.route_summaries(&tiers, &pending.routes);
         RunResult {
             routes,
             scenario: self.sc.name.clone(),
@@ -411,6 +461,7 @@ impl Simulation {
         let late_us = self.sc.steady.late_ms.saturating_mul(1000);
         let mut p = Pending {
             attempts: vec![0; self.tiers.len()],
+            routes: vec![0; self.routes.len()],
             entries: 0,
             cohort_late: vec![[0; 3]; self.rec.n_buckets],
         };
@@ -430,6 +481,7 @@ impl Simulation {
             if j.st == St::Calling {
                 if let Some(route) = self.routes.get(j.route as usize) {
                     p.attempts[route.to] += 1;
+                    p.routes[j.route as usize] += 1;
                 }
             }
         }
@@ -586,10 +638,11 @@ impl Simulation {
 }
 
 /// What [`Simulation::finish`] finds still pending: attempts into each tier (entries
-/// for tier 0), entry requests, and per bucket its cohort's pending entries `[late,
+/// for tier 0) and on each route, entry requests, and per bucket its cohort's pending entries `[late,
 /// not late, arrival of the last late one + 1 µs]` (the late ones count as failures).
 struct Pending {
     attempts: Vec<u64>,
+    routes: Vec<u64>,
     entries: u64,
     cohort_late: Vec<[u64; 3]>,
 }
