@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import * as e2e from './harness.js';
@@ -322,6 +323,58 @@ test('a routes preset shows the route table of the CLI; a route is added and rem
     tiers[0].routes.map((/** @type {any} */ r) => r.to),
     [1, 2],
   );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('two routes to one pool are two caller populations: made in the editor, told apart as the CLI does, kept by a link', async () => {
+  const page = await open(h.url);
+  await page.click('input[name="model"][value="cluster"]');
+  await e2e.waitRunCount(page, 'clusterRuns', 1);
+  let n = await e2e.runCount(page, 'clusterRuns');
+  await e2e.choosePreset(page, 'cluster-routes-per-route-budget', 'cluster');
+  await e2e.waitRunCount(page, 'clusterRuns', ++n);
+  // A third route (to a new tier, as none is free), pointed at the fast pool: the new
+  // tier is left without a caller, which the engine names, and goes.
+  await page.click('button[data-act="route-add"][data-index="0"]');
+  await e2e.waitRunCount(page, 'clusterRuns', ++n);
+  await page.selectOption('[data-field="tiers[0].routes[2].to"]', '1');
+  const msg = page.locator('[data-tier="3"] .tier-head .field-msg');
+  await msg.waitFor();
+  assert.match(String(await msg.getAttribute('title')), /tiers\[3\].*called by 0 tiers/);
+  await page.click('button[data-act="tier-del"][data-index="3"]');
+  await e2e.waitRunCount(page, 'clusterRuns', ++n);
+  // The new population gives up sooner.
+  await e2e.commitField(page, {
+    field: 'tiers[0].routes[2].client.timeout_ms',
+    value: '30',
+    runs: 'clusterRuns',
+    commit: 'change',
+  });
+  const cfg = await page.evaluate(() => window.playground.cluster.cfg);
+  assert.deepEqual(
+    cfg.tiers[0].routes.map((/** @type {any} */ r) => r.to),
+    [1, 2, 1],
+  );
+  const rows = await e2e.tableRows(page, '#cluster-routes');
+  assert.deepEqual(
+    rows.slice(1).map((r) => r[0]),
+    ['gateway → fast-pool #1', 'gateway → slow-pool', 'gateway → fast-pool #3'],
+  );
+  assert.notDeepEqual(rows[1].slice(2), rows[3].slice(2), 'each population its own figures');
+  // The CLI prints the same table for the same scenario.
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'populations-')), 'scenario.json');
+  fs.writeFileSync(file, JSON.stringify({ ...cfg, model: 'cluster' }));
+  assert.deepEqual(rows, textTable(cli(['run', '--scenario', file]), 'route '));
+  await page.locator('#cluster-root').screenshot({ path: path.join(e2e.ARTIFACTS, 'route-populations.png') });
+  // A link brings the three routes and their table into a fresh page.
+  await page.click('#copy-link');
+  const again = await h.page(await page.inputValue('#cluster-export-text'));
+  await e2e.waitRunCount(again, 'clusterRuns', 1);
+  assert.deepEqual(await e2e.tableRows(again, '#cluster-routes'), rows);
+  assert.equal(await again.inputValue('[data-field="tiers[0].routes[2].to"]'), '1');
+  assert.deepEqual(again.errors, []);
+  await again.close();
   assert.deepEqual(page.errors, []);
   await page.close();
 });

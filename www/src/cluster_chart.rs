@@ -21,7 +21,7 @@ use crate::chart_text::Text;
 use crate::cluster_legend::{self, Legends, PanelLegend};
 use crate::cluster_look::{
     attempts_per_s, band_of, p50_style, p99_style, pinned_attempts, pinned_cost, pinned_style,
-    queue_style, route_cost, shows_cost, tier_scale, FIRST, LINE_W, RETRY,
+    queue_style, route_cost, route_into_name, shows_cost, tier_scale, FIRST, LINE_W, RETRY,
 };
 pub use crate::cluster_look::{Look, Shown};
 use crate::legend;
@@ -78,22 +78,26 @@ fn band_h(s: &Scenario, k: usize) -> f64 {
 }
 
 /// How tier `k` is called when a route calls it: ` (route gateway → fast, 80% of the
-/// calls)`, so a tree's panels read as its per-route breakdown (a route's attempts are
-/// its callee tier's); empty for a tier called through a chain's client.
+/// calls)`, so a tree's panels read as its per-route breakdown (the share of all the
+/// caller's routes into the tier: several may call it); empty for a tier called
+/// through a chain's client.
 fn route_into(s: &Scenario, k: usize, lang: Lang) -> String {
     s.tiers
         .iter()
         .find_map(|caller| {
             let sum: f64 = caller.routes.iter().map(|r| r.weight).sum();
-            let route = caller.routes.iter().find(|r| r.to as usize == k)?;
-            Some(Text::RouteInto.fill(
-                lang,
-                &[
-                    &caller.name,
-                    &s.tiers[k].name,
-                    &format!("{:.0}", 100.0 * route.weight / sum),
-                ],
-            ))
+            let into = caller.routes.iter().filter(|r| r.to as usize == k);
+            let weight: f64 = into.map(|r| r.weight).sum();
+            (weight > 0.0).then(|| {
+                Text::RouteInto.fill(
+                    lang,
+                    &[
+                        &caller.name,
+                        &s.tiers[k].name,
+                        &format!("{:.0}", 100.0 * weight / sum),
+                    ],
+                )
+            })
         })
         .unwrap_or_default()
 }
@@ -103,12 +107,10 @@ pub fn has_cost(r: &RunResult) -> bool {
     r.routes.iter().any(|x| x.cost.is_some())
 }
 
-/// The cost per second of the route into tier `k` in bucket `b` of `r` (its bucket's
+/// The cost per second of the routes into tier `k` in bucket `b` of `r` (its bucket's
 /// cost over the bucket's width), 0 without a cost model.
 fn cost_per_s(r: &RunResult, b: usize, k: usize) -> f64 {
-    route_cost(r, k)
-        .and_then(|c| c.get(b))
-        .map_or(0.0, |c| c * 1000.0 / r.bucket_ms as f64)
+    route_cost(r, k, b).map_or(0.0, |c| c * 1000.0 / r.bucket_ms as f64)
 }
 
 /// The CSS height the chart of `s` needs on a wide canvas, pixels (every caption on one
@@ -361,11 +363,10 @@ pub fn readout<R: Shown>(
             color: color.clone(),
             alarm: cap.is_some_and(|c| total > c),
         });
-        if let Some(c) = route_cost(r, k).filter(|_| cost) {
-            let route = r.routes.iter().find(|x| x.to as usize == k);
-            let bucket_cost = c.get(b).copied().unwrap_or(0.0);
+        if let Some(bucket_cost) = route_cost(r, k, b).filter(|_| cost) {
+            let route = route_into_name(r, k);
             rows.push(ReadoutRow {
-                label: Text::ReadCost.fill(lang, &[&route.map_or(name, |x| x.name.as_str())]),
+                label: Text::ReadCost.fill(lang, &[&route.as_deref().unwrap_or(name)]),
                 value: Text::ReadCostValue.fill(
                     lang,
                     &[&fixed(bucket_cost, 4), &fixed(cost_per_s(r, b, k), 4)],
@@ -1039,9 +1040,18 @@ fn route_breaker_band<DB: DrawingBackend>(
                 .unwrap_or_default();
             [g[0], g[1]]
         })?);
-        // The pool's name where the value axis's labels would be.
+        // The pool's name where the value axis's labels would be, after the route's
+        // number when another route calls the same pool.
         let name = sc.tiers.get(x.to as usize).map_or("?", |t| t.name.as_str());
-        let label: String = name.chars().take(10).collect();
+        let m = i - r.routes.iter().position(|y| y.from == x.from).unwrap_or(i);
+        let label: String = if sc.tiers[k].route_shares_callee(m) {
+            format!("#{} {name}", m + 1)
+        } else {
+            name.to_string()
+        }
+        .chars()
+        .take(10)
+        .collect();
         strip
             .draw(&plotters::element::Text::new(
                 label,

@@ -146,10 +146,10 @@ fn tier_entries(
         label: label.get(lang).to_string(),
     };
     if cc::shows_cost(r, k, look) {
-        let route = r.routes.iter().find(|x| x.to as usize == k);
+        let route = cc::route_into_name(r, k).unwrap_or_default();
         let mut out = vec![Entry {
             key: Key::Box(color(k).filled()),
-            label: Text::RouteCost.fill(lang, &[&route.map_or("", |x| x.name.as_str())]),
+            label: Text::RouteCost.fill(lang, &[&route]),
         }];
         if cc::pinned_cost(a, k).is_some() {
             out.push(pinned(Text::PinnedCost));

@@ -34,25 +34,34 @@ const P99: RGBColor = RGBColor(204, 121, 167);
 /// The width of a series' line (a tier's median, its queue, a latency), CSS pixels.
 pub(crate) const LINE_W: f64 = 2.0;
 
-/// The cost per bucket of the route into tier `k` (every tier but the first has one
-/// caller), when that route's client has a cost model.
-pub(crate) fn route_cost(r: &RunResult, k: usize) -> Option<&[f64]> {
-    r.routes
-        .iter()
-        .find(|x| x.to as usize == k)
-        .and_then(|x| x.cost.as_ref())
-        .map(|c| c.per_sec.as_slice())
+/// The cost in bucket `b` of the routes into tier `k` that have a cost model (every
+/// tier but the first has one calling tier, several of whose routes may call it), when
+/// one has.
+pub(crate) fn route_cost(r: &RunResult, k: usize, b: usize) -> Option<f64> {
+    let mut costs = (r.routes.iter())
+        .filter(|x| x.to as usize == k)
+        .filter_map(|x| x.cost.as_ref())
+        .peekable();
+    costs.peek()?;
+    Some(costs.filter_map(|c| c.per_sec.get(b)).sum())
 }
 
-/// Whether tier `k`'s panel shows the cost per second of the route calling it (the cost
-/// switch is on and that route has a cost model) rather than its attempts.
+/// `caller → callee`, how the tier calling tier `k` calls it (by one route or several).
+pub(crate) fn route_into_name(r: &RunResult, k: usize) -> Option<String> {
+    let x = r.routes.iter().find(|x| x.to as usize == k)?;
+    let name = |t: u32| r.tiers.get(t as usize).map_or("", |t| t.name.as_str());
+    Some(format!("{} → {}", name(x.from), name(x.to)))
+}
+
+/// Whether tier `k`'s panel shows the cost per second of the routes calling it (the
+/// cost switch is on and one of them has a cost model) rather than its attempts.
 pub(crate) fn shows_cost(r: &RunResult, k: usize, look: Look) -> bool {
-    look.cost && route_cost(r, k).is_some()
+    look.cost && route_cost(r, k, 0).is_some()
 }
 
 /// The pinned run `a`, when it has a cost for the route into tier `k` to draw.
 pub(crate) fn pinned_cost(a: Option<&RunResult>, k: usize) -> Option<&RunResult> {
-    a.filter(|a| route_cost(a, k).is_some())
+    a.filter(|a| route_cost(a, k, 0).is_some())
 }
 
 /// The pinned run `a`, when it has a tier `k` whose attempts to draw.

@@ -641,9 +641,14 @@ export class ClusterApp {
       ...(tier.client
         ? [{ path: `tiers[${k}].client`, label: t('paste.target', { from: name(k), to: name(k + 1) }) }]
         : []),
-      .../** @type {any[]} */ (tier.routes ?? []).map((r, m) => ({
+      .../** @type {any[]} */ (tier.routes ?? []).map((r, m, all) => ({
         path: `tiers[${k}].routes[${m}].client`,
-        label: t('paste.target', { from: name(k), to: name(Number(r.to)) }),
+        // Routes that call one pool (caller populations) are told apart by number.
+        label: t(all.filter((x) => x.to === r.to).length > 1 ? 'paste.targetRoute' : 'paste.target', {
+          from: name(k),
+          to: name(Number(r.to)),
+          n: m + 1,
+        }),
       })),
     ]);
   }

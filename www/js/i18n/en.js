@@ -210,6 +210,7 @@ export default {
   'paste.useAs': 'Use it as the client policy of',
   'paste.apply': 'Use it',
   'paste.target': '{from} → {to}',
+  'paste.targetRoute': '{from} → {to}, route {n}',
   'paste.useAsRow': 'Use it as',
   'paste.newRow': 'a new strategy row',
   'paste.rowCannot': 'What the classic model’s row cannot say',

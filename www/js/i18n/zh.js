@@ -208,6 +208,7 @@ export default {
   'paste.useAs': '用作以下调用的客户端策略：',
   'paste.apply': '使用',
   'paste.target': '{from} 调用 {to}',
+  'paste.targetRoute': '{from} 调用 {to}，路由 {n}',
   'paste.useAsRow': '用作',
   'paste.newRow': '新的一行策略',
   'paste.rowCannot': '经典模型的一行策略无法表达的',
