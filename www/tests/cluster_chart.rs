@@ -519,3 +519,42 @@ fn on_a_phone_each_panel_is_taller_by_its_legends_rows_and_they_stand_under_its_
         }
     }
 }
+
+#[test]
+fn two_routes_to_one_pool_read_as_its_calls_and_each_strip_names_its_route() {
+    let mut v: serde_json::Value = serde_json::from_str(include_str!(
+        "../../scenarios/cluster-routes-per-route-budget.json"
+    ))
+    .unwrap();
+    v["duration_ms"] = serde_json::json!(30_000);
+    v["tiers"].as_array_mut().unwrap().pop();
+    v["faults"] = serde_json::json!([]);
+    // Both routes call the fast pool, each with a breaker and a cost model of its own.
+    for r in v["tiers"][0]["routes"].as_array_mut().unwrap() {
+        r["to"] = serde_json::json!(1);
+        r["client"]["breaker"] =
+            serde_json::json!({"kind": "consecutive", "failures": 5, "open_ms": 2000});
+        r["client"]["cost"] = serde_json::json!({"input_tokens": 100, "output_tokens": 10,
+            "input_price_per_1k": 1.0, "output_price_per_1k": 2.0});
+    }
+    let run = run_value(&v);
+    let drawn = texts(&run, None, look(), None);
+    // The pool's panel is all its caller's calls; each breaker strip names its route.
+    assert!(
+        has(&drawn, |x| x
+            .contains("(route gateway → fast-pool, 100% of the calls)")),
+        "{drawn:?}"
+    );
+    for strip in ["#1 fast-po", "#2 fast-po"] {
+        assert!(drawn.contains(&strip.to_string()), "{strip} in {drawn:?}");
+    }
+    let cost = Look {
+        cost: true,
+        ..look()
+    };
+    let drawn = texts(&run, None, cost, None);
+    assert!(
+        drawn.contains(&"gateway → fast-pool cost/s".to_string()),
+        "{drawn:?}"
+    );
+}
