@@ -153,14 +153,21 @@ impl Simulation {
         }
     }
 
-    #[inline]
+    /// The faults' effect on instance `i` of tier `t` (inlined: most of the time no
+    /// fault is active, and the callers' branches on `NONE` then fold away).
+    #[inline(always)]
     pub(super) fn effect(&self, t: usize, i: u32) -> Effect {
         let active = &self.tiers[t].active;
         if active.is_empty() {
             Effect::NONE
         } else {
-            Effect::of(&self.sc.faults, active, i)
+            self.active_effect(t, i)
         }
+    }
+
+    #[inline(never)]
+    fn active_effect(&self, t: usize, i: u32) -> Effect {
+        Effect::of(&self.sc.faults, &self.tiers[t].active, i)
     }
 
     #[inline(always)]
@@ -248,7 +255,16 @@ impl Simulation {
     }
 
     /// Starts queued work on free slots (dropping expired entries at the head).
+    #[inline(always)]
     pub(super) fn kick(&mut self, t: usize, i: u32, now: u64) {
+        // Usually nothing waits: no call, no fault lookup.
+        if !self.tiers[t].inst[i as usize].queue.is_empty() {
+            self.kick_queue(t, i, now);
+        }
+    }
+
+    #[inline(never)]
+    fn kick_queue(&mut self, t: usize, i: u32, now: u64) {
         loop {
             let fx = self.effect(t, i);
             if fx.pause_until > now || fx.outage {
