@@ -116,9 +116,23 @@ pub fn lognormal_sigma(p50: f64, p99: f64) -> f64 {
 
 /// A duration in microseconds to whole microseconds: rounded to nearest (truncating
 /// would shorten every sample by half a microsecond on average), clamped to [0, 1e15].
+///
+/// The same value as `us.round().clamp(0.0, 1e15) as u64`, without the call to the
+/// `round` routine (x86-64's baseline has no rounding instruction): below 1e15 < 2^52
+/// the integer part is exact and `us − floor(us)` is exact too (Sterbenz), so comparing
+/// the fraction with ½ rounds half away from zero as `round` does.
 #[inline]
 pub fn round_us(us: f64) -> u64 {
-    us.round().clamp(0.0, 1e15) as u64
+    if us.is_nan() || us <= 0.0 {
+        return 0;
+    }
+    if us >= 1e15 {
+        return 1_000_000_000_000_000;
+    }
+    // i64 rather than u64: one conversion instruction each way on x86-64.
+    let whole = us as i64;
+    let up = us - whole as f64 >= 0.5;
+    (whole + i64::from(up)) as u64
 }
 
 /// Milliseconds to whole microseconds, rounded to nearest, clamped to [0, 1e15].
@@ -161,6 +175,45 @@ impl Normal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn round_us_is_rounding_to_nearest_clamped() {
+        let reference = |us: f64| us.round().clamp(0.0, 1e15) as u64;
+        let mut xs = vec![
+            f64::NAN,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            -1e300,
+            -1.5,
+            -0.5,
+            -0.49,
+            -0.0,
+            0.0,
+            f64::MIN_POSITIVE,
+            0.49999999999999994,
+            0.5,
+            1.5,
+            2.5,
+            2.4999999999999996,
+            1e15 - 0.5,
+            1e15 - 0.5000000001,
+            1e15,
+            1e15 + 1.0,
+            4503599627370495.5,
+            4503599627370496.0,
+            1e300,
+        ];
+        let mut rng = crate::rng::JavaRandom::new(3);
+        for k in 0..100_000 {
+            let u = rng.next_double();
+            // Every scale from sub-microsecond to beyond the clamp, and halves exactly.
+            xs.push(u * 10f64.powi(k % 18));
+            xs.push((rng.next_int_bounded(1 << 30).unwrap_or(0) as f64) + 0.5);
+        }
+        for x in xs {
+            assert_eq!(round_us(x), reference(x), "round_us({x:e})");
+        }
+    }
 
     #[test]
     fn ln_and_exp_match_std_closely() {
