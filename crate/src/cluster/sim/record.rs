@@ -61,6 +61,8 @@ pub(super) struct Recorder {
     next_close: u64,
     /// Offset in `counters` of the bucket holding `now` (= `sample_idx` × tiers).
     row: usize,
+    /// That bucket's index (`row` / tiers, kept to spare a division per entry request).
+    cohort: u32,
 }
 
 impl Recorder {
@@ -102,6 +104,7 @@ impl Recorder {
             warmup_us: sc.steady.warmup_ms.saturating_mul(1000),
             next_close: 0,
             row: 0,
+            cohort: 0,
         };
         rec.next_close = rec.bucket_end(0);
         rec
@@ -155,7 +158,7 @@ impl Recorder {
         self.entries += 1;
         self.cohort_attempts[self.row] += 1;
         self.bucket(0, now).first_attempts += 1;
-        (self.row / self.n_tiers) as u32
+        self.cohort
     }
 
     /// An attempt into `callee` caused by an entry request of `cohort`.
@@ -241,8 +244,10 @@ impl Simulation {
         } else {
             NEVER
         };
-        rec.row = rec.sample_idx.min(rec.n_buckets - 1) * rec.n_tiers;
-        rec.route_row = rec.sample_idx.min(rec.n_buckets - 1) * rec.n_counted;
+        let current = rec.sample_idx.min(rec.n_buckets - 1);
+        rec.row = current * rec.n_tiers;
+        rec.route_row = current * rec.n_counted;
+        rec.cohort = current as u32;
     }
 
     fn sample(&mut self, b: usize, at: u64) {
