@@ -115,6 +115,8 @@ const SPAN_SHIFT: u32 = 12;
 /// Coarse ring size in spans (a power of two).
 const CSLOTS: usize = 1 << 12;
 const CMASK: u64 = CSLOTS as u64 - 1;
+/// No span (`EventQueue::coarse_next` of an empty coarse ring).
+const NONE: u64 = u64::MAX;
 
 /// Sorts by (time, seq): insertion sort for the usual few events of a bucket (often
 /// already in order), the standard unstable sort for big ones. Keys are unique, so either
@@ -175,6 +177,10 @@ pub struct EventQueue {
     /// Bit `c` set when `coarse[c]` is not empty.
     coarse_bits: Box<[u64]>,
     coarse_len: usize,
+    /// The earliest pending span (what `next_after` on `coarse_bits` would find; `NONE`
+    /// when the coarse ring is empty): kept on every push and move rather than searched
+    /// for at every refill.
+    coarse_next: u64,
     /// Buckets beyond the coarse ring at the time of their push.
     far: BinaryHeap<Event>,
     seq: u64,
@@ -202,6 +208,7 @@ impl EventQueue {
             coarse: vec![Vec::new(); CSLOTS].into_boxed_slice(),
             coarse_bits: vec![0; CSLOTS / 64].into_boxed_slice(),
             coarse_len: 0,
+            coarse_next: NONE,
             far: BinaryHeap::new(),
             seq: 0,
         }
@@ -268,6 +275,7 @@ impl EventQueue {
             self.coarse[c].push(ev);
             self.coarse_bits[c >> 6] |= 1 << (c & 63);
             self.coarse_len += 1;
+            self.coarse_next = self.coarse_next.min(span);
         } else {
             self.far.push(ev);
         }
@@ -291,7 +299,8 @@ impl EventQueue {
         };
         let far_b = self.far.peek().map(|e| e.time >> SHIFT);
         if self.coarse_len > 0 {
-            let span = self.next_coarse_span();
+            let span = self.coarse_next;
+            debug_assert_eq!(span, self.next_coarse_span());
             let start = span << SPAN_SHIFT;
             if ring_b.is_none_or(|r| start <= r) && far_b.is_none_or(|f| start <= f) {
                 // The span may hold the earliest event: move it into the fine ring. Nothing
@@ -303,6 +312,11 @@ impl EventQueue {
                 let moved = std::mem::take(&mut self.coarse[c]);
                 self.coarse_bits[c >> 6] &= !(1 << (c & 63));
                 self.coarse_len -= moved.len();
+                self.coarse_next = if self.coarse_len > 0 {
+                    self.next_coarse_span()
+                } else {
+                    NONE
+                };
                 for &ev in &moved {
                     let s = ((ev.time >> SHIFT) & MASK) as usize;
                     self.ring[s].push(ev);
