@@ -672,8 +672,11 @@ impl BucketLatency {
             let targets = [0.5, 0.9, 0.99, 0.999]
                 .map(|q: f64| ((q * total as f64).ceil() as u64).clamp(1, total));
             let mut values = [0.0f64; 4];
-            // A small sample is read exactly (sorted in place: it is emptied below).
-            self.hist.small.sort_unstable();
+            // A small sample is read exactly (sorted in place: it is emptied below); a
+            // larger one is read from the cells, and its first values are not looked at.
+            if total <= EXACT as u64 {
+                self.hist.small.sort_unstable();
+            }
             let mut next = 0;
             let mut seen = 0u64;
             for &i in &self.touched {
