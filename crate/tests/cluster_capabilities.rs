@@ -576,3 +576,138 @@ fn a_share_link_carries_the_new_fields_as_they_are() {
     let e = retrystorm::share::decode_checked(&retrystorm::share::encode(&state)).unwrap_err();
     assert_eq!(e.field, "link.cluster.load.jitter_ms");
 }
+
+/// A pass-through tier 0 (`client`, service `front_ms`) calling one server of one slot
+/// and no queue (service `service_ms`), one request at 1000 ms (constant arrivals at 1/s
+/// for 1.5 s); no warm-up, so its latency counts.
+fn one_call(client: Value, front_ms: f64, service_ms: f64) -> Value {
+    let mut v = constant_load(
+        1.0,
+        1500,
+        json!([
+            {"name": "front", "instances": 1, "concurrency": 10, "queue_capacity": 0,
+             "service": {"kind": "constant", "ms": front_ms}, "client": client},
+            {"name": "server", "instances": 1, "concurrency": 1, "queue_capacity": 0,
+             "service": {"kind": "constant", "ms": service_ms}}
+        ]),
+    );
+    v["steady"] = json!({"warmup_ms": 0});
+    v
+}
+
+/// Constant network legs of `there_ms` and `back_ms`.
+fn legs(there_ms: f64, back_ms: f64) -> Value {
+    json!({"request": {"kind": "constant", "ms": there_ms},
+           "response": {"kind": "constant", "ms": back_ms}})
+}
+
+#[test]
+fn a_call_over_the_network_takes_both_legs() {
+    // By hand: the request arrives at 1000 ms, the front serves 1 ms and sends at 1001;
+    // the request leg takes 3 ms (the server starts at 1004), the service 10 ms (it
+    // answers at 1014), the response leg 7 ms: the front learns it at 1021, and the
+    // user at 1021 (the front adds nothing after its call): latency 21 ms, exactly.
+    let client = json!({"timeout_ms": 1000, "network": legs(3.0, 7.0)});
+    let r = run(one_call(client, 1.0, 10.0), 1);
+    let s = &r.summary;
+    assert_eq!((s.requests, s.successes, s.failures), (1, 1, 0), "{s:?}");
+    assert_eq!(s.success_latency.mean_ms, 21.0, "{s:?}");
+    assert_eq!(r.tiers[1].totals.service_us, 10_000);
+    // Without the network the same call takes 11 ms.
+    let r = run(one_call(json!({"timeout_ms": 1000}), 1.0, 10.0), 1);
+    assert_eq!(r.summary.success_latency.mean_ms, 11.0);
+}
+
+#[test]
+fn a_refused_retry_pays_the_round_trip_each_time() {
+    // By hand: a server in an outage fails every request as it arrives; 4 attempts, no
+    // backoff, legs of 2 and 3 ms: each attempt's failure comes back 5 ms after it was
+    // sent and the next one leaves then, so the call fails after 4 × 5 = 20 ms (plus the
+    // front's 1 ms). Without the network all four are refused in the same microsecond.
+    let mut client = json!({"timeout_ms": 1000, "max_attempts": 4, "network": legs(2.0, 3.0)});
+    let mut v = one_call(client.clone(), 1.0, 10.0);
+    v["faults"] = json!([{"tier": 1, "start_ms": 0, "duration_ms": 1500,
+                          "effect": {"kind": "outage"}}]);
+    let r = run(v.clone(), 1);
+    let s = &r.summary;
+    assert_eq!((s.requests, s.successes, s.failures), (1, 0, 1), "{s:?}");
+    assert_eq!(s.failure_latency.mean_ms, 21.0, "{s:?}");
+    let server = &r.tiers[1].totals;
+    assert_eq!(
+        (server.first_attempts, server.retries, server.errors),
+        (1, 3, 4)
+    );
+    client.as_object_mut().unwrap().remove("network");
+    v["tiers"][0]["client"] = client;
+    assert_eq!(run(v, 1).summary.failure_latency.mean_ms, 1.0);
+}
+
+#[test]
+fn a_timeout_within_the_round_trip_never_succeeds() {
+    // Invariant: with constant legs of d ms each way, an attempt's answer comes back
+    // 2d + service after it was sent at the earliest, so a timeout of at most 2d (an
+    // answer in the timer's own microsecond is too late: the timer was set first) never
+    // sees a success, however many retries, seeds or requests; the server still
+    // serves them (wasted work). A timeout just above the round trip does succeed.
+    for d in [1.0, 2.5, 4.0] {
+        for timeout in 1..=(2.0 * d) as u64 {
+            for seed in 1..=3 {
+                let client = json!({"timeout_ms": timeout, "max_attempts": 3,
+                                    "network": legs(d, d)});
+                let mut v = one_call(client, 0.0, 0.0);
+                v["load"] = json!({"arrivals": "poisson", "rate_per_s": 500});
+                v["tiers"][1]["concurrency"] = json!(1000);
+                let r = run(v, seed);
+                let s = &r.summary;
+                assert_eq!(s.successes, 0, "d {d} timeout {timeout}: {s:?}");
+                assert!(s.failures > 500, "{s:?}");
+                let server = &r.tiers[1].totals;
+                assert!(server.wasted > 0 && server.successes == 0, "{server:?}");
+            }
+        }
+        let client = json!({"timeout_ms": (2.0 * d) as u64 + 1, "network": legs(d, d)});
+        let r = run(one_call(client, 0.0, 0.0), 1);
+        assert_eq!(r.summary.successes, 1, "d {d}");
+    }
+}
+
+#[test]
+fn a_network_is_checked_field_by_field() {
+    let mut client = json!({"timeout_ms": 100, "network": legs(1.0, 1.0)});
+    client["network"]["response"] = json!({"kind": "exponential", "mean_ms": -1});
+    let e = cluster::Scenario::problems(&scenario(one_call(client, 1.0, 1.0)));
+    let e = e.first().expect("a problem");
+    assert_eq!(e.field, "tiers[0].client.network.response.mean_ms");
+    assert_eq!(e.value, "-1");
+    assert!(e.allowed.contains("3600000"), "{e:?}");
+    // A leg left out is named, as a missing field is anywhere.
+    let client = json!({"timeout_ms": 100, "network": {"request": {"kind": "constant", "ms": 1}}});
+    let mut doc = one_call(client, 1.0, 1.0);
+    doc["model"] = json!("cluster");
+    let e = retrystorm::scenario::from_value(doc).unwrap_err();
+    assert_eq!(e.field, "tiers[0].client.network.response", "{e:?}");
+}
+
+#[test]
+fn a_share_link_carries_a_network() {
+    let client = json!({"timeout_ms": 100, "max_attempts": 2, "network": legs(0.25, 4.0)});
+    let mut v = one_call(client, 1.0, 3.0);
+    let state = retrystorm::ShareState {
+        model: retrystorm::share::Model::Cluster,
+        cluster: Some(v.clone()),
+        ..Default::default()
+    };
+    let back =
+        retrystorm::share::decode_checked(&retrystorm::share::encode(&state)).expect("decodes");
+    let sc = scenario(back.cluster.expect("a cluster scenario"));
+    assert_eq!(sc, scenario(v.clone()));
+    assert!(sc.tiers[0].client.as_ref().unwrap().network.is_some());
+    assert_eq!(cluster::run(&sc, 3).expect("runs"), run(v.clone(), 3));
+    v["tiers"][0]["client"]["network"]["request"]["ms"] = json!(-0.5);
+    let state = retrystorm::ShareState {
+        cluster: Some(v),
+        ..state
+    };
+    let e = retrystorm::share::decode_checked(&retrystorm::share::encode(&state)).unwrap_err();
+    assert_eq!(e.field, "link.cluster.tiers[0].client.network.request.ms");
+}

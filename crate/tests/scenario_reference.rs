@@ -276,6 +276,14 @@ fn cluster_table_matches_the_constants() {
             vec![f("max_concurrent", 1.0, count), f("max_queue", 0.0, count)],
         ),
         (
+            ".client.network",
+            vec![
+                f("ms", 0.0, t),
+                f("mean_ms", 0.0, t),
+                f("p50_ms", MIN_P50_MS, t),
+            ],
+        ),
+        (
             "faults",
             vec![
                 format!("{} faults", range(0, MAX_FAULTS as u32)),

@@ -36,6 +36,8 @@ pub struct Defaults {
     pub breaker: Vec<Breaker>,
     /// A bulkhead when one is switched on.
     pub bulkhead: Bulkhead,
+    /// A hop's network delay when one is switched on.
+    pub network: Network,
     /// Closed-loop callers when switched on.
     pub closed_loop: ClosedLoop,
     /// A new rate-schedule segment (a spike).
@@ -120,6 +122,7 @@ pub fn defaults() -> Defaults {
         budget: Budget::kinds(),
         breaker: Breaker::kinds(),
         bulkhead: Bulkhead::default(),
+        network: Network::default(),
         closed_loop: ClosedLoop::default(),
         segment: RateSegment::default(),
         fault: Fault::default(),
@@ -219,6 +222,7 @@ mod tests {
             check(&|s| s.faults[0].effect = e.clone());
         }
         check(&|s| s.tiers[0].client.as_mut().unwrap().bulkhead = Some(d.bulkhead.clone()));
+        check(&|s| s.tiers[0].client.as_mut().unwrap().network = Some(d.network.clone()));
         check(&|s| s.load.closed_loop = Some(d.closed_loop.clone()));
         check(&|s| s.load.schedule = vec![d.segment.clone()]);
         check(&|s| {

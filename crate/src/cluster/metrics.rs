@@ -3,7 +3,8 @@
 //! # Counting conventions
 //! For tier `k`, the counters describe the *calls made to tier k* (by tier `k-1`'s
 //! client, or by the users for tier 0):
-//! - `first_attempts`, `retries`: attempts that reached an instance of tier `k`;
+//! - `first_attempts`, `retries`: attempts sent to an instance of tier `k` (over a hop's
+//!   `network`, counted when sent, before they reach it);
 //! - `successes`, `timeouts`, `overloads`, `errors`: how those attempts ended *as the
 //!   caller saw it* (a callee that answers after the caller gave up counts as the
 //!   caller's `timeout`, plus one `wasted`);

@@ -44,26 +44,46 @@ pub enum Kind {
     BulkheadGrant,
     /// Fault `a` starts (`b` = 0) or ends (`b` = 1).
     FaultEdge,
+    /// Job `a` (generation `b`) reaches its callee instance over the network.
+    Reach,
+    /// The answer to job `a`'s outstanding attempt (generation `b`) reaches it over the network.
+    Reply,
 }
 
-/// The kinds by discriminant (the low 3 bits of [`Event::key`]).
-const KINDS: [Kind; 8] = [
-    Kind::Arrival,
-    Kind::Think,
-    Kind::ServiceEnd,
-    Kind::AttemptTimeout,
-    Kind::RetryFire,
-    Kind::EntryTimeout,
-    Kind::BulkheadGrant,
-    Kind::FaultEdge,
-];
+/// Bits of [`Event::key`] that hold the kind (below the sequence number).
+const KIND_BITS: u32 = 4;
+const KIND_MASK: u64 = (1 << KIND_BITS) - 1;
+
+/// The kinds by discriminant (the low [`KIND_BITS`] bits of [`Event::key`]); the slots
+/// beyond the last kind are never pushed, and fill the table so a lookup needs no check.
+const KINDS: [Kind; 1 << KIND_BITS] = {
+    let mut t = [Kind::FaultEdge; 1 << KIND_BITS];
+    let all = [
+        Kind::Arrival,
+        Kind::Think,
+        Kind::ServiceEnd,
+        Kind::AttemptTimeout,
+        Kind::RetryFire,
+        Kind::EntryTimeout,
+        Kind::BulkheadGrant,
+        Kind::FaultEdge,
+        Kind::Reach,
+        Kind::Reply,
+    ];
+    let mut i = 0;
+    while i < all.len() {
+        t[all[i] as usize] = all[i];
+        i += 1;
+    }
+    t
+};
 
 /// A scheduled event (24 bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Event {
     /// Simulated time, µs.
     pub time: u64,
-    /// `seq << 3 | kind`: the scheduling order (the tie-breaker) and what happens.
+    /// `seq << KIND_BITS | kind`: the scheduling order (the tie-breaker) and what happens.
     key: u64,
     /// First operand.
     pub a: u32,
@@ -75,13 +95,13 @@ impl Event {
     /// What happens.
     #[inline]
     pub fn kind(&self) -> Kind {
-        KINDS[(self.key & 7) as usize]
+        KINDS[(self.key & KIND_MASK) as usize]
     }
 
     /// Scheduling order (1 for the first push).
     #[cfg(test)] // used by the queue's own tests only
     pub fn seq(&self) -> u64 {
-        self.key >> 3
+        self.key >> KIND_BITS
     }
 
     /// The sort key: time, then sequence number.
@@ -234,7 +254,7 @@ impl EventQueue {
         self.seq += 1;
         self.insert(Event {
             time,
-            key: self.seq << 3 | kind as u64,
+            key: self.seq << KIND_BITS | kind as u64,
             a,
             b,
         });
@@ -442,12 +462,13 @@ mod tests {
                     5 => rng.next_int_bounded(1 << 30).unwrap_or(0) as u64 * 8,
                     _ => rng.next_int_bounded(40 * span).unwrap_or(0) as u64,
                 };
-                let kind = KINDS[(round % 8) as usize];
+                // Every kind, so none can change the order (the kind sits below the seq).
+                let kind = KINDS[(round % (Kind::Reply as u32 + 1)) as usize];
                 q.push(now + dt, kind, round, 0);
                 seq += 1;
                 h.push(Event {
                     time: now + dt,
-                    key: seq << 3 | kind as u64,
+                    key: seq << KIND_BITS | kind as u64,
                     a: round,
                     b: 0,
                 });
@@ -456,6 +477,10 @@ mod tests {
                 assert_eq!(q.peek_time(), want.map(|e| e.time));
                 let got = q.pop();
                 assert_eq!(got, want);
+                assert_eq!(
+                    got.map(|e| e.kind()),
+                    want.map(|e| KINDS[e.a as usize % (Kind::Reply as usize + 1)])
+                );
                 now = got.map_or(now, |e| e.time);
                 popped += 1;
             }

@@ -330,6 +330,21 @@ pub struct Client {
     /// the bulkhead or the budget never left and is never billed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<crate::cost::Cost>,
+    /// The network between the caller and the callee: each attempt takes a delay to reach
+    /// the callee and its answer a delay to come back (absent: both in zero time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<Network>,
+}
+
+/// The network delay on both legs of a hop, one draw per leg from the run's random stream.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Network {
+    /// Caller to callee: drawn when an attempt is sent; it reaches the callee that much later.
+    pub request: Dist,
+    /// Callee to caller: drawn when the callee answers (success, failure or refusal); the
+    /// caller learns the outcome that much later.
+    pub response: Dist,
 }
 
 crate::validate::kind_enum! {

@@ -297,6 +297,17 @@ impl Default for Client {
             breaker: Breaker::None,
             bulkhead: None,
             cost: None,
+            network: None,
+        }
+    }
+}
+
+impl Default for Network {
+    /// 1 ms each way, as within a region: a round trip of 2 ms.
+    fn default() -> Self {
+        Network {
+            request: Dist::Constant { ms: 1.0 },
+            response: Dist::Constant { ms: 1.0 },
         }
     }
 }

@@ -374,6 +374,12 @@ impl Client {
         if let Some(c) = &self.cost {
             p.at("cost", |p| c.problems(p));
         }
+        if let Some(n) = &self.network {
+            p.at("network", |p| {
+                p.at("request", |p| n.request.problems(p));
+                p.at("response", |p| n.response.problems(p));
+            });
+        }
     }
 }
 

@@ -122,7 +122,12 @@ impl Simulation {
             child_deadline = now.saturating_add(timeout);
         }
         let ci = self.pick(callee, Some((r, i)));
-        let Some(child) = self.alloc(callee, ci, p, child_deadline, job.idempotent, now) else {
+        let network = self.routes[r].network;
+        let child = match network {
+            None => self.alloc(callee, ci, p, child_deadline, job.idempotent, now),
+            Some(_) => self.alloc_unheld(callee, ci, p, child_deadline, job.idempotent, now),
+        };
+        let Some(child) = child else {
             return;
         };
         self.jobs[child as usize].cohort = job.cohort;
@@ -151,6 +156,10 @@ impl Simulation {
         let gen = jm.gen;
         self.q
             .push(now.saturating_add(timeout), Kind::AttemptTimeout, p, gen);
+        if let Some([there, _]) = network {
+            self.send_over(child, there, now);
+            return;
+        }
         // Last: the child may fail at once and unwind through `p` synchronously.
         self.arrive(child, now);
     }

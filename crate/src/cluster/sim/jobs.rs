@@ -4,8 +4,26 @@
 use super::*;
 
 impl Simulation {
+    /// A new job at `instance` of `tier`, held by it from `now` (see [`Self::hold`]).
     #[inline(always)]
     pub(super) fn alloc(
+        &mut self,
+        tier: usize,
+        instance: u32,
+        parent: u32,
+        deadline: u64,
+        idem: bool,
+        now: u64,
+    ) -> Option<u32> {
+        let id = self.alloc_unheld(tier, instance, parent, deadline, idem, now)?;
+        self.hold(id, now);
+        Some(id)
+    }
+
+    /// A new job bound for `instance` of `tier` that no instance holds yet (it is on the
+    /// network): [`Self::hold`] when it arrives.
+    #[inline(always)]
+    pub(super) fn alloc_unheld(
         &mut self,
         tier: usize,
         instance: u32,
@@ -44,11 +62,18 @@ impl Simulation {
             ..Job::EMPTY
         };
         self.live += 1;
-        let t = &mut self.tiers[tier];
+        Some(id)
+    }
+
+    /// Job `j` reaches its instance at `now`: the instance holds it from then on.
+    #[inline(always)]
+    pub(super) fn hold(&mut self, j: u32, now: u64) {
+        let job = &mut self.jobs[j as usize];
+        job.arrived = now;
+        let t = &mut self.tiers[job.tier as usize];
         t.held += 1;
         t.held_m = t.held_m.wrapping_add(now);
-        t.inst[instance as usize].held += 1;
-        Some(id)
+        t.inst[job.instance as usize].held += 1;
     }
 
     #[inline(always)]
@@ -184,14 +209,7 @@ impl Simulation {
         };
         let added_us = fx.added_us.saturating_add(admitted_us);
         self.rec.service_started(t, now, arrived);
-        let base = match self.service[t] {
-            Sampler::Constant { us } => us,
-            Sampler::Exponential { mean_ms } => us_of_ms(math::exponential(&mut self.rng, mean_ms)),
-            Sampler::Lognormal { p50_ms, sigma } => {
-                let z = self.normal.sample(&mut self.rng);
-                us_of_ms(p50_ms * math::exp(sigma * z))
-            }
-        };
+        let base = self.service[t].draw(&mut self.rng, &mut self.normal);
         let tr = &mut self.tiers[t];
         let inst = &mut tr.inst[i];
         inst.busy += 1;
@@ -317,7 +335,7 @@ impl Simulation {
                     if freed {
                         self.kick(t, i, now);
                     }
-                    self.attempt_result(p, outcome, now);
+                    self.answer(p, outcome, now);
                     return;
                 }
                 self.bucket(t, now).wasted += 1;

@@ -7,10 +7,13 @@
 //!   every tier but the last) keeps holding the slot while its client calls the next
 //!   tier, retries and backs off (a thread-per-request server). It ends exactly once:
 //!   success, or a failure kind.
-//! - Responses travel in zero time: a callee's end is delivered to its caller in the
-//!   same event, so an effect never precedes its cause and the chain unwinds in order.
-//!   Anything that could cascade sideways (a retry, a freed bulkhead slot) goes through
-//!   the queue instead, so the call depth stays bounded by the number of tiers.
+//! - Without a hop's `network`, calls and responses travel in zero time: a callee's end is
+//!   delivered to its caller in the same event, so an effect never precedes its cause and
+//!   the chain unwinds in order. Anything that could cascade sideways (a retry, a freed
+//!   bulkhead slot) goes through the queue instead, so the call depth stays bounded by the
+//!   number of tiers. With a `network`, an attempt reaches its callee (`Kind::Reach`) and
+//!   the answer its caller (`Kind::Reply`) through the queue, each leg its own draw; the
+//!   attempt's timer runs from the send, so it spans both legs.
 //! - A caller that times out forgets its callee; the callee keeps working (wasted work)
 //!   unless it knows the propagated deadline, in which case it drops the request when it
 //!   reaches the head of its queue after that deadline.
@@ -39,6 +42,7 @@ mod fault_edges;
 pub(crate) mod footprint;
 mod jobs;
 mod load;
+mod network;
 mod record;
 
 /// Most requests alive at once (memory bound); more is an error.
@@ -95,6 +99,8 @@ enum St {
     Backoff,
     BulkheadWait,
     Hung,
+    /// Sent over a hop's network, not yet at its callee (held by no instance).
+    Travelling,
 }
 
 impl St {
@@ -139,6 +145,8 @@ struct Job {
     bh_held: bool,
     /// The current retry holds a slot of an Envoy budget until its answer.
     retry_slot: bool,
+    /// The outcome of the outstanding attempt while its answer crosses the network.
+    reply: Outcome,
 }
 
 impl Job {
@@ -165,6 +173,7 @@ impl Job {
         idempotent: true,
         bh_held: false,
         retry_slot: false,
+        reply: Outcome::Success,
     };
 }
 
@@ -210,6 +219,8 @@ struct RouteRt {
     breaker_cfg: Breaker,
     bulkhead: Option<Bulkhead>,
     backoff: (Backoff, Jitter),
+    /// The network's request and response legs (`None`: zero time, nothing drawn).
+    network: Option<[Sampler; 2]>,
 }
 
 /// Per-tier runtime: instances, breakers and budgets of its client, precomputed params.
@@ -322,6 +333,19 @@ impl Sampler {
             },
         }
     }
+
+    /// One draw, µs, from `rng` (a lognormal's through `normal`).
+    #[inline(always)]
+    fn draw(self, rng: &mut JavaRandom, normal: &mut Normal) -> u64 {
+        match self {
+            Sampler::Constant { us } => us,
+            Sampler::Exponential { mean_ms } => us_of_ms(math::exponential(rng, mean_ms)),
+            Sampler::Lognormal { p50_ms, sigma } => {
+                let z = normal.sample(rng);
+                us_of_ms(p50_ms * math::exp(sigma * z))
+            }
+        }
+    }
 }
 
 /// The routes of tier `k`'s client (a chain's one route to the next tier, or its
@@ -389,6 +413,10 @@ fn route_runtimes(
             breaker_cfg: c.breaker.clone(),
             bulkhead: c.bulkhead.clone(),
             backoff: (c.backoff.clone(), c.jitter.clone()),
+            network: c
+                .network
+                .as_ref()
+                .map(|n| [Sampler::new(&n.request), Sampler::new(&n.response)]),
         });
     }
     rts
@@ -656,6 +684,8 @@ impl Simulation {
                     let c = self.jobs[a as usize].child;
                     if let Some(cj) = self.jobs.get_mut(c as usize) {
                         cj.parent = NONE; // orphaned: it keeps working, nobody waits for it
+                    } else {
+                        self.answer_dropped(a, now);
                     }
                     self.attempt_result(a, Outcome::Timeout, now);
                 }
@@ -682,6 +712,8 @@ impl Simulation {
                 }
             }
             Kind::FaultEdge => self.fault_edge(a, b == 0, now),
+            Kind::Reach => self.reach(a, b, now),
+            Kind::Reply => self.reply(a, b, now),
         }
     }
 
