@@ -307,6 +307,66 @@ test('arrival jitter, draining and an admission-time slowdown: editor fields, of
   await page.close();
 });
 
+test("a hop's network delay: off by default, switched on in the client form, run as the CLI runs it, carried by a link", async () => {
+  const page = await openCluster();
+  const net = 'tiers[0].client.network';
+  assert.equal('network' in (await cfg(page)).tiers[0].client, false);
+  assert.equal(await page.isChecked(`[data-field="${net}"]`), false);
+  assert.equal(await page.locator(`[data-field="${net}.request.kind"]`).count(), 0);
+  // On: both legs at the engine's default, each a distribution as a service time is.
+  let n = await clusterRuns(page);
+  await page.check(`[data-field="${net}"]`);
+  await waitClusterRuns(page, n + 1);
+  assert.deepEqual((await cfg(page)).tiers[0].client.network, {
+    request: { kind: 'constant', ms: 1 },
+    response: { kind: 'constant', ms: 1 },
+  });
+  n = await clusterRuns(page);
+  await page.selectOption(`[data-field="${net}.response.kind"]`, 'exponential');
+  await waitClusterRuns(page, n + 1);
+  await commit(page, `${net}.request.ms`, '0.4');
+  const scenario = await cfg(page);
+  assert.deepEqual(scenario.tiers[0].client.network.request, { kind: 'constant', ms: 0.4 });
+  assert.equal(scenario.tiers[0].client.network.response.kind, 'exponential');
+  const want = cli(scenario);
+  assert.deepEqual(await shown(page), want.result);
+  assertSummaryMatches(await summary(page), want.result);
+  // A bad leg is named at its field.
+  const ms = page.locator(`[data-field="${net}.request.ms"]`);
+  await ms.fill('-1');
+  await ms.dispatchEvent('change');
+  const msg = `#cluster-root .optional:has([data-field="${net}"]) .field-msg`;
+  await page.waitForSelector(msg);
+  assert.equal(await page.textContent(msg), 'Ms must be between 0 and 3600000');
+  await commit(page, `${net}.request.ms`, '0.4');
+  await page.waitForSelector('#cluster-root .field-msg', { state: 'detached' });
+  await page
+    .locator(`#cluster-root .optional:has([data-field="${net}"])`)
+    .screenshot({ path: path.join(e2e.ARTIFACTS, 'cluster-network-editor.png') });
+  // The link carries it; in Chinese the legs have their labels.
+  await page.click('#copy-link');
+  const link = await page.inputValue('#cluster-export-text');
+  const zh = await open(`${link}&lang=zh`, { cluster: true });
+  assert.deepEqual(await cfg(zh), scenario);
+  assert.deepEqual(await shown(zh), want.result);
+  assert.equal(await zh.textContent(`label:has([data-field="${net}.request.kind"]) > span`), '去程（请求）');
+  assert.equal(await zh.textContent(`label:has([data-field="${net}.response.kind"]) > span`), '回程（响应）');
+  await zh
+    .locator(`#cluster-root .optional:has([data-field="${net}"])`)
+    .screenshot({ path: path.join(e2e.ARTIFACTS, 'cluster-network-editor-zh.png') });
+  assert.deepEqual(zh.errors, []);
+  await zh.close();
+  // Off again: the field leaves the scenario, and the run is the one without it.
+  n = await clusterRuns(page);
+  await page.uncheck(`[data-field="${net}"]`);
+  await waitClusterRuns(page, n + 1);
+  const offAgain = await cfg(page);
+  assert.equal(offAgain.tiers[0].client.network ?? null, null);
+  assert.deepEqual(await shown(page), cli(offAgain).result);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a tier name with markup renders as text everywhere, typed or from a link', async () => {
   const evil = '<img src=x onerror="window.__xss=1">';
   const page = await openCluster();

@@ -579,6 +579,12 @@ export class ClusterEditor {
       this.optional(`${p}.bulkhead`, c.bulkhead, 'bulkhead', t('cluster.ed.bulkhead'), () =>
         this.scalars(`${p}.bulkhead`, c.bulkhead, d.bulkhead),
       ),
+      // The network on both legs of this hop (off by default), each leg a distribution.
+      this.optional(`${p}.network`, c.network, 'network', t('cluster.ed.network'), () =>
+        ['request', 'response'].map((leg) =>
+          this.kinded(`${p}.network.${leg}`, c.network[leg], 'dist', t(`cluster.ed.net.${leg}`)),
+        ),
+      ),
       // What each attempt on this hop costs (off by default).
       this.optional(`${p}.cost`, c.cost, 'cost', t('cost.model'), () => [
         el('div', { class: 'grid' }, ...this.scalars(`${p}.cost`, c.cost, d.cost)),
