@@ -35,8 +35,8 @@ pub(super) const INFO: Info = Info {
         "The source shows counts per second only as charts (averaged over 10 runs), so the source's figures are his code run over 20 seeds (run_sim_spike, unchanged; tests/studies/brooker_collapse.py), each seed judged collapsed or not.",
     ),
     note: (
-        "本模型没有双向网络延迟（问题清单第 1 项），所以两段网络延迟合为服务器前一个直通层的一段均值 200 ms 的指数延迟：客户端看到的往返均值相同，但形状不同（指数而非两个指数之和），且回程时间移到了去程，服务器的并发在时间上略早。服务时间 1010 ms × (1 + (10/1010) × (并发 − 1)) 正是 1000 ms + 10 ms × 并发。退避是 exponential（基数 20000 ms，倍数 2，上限 80000 ms）加 full 抖动。",
-        "This model has no network delay on both legs of a hop (the issue's item 1), so the two legs become one exponential delay of mean 200 ms in a pass-through tier before the server: the same mean round trip as the client sees it, another shape (one exponential instead of the sum of two), and the return leg moved to the outbound one, so the server's concurrency comes slightly earlier. The service time 1010 ms × (1 + (10/1010) × (concurrency − 1)) is exactly 1000 ms + 10 ms × concurrency. The backoff is exponential (base 20000 ms, multiplier 2, cap 80000 ms) with full jitter.",
+        "客户端的 network 给调用的两个方向各一段均值 100 ms 的指数延迟，都在客户端 3 秒的超时之内，与来源相同；服务器直接由客户端调用。服务时间 1010 ms × (1 + (10/1010) × (并发 − 1)) 正是 1000 ms + 10 ms × 并发。退避是 exponential（基数 20000 ms，倍数 2，上限 80000 ms）加 full 抖动。",
+        "The client's network gives each leg of the call an exponential delay of mean 100 ms, both inside the client's 3 s timeout, as the source does; the client calls the server directly. The service time 1010 ms × (1 + (10/1010) × (concurrency − 1)) is exactly 1000 ms + 10 ms × concurrency. The backoff is exponential (base 20000 ms, multiplier 2, cap 80000 ms) with full jitter.",
     ),
     seeds: 20,
     base_seed: 2024,
@@ -50,8 +50,11 @@ const CLIENTS: [(Words, bool); 2] = [
 
 /// The client's policy.
 fn client(backoff: bool) -> Value {
+    // Each leg of the network exponential of mean 100 ms, inside the client's timeout.
+    let leg = json!({"kind": "exponential", "mean_ms": 100});
     let mut c = json!({"timeout_ms": 3000, "max_attempts": 3,
-        "backoff": {"kind": "none"}, "jitter": {"kind": "none"}, "retry_on": ["timeout"]});
+        "backoff": {"kind": "none"}, "jitter": {"kind": "none"}, "retry_on": ["timeout"],
+        "network": {"request": leg, "response": leg}});
     if backoff {
         // ClientWithBackoffAndJitter: backoff_time starts at 10 s and doubles before
         // each retry, which waits random() × it: U(0, 20 s), U(0, 40 s).
@@ -74,9 +77,6 @@ fn scenario(backoff: bool) -> Result<AnyScenario, ValidationError> {
         "tiers": [
             {"name": "clients", "instances": 1, "concurrency": 100000, "queue_capacity": 0,
              "service": {"kind": "constant", "ms": 0}, "client": client(backoff)},
-            {"name": "network", "instances": 1, "concurrency": 100000, "queue_capacity": 0,
-             "service": {"kind": "exponential", "mean_ms": 200},
-             "client": {"timeout_ms": 3600000, "max_attempts": 1}},
             {"name": "server", "instances": 1, "concurrency": 100000, "queue_capacity": 0,
              "service": {"kind": "constant", "ms": 1010},
              "slowdown_per_in_flight": 10.0 / 1010.0}
