@@ -122,14 +122,15 @@ impl Simulation {
             child_deadline = now.saturating_add(timeout);
         }
         let ci = self.pick(callee, Some((r, i)));
-        let network = self.routes[r].network;
-        let child = match network {
-            None => self.alloc(callee, ci, p, child_deadline, job.idempotent, now),
-            Some(_) => self.alloc_unheld(callee, ci, p, child_deadline, job.idempotent, now),
-        };
-        let Some(child) = child else {
+        let Some(child) = self.alloc_unheld(callee, ci, p, child_deadline, job.idempotent, now)
+        else {
             return;
         };
+        let network = self.routes[r].network;
+        if network.is_none() {
+            // At its instance at once (over a network, when it gets there).
+            self.hold(child, now);
+        }
         self.jobs[child as usize].cohort = job.cohort;
         self.rec.attempt_sent(job.cohort, callee);
         self.count(r, callee, now, |b| {

@@ -14,7 +14,7 @@ use super::*;
 
 impl Simulation {
     /// Sends job `child` (just allocated, held by no instance) over the request leg `leg`.
-    #[inline]
+    #[inline(never)]
     pub(super) fn send_over(&mut self, child: u32, leg: Sampler, now: u64) {
         let d = leg.draw(&mut self.rng, &mut self.normal);
         let cj = &mut self.jobs[child as usize];
@@ -25,6 +25,7 @@ impl Simulation {
 
     /// Job `j` (generation `gen`) reaches its instance: held from now, it arrives as
     /// any request does (its caller may have given up meanwhile: it is served all the same).
+    #[inline(never)]
     pub(super) fn reach(&mut self, j: u32, gen: u32, now: u64) {
         if self.valid(j, gen, St::Travelling) {
             self.hold(j, now);
@@ -37,10 +38,15 @@ impl Simulation {
     #[inline(always)]
     pub(super) fn answer(&mut self, p: u32, outcome: Outcome, now: u64) {
         let r = self.jobs[p as usize].route as usize;
-        let Some([_, back]) = self.routes[r].network else {
-            self.attempt_result(p, outcome, now);
-            return;
-        };
+        match self.routes[r].network {
+            None => self.attempt_result(p, outcome, now),
+            Some([_, back]) => self.answer_over(p, outcome, back, now),
+        }
+    }
+
+    /// The answer `outcome` to job `p` leaves over the response leg `back`.
+    #[inline(never)]
+    fn answer_over(&mut self, p: u32, outcome: Outcome, back: Sampler, now: u64) {
         let d = back.draw(&mut self.rng, &mut self.normal);
         let jm = &mut self.jobs[p as usize];
         // The callee is gone: a timeout from now on has nobody to orphan.
@@ -62,6 +68,7 @@ impl Simulation {
     /// The answer to job `p`'s attempt of generation `gen` arrives: unless the attempt
     /// has ended meanwhile (its timer fired, a newer generation), its outcome is the
     /// attempt's.
+    #[inline(never)]
     pub(super) fn reply(&mut self, p: u32, gen: u32, now: u64) {
         if self.valid(p, gen, St::Calling) {
             let outcome = self.jobs[p as usize].reply;
