@@ -122,8 +122,7 @@ impl Simulation {
             child_deadline = now.saturating_add(timeout);
         }
         let ci = self.pick(callee, Some((r, i)));
-        let Some(child) = self.alloc_unheld(callee, ci, p, child_deadline, job.idempotent, now)
-        else {
+        let Some(child) = self.alloc(callee, ci, p, child_deadline, job.idempotent, now) else {
             return;
         };
         let network = self.routes[r].network;

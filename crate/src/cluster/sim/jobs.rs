@@ -4,26 +4,10 @@
 use super::*;
 
 impl Simulation {
-    /// A new job at `instance` of `tier`, held by it from `now` (see [`Self::hold`]).
+    /// A new job bound for `instance` of `tier`, held by no instance yet: [`Self::hold`]
+    /// when it gets there (at once, or over a network).
     #[inline(always)]
     pub(super) fn alloc(
-        &mut self,
-        tier: usize,
-        instance: u32,
-        parent: u32,
-        deadline: u64,
-        idem: bool,
-        now: u64,
-    ) -> Option<u32> {
-        let id = self.alloc_unheld(tier, instance, parent, deadline, idem, now)?;
-        self.hold(id, now);
-        Some(id)
-    }
-
-    /// A new job bound for `instance` of `tier` that no instance holds yet (it is on the
-    /// network): [`Self::hold`] when it arrives.
-    #[inline(always)]
-    pub(super) fn alloc_unheld(
         &mut self,
         tier: usize,
         instance: u32,
@@ -125,6 +109,7 @@ impl Simulation {
         let Some(j) = self.alloc(0, inst, ROOT, deadline, idem, now) else {
             return;
         };
+        self.hold(j, now);
         let cohort = self.rec.entry_arrived(now);
         let jm = &mut self.jobs[j as usize];
         jm.caller = caller;
