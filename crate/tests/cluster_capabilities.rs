@@ -684,8 +684,25 @@ fn a_network_is_checked_field_by_field() {
     let client = json!({"timeout_ms": 100, "network": {"request": {"kind": "constant", "ms": 1}}});
     let mut doc = one_call(client, 1.0, 1.0);
     doc["model"] = json!("cluster");
-    let e = retrystorm::scenario::from_value(doc).unwrap_err();
+    let e = retrystorm::scenario::from_value(doc.clone()).unwrap_err();
     assert_eq!(e.field, "tiers[0].client.network.response", "{e:?}");
+    // An unknown field is named with the known ones, a value that is not an object at
+    // the network, as a derived reader names them.
+    doc["tiers"][0]["client"]["network"]["respons"] = json!({"kind": "constant", "ms": 1});
+    let e = retrystorm::scenario::from_value(doc.clone()).unwrap_err();
+    assert_eq!(e.field, "tiers[0].client.network.respons", "{e:?}");
+    assert!(
+        e.allowed.contains("`request`") && e.allowed.contains("`response`"),
+        "{e:?}"
+    );
+    doc["tiers"][0]["client"]["network"] = json!(2);
+    let e = retrystorm::scenario::from_value(doc).unwrap_err();
+    assert_eq!(
+        (e.field.as_str(), e.value.as_str()),
+        ("tiers[0].client.network", "2"),
+        "{e:?}"
+    );
+    assert_eq!(e.allowed, "an object", "{e:?}");
 }
 
 #[test]
