@@ -118,7 +118,7 @@ impl Simulation {
             let uid = self.jobs[j as usize].uid;
             self.q.push(deadline, Kind::EntryTimeout, j, uid);
         }
-        self.arrive(j, now);
+        self.arrive_outlined(j, now);
     }
 
     /// The tier and instance of job `j`.
@@ -126,6 +126,14 @@ impl Simulation {
     fn place(&self, j: u32) -> (usize, u32) {
         let job = &self.jobs[j as usize];
         (job.tier as usize, job.instance)
+    }
+
+    /// [`Self::arrive`] in a function of its own, for a new entry request and one that
+    /// crossed a network: the attempts sent at once keep it inlined, and one copy serves
+    /// the rest (each copy weighs on the page's wasm).
+    #[inline(never)]
+    pub(super) fn arrive_outlined(&mut self, j: u32, now: u64) {
+        self.arrive(j, now);
     }
 
     /// A job reaches its instance: fail fast, hang, start, queue, or be refused.

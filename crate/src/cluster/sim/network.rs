@@ -13,10 +13,16 @@
 use super::*;
 
 impl Simulation {
+    /// One draw of a leg's delay, µs (one copy of the samplers for both legs).
+    #[inline(never)]
+    fn leg(&mut self, leg: Sampler) -> u64 {
+        leg.draw(&mut self.rng, &mut self.normal)
+    }
+
     /// Sends job `child` (just allocated, held by no instance) over the request leg `leg`.
     #[inline(never)]
     pub(super) fn send_over(&mut self, child: u32, leg: Sampler, now: u64) {
-        let d = leg.draw(&mut self.rng, &mut self.normal);
+        let d = self.leg(leg);
         let cj = &mut self.jobs[child as usize];
         cj.st = St::Travelling;
         let gen = cj.gen;
@@ -29,7 +35,7 @@ impl Simulation {
     pub(super) fn reach(&mut self, j: u32, gen: u32, now: u64) {
         if self.valid(j, gen, St::Travelling) {
             self.hold(j, now);
-            self.arrive(j, now);
+            self.arrive_outlined(j, now);
         }
     }
 
@@ -47,7 +53,7 @@ impl Simulation {
     /// The answer `outcome` to job `p` leaves over the response leg `back`.
     #[inline(never)]
     fn answer_over(&mut self, p: u32, outcome: Outcome, back: Sampler, now: u64) {
-        let d = back.draw(&mut self.rng, &mut self.normal);
+        let d = self.leg(back);
         let jm = &mut self.jobs[p as usize];
         // The callee is gone: a timeout from now on has nobody to orphan.
         jm.child = NONE;
