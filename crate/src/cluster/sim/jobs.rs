@@ -118,7 +118,7 @@ impl Simulation {
             let uid = self.jobs[j as usize].uid;
             self.q.push(deadline, Kind::EntryTimeout, j, uid);
         }
-        self.arrive_outlined(j, now);
+        self.arrive(j, now);
     }
 
     /// The tier and instance of job `j`.
@@ -128,16 +128,11 @@ impl Simulation {
         (job.tier as usize, job.instance)
     }
 
-    /// [`Self::arrive`] in a function of its own, for a new entry request and one that
-    /// crossed a network: the attempts sent at once keep it inlined, and one copy serves
-    /// the rest (each copy weighs on the page's wasm).
+    /// A job reaches its instance: fail fast, hang, start, queue, or be refused. One
+    /// copy for its three callers (an entry request, an attempt sent at once, one that
+    /// crossed a network): each inlined copy weighed on the page's wasm, for no speed
+    /// the benchmark could tell.
     #[inline(never)]
-    pub(super) fn arrive_outlined(&mut self, j: u32, now: u64) {
-        self.arrive(j, now);
-    }
-
-    /// A job reaches its instance: fail fast, hang, start, queue, or be refused.
-    #[inline(always)]
     pub(super) fn arrive(&mut self, j: u32, now: u64) {
         let (t, i) = self.place(j);
         let fx = self.effect(t, i);

@@ -35,7 +35,7 @@ impl Simulation {
     pub(super) fn reach(&mut self, j: u32, gen: u32, now: u64) {
         if self.valid(j, gen, St::Travelling) {
             self.hold(j, now);
-            self.arrive_outlined(j, now);
+            self.arrive(j, now);
         }
     }
 
