@@ -728,33 +728,3 @@ fn a_share_link_carries_a_network() {
     let e = retrystorm::share::decode_checked(&retrystorm::share::encode(&state)).unwrap_err();
     assert_eq!(e.field, "link.cluster.tiers[0].client.network.request.ms");
 }
-
-#[test]
-fn a_uniform_time_stays_within_its_bounds_and_averages_their_middle() {
-    // One server of many slots serving about 1,000 requests, each a uniform 4–6 ms: every
-    // service between the bounds, and their mean within three standard errors of 5 ms
-    // (sd of U(4, 6) = 2/√12 ≈ 0.577 ms, over 1,000 draws ±0.055 ms).
-    let mut v = one_server(1000, 1.0, 1000.0, 1000, json!([]));
-    v["tiers"][0]["service"] = json!({"kind": "uniform", "min_ms": 4, "max_ms": 6});
-    v["bucket_ms"] = json!(10);
-    let r = run(v.clone(), 7);
-    let t = &r.tiers[0].totals;
-    assert!(t.services_ended > 990, "{t:?}");
-    let mean_ms = t.service_us as f64 / t.services_ended as f64 / 1000.0;
-    assert!((mean_ms - 5.0).abs() < 0.055, "{mean_ms}");
-    for b in &r.buckets {
-        let t = &b.tiers[0];
-        if t.services_ended > 0 {
-            let m = t.service_us as f64 / t.services_ended as f64;
-            assert!((4000.0..=6000.0).contains(&m), "{m} µs");
-        }
-    }
-    // Equal bounds are a constant.
-    v["tiers"][0]["service"] = json!({"kind": "uniform", "min_ms": 5, "max_ms": 5});
-    let t = run(v.clone(), 7).tiers[0].totals.clone();
-    assert_eq!(t.service_us, t.services_ended * 5000);
-    // Bounds the wrong way round are named at the upper one.
-    v["tiers"][0]["service"] = json!({"kind": "uniform", "min_ms": 5, "max_ms": 4});
-    let e = cluster::Scenario::problems(&scenario(v));
-    assert_eq!(e[0].field, "tiers[0].service.max_ms", "{e:?}");
-}

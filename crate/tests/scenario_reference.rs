@@ -172,10 +172,7 @@ fn cluster_table_matches_the_constants() {
         (".concurrency", vec![range(1, MAX_CONCURRENCY)]),
         (".queue_capacity", vec![range(0, count)]),
         (".queue_timeout_ms", vec![range(0, t)]),
-        (
-            ".service",
-            vec![f("p50_ms", MIN_P50_MS, t), f("min_ms", 0.0, t)],
-        ),
+        (".service", vec![f("p50_ms", MIN_P50_MS, t)]),
         (".client.timeout_ms", vec![range(1, t)]),
         (
             ".client.max_attempts",
@@ -284,7 +281,6 @@ fn cluster_table_matches_the_constants() {
                 f("ms", 0.0, t),
                 f("mean_ms", 0.0, t),
                 f("p50_ms", MIN_P50_MS, t),
-                f("min_ms", 0.0, t),
             ],
         ),
         (

@@ -106,11 +106,10 @@ fn the_mm1_storm_tips_before_its_spike_in_some_seeds_and_only_the_source_calls_t
 }
 
 #[test]
-fn moonpools_sweep_tips_between_600_and_700_ms_with_the_network_round_trip_as_its_note_says() {
-    // Both sides: no seed storms at 600 ms, every seed at 700 ms and 2 s; at 650 ms the
-    // model's share is below the source's, within the tolerance (the round trip of its
-    // network inside the timeout; without it two figures differed), and no figure needs
-    // a note.
+fn moonpools_sweep_tips_between_600_and_700_ms_a_little_later_in_the_model_as_its_note_says() {
+    // Both sides: no seed storms at 600 ms, every seed at 2 s; between, the model's
+    // share is below the source's at 650 ms and 700 ms (no network round trip inside
+    // its timeout), and the two figures carry the note's reason.
     let s = studies::run("moonpool-trigger-length", None, None, Lang::En).unwrap();
     let share = |ms: &str| {
         s.figures
@@ -121,15 +120,17 @@ fn moonpools_sweep_tips_between_600_and_700_ms_with_the_network_round_trip_as_it
     for ms in ["500 ms", "600 ms"] {
         assert_eq!((share(ms).source.mean, share(ms).model.mean), (0.0, 0.0));
     }
-    for ms in ["700 ms", "2 s"] {
-        assert_eq!(
-            (share(ms).source.mean, share(ms).model.mean),
-            (100.0, 100.0)
+    assert_eq!(
+        (share("2 s").source.mean, share("2 s").model.mean),
+        (100.0, 100.0)
+    );
+    for ms in ["650 ms", "700 ms"] {
+        let f = share(ms);
+        assert!(
+            f.model.mean > 0.0 && f.model.mean < f.source.mean,
+            "{ms}: {f:?}"
         );
+        assert!(f.documented_difference, "{ms}");
     }
-    let f = share("650 ms");
-    assert!(f.model.mean > 0.0 && f.model.mean < f.source.mean, "{f:?}");
-    assert_eq!(f.verdict, Verdict::Agrees);
-    assert!(s.figures.iter().all(|f| !f.documented_difference));
-    assert_eq!(f.source.mean, 31.0 / 64.0 * 100.0);
+    assert_eq!(share("650 ms").source.mean, 31.0 / 64.0 * 100.0);
 }

@@ -177,13 +177,6 @@ crate::validate::kind_enum! {
             /// 99th percentile, `p50_ms`..=[`MAX_TIME_MS`] ms.
             p99_ms: f64,
         },
-        /// Uniform between two bounds (a simulator's "base plus up to this much jitter").
-        Uniform {
-            /// Lower bound, 0..=[`MAX_TIME_MS`] ms.
-            min_ms: f64,
-            /// Upper bound, `min_ms`..=[`MAX_TIME_MS`] ms.
-            max_ms: f64,
-        },
     }
 }
 
@@ -884,7 +877,6 @@ impl Dist {
                 let sigma = super::math::lognormal_sigma(p50_ms, p99_ms);
                 p50_ms * super::math::exp(sigma * sigma / 2.0)
             }
-            Dist::Uniform { min_ms, max_ms } => (min_ms + max_ms) / 2.0,
         }
     }
 }

@@ -62,10 +62,6 @@ impl Dist {
             Dist::Constant { ms: 10.0 },
             Dist::Exponential { mean_ms: 10.0 },
             Dist::default(),
-            Dist::Uniform {
-                min_ms: 5.0,
-                max_ms: 15.0,
-            },
         ]
     }
 }

@@ -21,10 +21,6 @@ impl Dist {
                 p.range_f64("p50_ms", p50_ms, MIN_P50_MS, MAX_TIME_MS as f64);
                 p.range_f64("p99_ms", p99_ms, p50_ms, MAX_TIME_MS as f64);
             }
-            Dist::Uniform { min_ms, max_ms } => {
-                ms_f(p, "min_ms", min_ms);
-                p.range_f64("max_ms", max_ms, min_ms, MAX_TIME_MS as f64);
-            }
         }
     }
 }

@@ -101,7 +101,6 @@ impl Simulation {
                 let z = self.normal.sample(&mut self.rng);
                 p50_ms * math::exp(sigma * z)
             }
-            Dist::Uniform { min_ms, max_ms } => min_ms + self.rng.next_unit() * (max_ms - min_ms),
         };
         us_of_ms(ms)
     }

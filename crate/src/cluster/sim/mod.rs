@@ -320,7 +320,6 @@ enum Sampler {
     Constant { us: u64 },
     Exponential { mean_ms: f64 },
     Lognormal { p50_ms: f64, sigma: f64 },
-    Uniform { min_ms: f64, span_ms: f64 },
 }
 
 impl Sampler {
@@ -331,10 +330,6 @@ impl Sampler {
             Dist::Lognormal { p50_ms, p99_ms } => Sampler::Lognormal {
                 p50_ms,
                 sigma: math::lognormal_sigma(p50_ms, p99_ms),
-            },
-            Dist::Uniform { min_ms, max_ms } => Sampler::Uniform {
-                min_ms,
-                span_ms: max_ms - min_ms,
             },
         }
     }
@@ -349,7 +344,6 @@ impl Sampler {
                 let z = normal.sample(rng);
                 us_of_ms(p50_ms * math::exp(sigma * z))
             }
-            Sampler::Uniform { min_ms, span_ms } => us_of_ms(min_ms + rng.next_unit() * span_ms),
         }
     }
 }
