@@ -134,3 +134,60 @@ fn moonpools_sweep_tips_between_600_and_700_ms_a_little_later_in_the_model_as_it
     }
     assert_eq!(share("650 ms").source.mean, 31.0 / 64.0 * 100.0);
 }
+
+#[test]
+fn metafors_map_agrees_without_retries_and_only_the_models_retries_storm() {
+    // Without retries the source is an M/M/1 with a queue of 100: every figure agrees.
+    // With 4 retries the source's client retries only duplicates of requests that found
+    // the server idle (its note), so its retries fall as the load rises and it never
+    // storms; the model's rise, and its queue ends stormed in half the seeds at 80% load
+    // and in all of them at 90% and 95%.
+    let s = studies::run("metafor-retry-map", None, None, Lang::En).unwrap();
+    let figure = |rate: &str, retries: &str, what: &str| {
+        let label = format!("λ = {rate}/s ({}% load), {retries}, {what}", load(rate));
+        s.figures
+            .iter()
+            .find(|f| f.label == label)
+            .unwrap_or_else(|| panic!("no figure {label}"))
+    };
+    fn load(rate: &str) -> String {
+        format!("{}", (rate.parse::<f64>().unwrap() * 10.0) as u32)
+    }
+    let rates = ["8", "9", "9.5"];
+    for rate in rates {
+        for what in [
+            "requests in the system",
+            "latency",
+            "retries of the attempts",
+        ] {
+            assert_eq!(figure(rate, "no retries", what).verdict, Verdict::Agrees);
+        }
+        let stormed = figure(
+            rate,
+            "4 retries",
+            "runs ending with over half the queue (50) waiting",
+        );
+        assert!(
+            stormed.model.mean > stormed.source.mean,
+            "{rate}: {stormed:?}"
+        );
+    }
+    let share = |rate| figure(rate, "4 retries", "retries of the attempts");
+    for w in rates.windows(2) {
+        assert!(share(w[1]).source.mean < share(w[0]).source.mean, "{w:?}");
+        assert!(share(w[1]).model.mean > share(w[0]).model.mean, "{w:?}");
+    }
+    let stormed = |rate| {
+        figure(
+            rate,
+            "4 retries",
+            "runs ending with over half the queue (50) waiting",
+        )
+        .model
+        .mean
+    };
+    assert_eq!(
+        (stormed("8"), stormed("9"), stormed("9.5")),
+        (50.0, 100.0, 100.0)
+    );
+}

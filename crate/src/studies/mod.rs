@@ -36,6 +36,7 @@ use serde::Serialize;
 mod collapse;
 mod good_retry;
 mod mm1_storm;
+mod retry_map;
 mod retry_sim;
 mod trigger_length;
 
@@ -194,7 +195,7 @@ struct Def {
     model: fn(i64) -> Result<Vec<f64>, ValidationError>,
 }
 
-fn defs() -> [Def; 5] {
+fn defs() -> [Def; 6] {
     [
         Def {
             info: retry_sim::INFO,
@@ -220,6 +221,11 @@ fn defs() -> [Def; 5] {
             info: trigger_length::INFO,
             published: trigger_length::published,
             model: trigger_length::model,
+        },
+        Def {
+            info: retry_map::INFO,
+            published: retry_map::published,
+            model: retry_map::model,
         },
     ]
 }
@@ -523,7 +529,7 @@ mod tests {
         assert_eq!(e.field, "study");
         assert_eq!(
             e.to_string(),
-            "study = nope is not allowed: expected one of brooker-retry-sim, brooker-collapse, yandex-good-retry, descartes-mm1-storm, moonpool-trigger-length"
+            "study = nope is not allowed: expected one of brooker-retry-sim, brooker-collapse, yandex-good-retry, descartes-mm1-storm, moonpool-trigger-length, metafor-retry-map"
         );
     }
 }
