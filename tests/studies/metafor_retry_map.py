@@ -12,15 +12,15 @@ example has it; the seed of Python's `random` (the only generator its code draws
 is the one variable. Its INFO logging (a line per event) is switched off and its
 prints are silenced; nothing else is touched.
 
-usage: python3 -m venv venv && venv/bin/pip install numpy==1.26.4 pandas==2.2.3 matplotlib scipy
+usage: python3 -m venv venv && venv/bin/pip install numpy==1.26.4 pandas==2.2.3 matplotlib
        git archive 7f474de metafor/simulator metafor/utils metafor/__init__.py | tar x -C DIR
        venv/bin/python3 tests/studies/metafor_retry_map.py DIR
 
 Prints, per arrival rate and retries: the mean of the queue length its server logs at
 each completion, the mean of the latency it logs there (s), retries per 100 attempts
 offered to the server, and the share of runs that end with more than half its queue
-(over 50) waiting, each
-as mean and sample standard deviation over the seeds, then the number of seeds.
+(over 50) waiting, each as mean and sample standard deviation over the seeds, then the
+number of seeds.
 """
 
 import contextlib
