@@ -23,14 +23,14 @@ IMPORTER_JS='js/importer'
 IMPORTER_TARGET=239980
 # The studies view: its own wasm and glue, and its page code (js/studies/), fetched when
 # a reader first opens the studies (`?studies`, `?study=ID`), never before. Its target:
-# 192,053 B measured with five studies (the fifth, moonpool-trigger-length, took +5,125 B),
+# 199,034 B measured with six studies (the sixth, metafor-retry-map, took +5,074 B),
 # plus 3%, the rule it was first set by (docs/performance.md, "Site size").
-# The three targets are the limits of 490,000, 240,000 and 197,800 B restated in the
-# deterministic tar below, by what that tar changed on one build (docs/performance.md,
-# "the size is measured the same way everywhere").
+# The first page's and the importer's targets are the limits of 490,000 and 240,000 B
+# restated in the deterministic tar below, by what that tar changed on one build
+# (docs/performance.md, "the size is measured the same way everywhere").
 STUDIES='retrystorm-studies-web*'
 STUDIES_JS='js/studies'
-STUDIES_TARGET=197780
+STUDIES_TARGET=205000
 
 gz() { gzip -9c | wc -c; }
 row() { printf '%-48s %10s %10s\n' "$1" "$2" "$3"; }

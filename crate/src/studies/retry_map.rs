@@ -142,6 +142,9 @@ const RETRIES_DIFFER: Words = (
 /// only two of that cell's figures are out of reach.
 const DIFFERING: [(usize, &[usize]); 3] = [(0, &[0, 3]), (1, &[0, 1, 2, 3]), (2, &[0, 1, 2, 3])];
 
+/// The index of the latency among a cell's measures.
+const LATENCY: usize = 1;
+
 /// Runs of the source's simulator per cell.
 const SOURCE_RUNS: usize = 20;
 
@@ -157,9 +160,9 @@ const RETRY_WORDS: [Words; 2] = [("不重试", "no retries"), ("重试 4 次", "
 const MEASURES: [(Words, Words); 4] = [
     (
         ("系统中的请求", "requests in the system"),
-        ("个", "requests"),
+        ("个请求", "requests"),
     ),
-    (("延迟", "latency"), ("秒", "s")),
+    (("延迟", "latency"), ("ms", "ms")),
     (("重试占尝试", "retries of the attempts"), ("%", "%")),
     (
         (
@@ -177,13 +180,19 @@ pub(super) fn published() -> Vec<Published> {
         for (k, retries) in RETRY_WORDS.iter().enumerate() {
             for (m, &(what, unit)) in MEASURES.iter().enumerate() {
                 let (mean, sd) = REFERENCE[r][k][m];
+                // The script prints the latency in seconds to three decimals.
+                let (scale, resolution) = if m == LATENCY {
+                    (1000.0, 0.5)
+                } else {
+                    (1.0, 0.0005)
+                };
                 out.push(Published {
                     label: vec![*rate, *retries, what],
                     unit,
-                    mean,
-                    sd,
+                    mean: mean * scale,
+                    sd: sd * scale,
                     n: SOURCE_RUNS,
-                    resolution: 0.0005,
+                    resolution,
                     differs: (k == 1
                         && DIFFERING.iter().any(|&(rr, ms)| rr == r && ms.contains(&m)))
                     .then_some(RETRIES_DIFFER),
@@ -206,7 +215,7 @@ pub(super) fn model(seed: i64) -> Result<Vec<f64>, ValidationError> {
             let server = &r.tiers[1];
             let t = &server.totals;
             out.push(server.mean_in_flight);
-            out.push((server.mean_wait_ms + server.mean_service_ms) / 1000.0);
+            out.push(server.mean_wait_ms + server.mean_service_ms);
             out.push(100.0 * t.retries as f64 / (t.first_attempts + t.retries) as f64);
             out.push(if server.queue_depth_at_end > QUEUE / 2 {
                 100.0
