@@ -17,7 +17,13 @@ pub use crate::js_error::*;
 /// writes `None` as `null`, and numbers as shortest round-trip decimals that parse back
 /// exactly. Integers beyond 2^53 would lose precision: outputs give seeds as strings.
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(plain_error)?;
+    text_to_js(serde_json::to_string(value))
+}
+
+/// The JS value of a serialized output's text (the part of [`to_js`] that is the same
+/// for every type, compiled once).
+fn text_to_js(text: Result<String, serde_json::Error>) -> Result<JsValue, JsValue> {
+    let text = text.map_err(plain_error)?;
     js_sys::JSON::parse(&text).map_err(|_| plain_error("an output is not valid JSON"))
 }
 

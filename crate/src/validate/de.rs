@@ -59,6 +59,11 @@ impl Track {
         r
     }
 
+    /// The path of the error found, if any.
+    fn path(self) -> Vec<Seg> {
+        self.0.into_inner().unwrap_or_default()
+    }
+
     /// Marks `at`, and below it the path [`below`] kept for `e`, if any.
     #[cold]
     fn mark(&self, at: &Chain, e: &Error) {
@@ -107,7 +112,7 @@ pub fn read<'de, T: de::Deserialize<'de>>(value: &'de Value) -> Result<T, (Vec<S
         at: &Chain::Root,
         track: &track,
     };
-    T::deserialize(de).map_err(|e| (track.0.into_inner().unwrap_or_default(), e))
+    T::deserialize(de).map_err(|e| (track.path(), e))
 }
 
 /// The deserializer of one value at one place in the document.
@@ -130,7 +135,7 @@ pub fn read_variant<'de, R: de::Deserialize<'de>>(
         rest,
         track: &track,
     })
-    .map_err(|e| below(track.0.into_inner().unwrap_or_default(), &e))
+    .map_err(|e| below(track.path(), &e))
 }
 
 /// The deserializer of [`read_variant`]: an enum only.
@@ -194,14 +199,8 @@ impl<'de> De<'de, '_> {
             track: self.track,
         };
         let out = visitor.visit_seq(&mut access)?;
-        if access.it.len() == 0 {
-            Ok(out)
-        } else {
-            Err(de::Error::invalid_length(
-                list.len(),
-                &"fewer elements in array",
-            ))
-        }
+        access.end(list.len())?;
+        Ok(out)
     }
 
     fn map<V: Visitor<'de>>(
@@ -216,14 +215,8 @@ impl<'de> De<'de, '_> {
             track: self.track,
         };
         let out = visitor.visit_map(&mut access)?;
-        if access.it.len() == 0 {
-            Ok(out)
-        } else {
-            Err(de::Error::invalid_length(
-                map.len(),
-                &"fewer elements in map",
-            ))
-        }
+        access.end(map.len())?;
+        Ok(out)
     }
 }
 
@@ -271,25 +264,15 @@ impl<'de> de::Deserializer<'de> for De<'de, '_> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        let variant = |name: &'de str, value| Variant {
-            name,
-            value,
-            at: self.at,
-            track: self.track,
-            tagged: false,
-        };
-        let r = match self.v {
-            Value::String(name) => visitor.visit_enum(variant(name, None)),
-            Value::Object(map) if map.len() == 1 => {
-                let (name, value) = map.iter().next().expect("one key");
-                visitor.visit_enum(variant(name, Some(value)))
-            }
-            Value::Object(_) => Err(de::Error::invalid_value(
-                Unexpected::Map,
-                &"map with a single key",
-            )),
-            other => Err(de::Error::invalid_type(unexpected(other), &"string or map")),
-        };
+        let r = variant_of(self.v).and_then(|(name, value)| {
+            visitor.visit_enum(Variant {
+                name,
+                value,
+                at: self.at,
+                track: self.track,
+                tagged: false,
+            })
+        });
         self.track.on(self.at, r)
     }
 
@@ -410,6 +393,23 @@ fn wrong_type(v: &Value, expected: &dyn de::Expected) -> Error {
     de::Error::invalid_type(unexpected(v), expected)
 }
 
+/// An externally tagged enum's variant name and value (none when written as a string),
+/// or serde_json's error for any other form. Not generic: one copy for every enum.
+fn variant_of(v: &Value) -> Result<(&str, Option<&Value>), Error> {
+    match v {
+        Value::String(name) => Ok((name, None)),
+        Value::Object(map) if map.len() == 1 => {
+            let (name, value) = map.iter().next().expect("one key");
+            Ok((name, Some(value)))
+        }
+        Value::Object(_) => Err(de::Error::invalid_value(
+            Unexpected::Map,
+            &"map with a single key",
+        )),
+        other => Err(de::Error::invalid_type(unexpected(other), &"string or map")),
+    }
+}
+
 /// Reads `v` at `at`. An error of the type's own code after its read (an internally
 /// tagged enum reads its variant from the value it read) is an error at this place too.
 fn read_at<'de, T: DeserializeSeed<'de>>(
@@ -428,6 +428,17 @@ struct Seq<'de, 'c> {
     i: usize,
     at: &'c Chain<'c>,
     track: &'c Track,
+}
+
+impl Seq<'_, '_> {
+    /// After the visitor: every element must have been read.
+    fn end(&self, len: usize) -> Result<(), Error> {
+        if self.it.len() == 0 {
+            Ok(())
+        } else {
+            Err(de::Error::invalid_length(len, &"fewer elements in array"))
+        }
+    }
 }
 
 impl<'de> de::SeqAccess<'de> for Seq<'de, '_> {
@@ -458,6 +469,33 @@ struct Fields<'de, 'c> {
     track: &'c Track,
 }
 
+// The generic methods (one copy per struct for the keys, per field type for the
+// values) only call the reader; the rest is here once.
+impl<'de> Fields<'de, '_> {
+    /// The next member, kept for its value; its key.
+    fn advance(&mut self) -> Option<&'de str> {
+        let (k, v) = self.it.next()?;
+        self.next = Some((k, v));
+        Some(k)
+    }
+
+    /// The member whose key was read last.
+    fn take(&mut self) -> Result<(&'de str, &'de Value), Error> {
+        self.next
+            .take()
+            .ok_or_else(|| de::Error::custom("value is missing"))
+    }
+
+    /// After the visitor: every member must have been read.
+    fn end(&self, len: usize) -> Result<(), Error> {
+        if self.it.len() == 0 {
+            Ok(())
+        } else {
+            Err(de::Error::invalid_length(len, &"fewer elements in map"))
+        }
+    }
+}
+
 impl<'de> de::MapAccess<'de> for Fields<'de, '_> {
     type Error = Error;
 
@@ -465,20 +503,16 @@ impl<'de> de::MapAccess<'de> for Fields<'de, '_> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
-        let Some((k, v)) = self.it.next() else {
+        let Some(k) = self.advance() else {
             return Ok(None);
         };
-        self.next = Some((k, v));
         let r = seed.deserialize(BorrowedStrDeserializer::new(k)).map(Some);
         // An unknown field is an error of the key: its path names the key.
         self.track.on(&Chain::Key(self.at, k), r)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        let (k, v) = self
-            .next
-            .take()
-            .ok_or_else(|| de::Error::custom("value is missing"))?;
+        let (k, v) = self.take()?;
         read_at(seed, v, &Chain::Key(self.at, k), self.track)
     }
 
