@@ -10,6 +10,7 @@ use crate::cluster::{self, Bucket, RouteSummary, RunResult, Summary, TierBucket,
 use crate::ensemble::{self, Sample};
 use crate::scenario::AnyScenario;
 use crate::sweep::{self, Plan};
+use crate::validate::json_value;
 use serde_json::Value;
 
 /// A figure's value in the dummy results: as wide as a typical one (a count with a
@@ -25,6 +26,14 @@ fn buffer(len: u64) -> u64 {
     2 * len
 }
 
+/// The length of `v` written as `run --json` writes it (serde_json's pretty layout and a
+/// line end). Written from its JSON value, whose keys are sorted, which changes no
+/// length; why: serde_json's pretty writer of a result type is a second copy of that
+/// type's serializer in the page's wasm, which writes only the compact form.
+fn pretty_len<T: serde::Serialize>(v: &T) -> u64 {
+    serde_json::to_string_pretty(&json_value(v)).map_or(0, |s| s.len() as u64 + 1)
+}
+
 /// `f(n)` for a text that grows linearly with `n`, from `f(1)` and `f(2)`.
 fn linear(n: u64, f: impl Fn(usize) -> u64) -> u64 {
     let one = f(1);
@@ -38,7 +47,7 @@ pub(super) fn run(sc: &AnyScenario, format: Format) -> (u64, u64) {
         (AnyScenario::Classic(c), Format::Json) => {
             let len = linear(c.duration_s as u64, |d| {
                 let out = classic_output(c, d);
-                serde_json::to_string_pretty(&out).map_or(0, |s| s.len() as u64 + 1)
+                pretty_len(&out)
             });
             (buffer(len), len)
         }
@@ -51,11 +60,9 @@ pub(super) fn run(sc: &AnyScenario, format: Format) -> (u64, u64) {
             let n_b = c.duration_ms.div_ceil(c.bucket_ms.max(1));
             let doc = |n: usize| {
                 let r = dummy_result(c, n);
-                serde_json::json!({ "scenario": AnyScenario::Cluster(c.clone()).to_value(), "result": r })
+                serde_json::json!({ "scenario": AnyScenario::Cluster(c.clone()).to_value(), "result": json_value(&r) })
             };
-            let len = linear(n_b, |n| {
-                serde_json::to_string_pretty(&doc(n)).map_or(0, |s| s.len() as u64 + 1)
-            });
+            let len = linear(n_b, |n| pretty_len(&doc(n)));
             let leaves = linear(n_b, |n| numbers(&doc(n)));
             let len = len + leaves * EXTRA_DIGITS;
             // `run --json` builds the whole document as a `serde_json::Value` first.
@@ -227,9 +234,7 @@ pub(super) fn ensemble(sc: &AnyScenario, seeds: usize, format: Format) -> (u64, 
             .collect();
         let e = ensemble::summarise(sc, &samples);
         let text = match format {
-            Format::Json | Format::Jsonl => {
-                serde_json::to_string_pretty(&e).unwrap_or_default() + "\n"
-            }
+            Format::Json | Format::Jsonl => return pretty_len(&e),
             Format::Csv => ensemble::render::csv(&e),
             Format::Text => ensemble::render::text(&"x".repeat(60), &e),
         };
@@ -297,4 +302,45 @@ pub(super) fn shard(plan: &Plan, runs: u64) -> (u64, u64) {
     let per = serde_json::to_string(&line).map_or(0, |s| s.len() as u64 + 1);
     let total = head + runs * per;
     (buffer(total), total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// serde_json's own pretty text of `v`, written directly by `v`'s serializer.
+    fn direct<T: serde::Serialize>(v: &T) -> u64 {
+        serde_json::to_string_pretty(v).map_or(0, |s| s.len() as u64 + 1)
+    }
+
+    #[test]
+    fn pretty_length_through_the_value_is_the_direct_one() {
+        for b in crate::scenario::bundled() {
+            let sc = crate::scenario::parse(b.json).unwrap();
+            match &sc {
+                AnyScenario::Classic(c) => {
+                    for d in [1, 2, 7] {
+                        let out = classic_output(c, d);
+                        assert_eq!(pretty_len(&out), direct(&out), "{}", b.id);
+                    }
+                }
+                AnyScenario::Cluster(c) => {
+                    for n in [1, 2, 5] {
+                        let r = dummy_result(c, n);
+                        let old = serde_json::json!({ "scenario": sc.to_value(), "result": r });
+                        let new = serde_json::json!({ "scenario": sc.to_value(), "result": json_value(&r) });
+                        assert_eq!(old, new, "{}", b.id);
+                        assert_eq!(pretty_len(&new), direct(&old), "{}", b.id);
+                    }
+                }
+            }
+            for n in [1, 3] {
+                let samples: Vec<Sample> = (0..n)
+                    .map(|i| dummy_sample(&sc, WIDE_SEED + i, Some(2)))
+                    .collect();
+                let e = ensemble::summarise(&sc, &samples);
+                assert_eq!(pretty_len(&e), direct(&e), "{}", b.id);
+            }
+        }
+    }
 }
