@@ -98,8 +98,7 @@ impl Simulation {
             Dist::Exponential { mean_ms } => math::exponential(&mut self.rng, mean_ms),
             Dist::Lognormal { p50_ms, p99_ms } => {
                 let sigma = math::lognormal_sigma(p50_ms, p99_ms);
-                let z = self.normal.sample(&mut self.rng);
-                p50_ms * math::exp(sigma * z)
+                p50_ms * self.normal.lognormal_factor(&mut self.rng, sigma)
             }
         };
         us_of_ms(ms)

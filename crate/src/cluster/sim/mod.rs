@@ -341,8 +341,7 @@ impl Sampler {
             Sampler::Constant { us } => us,
             Sampler::Exponential { mean_ms } => us_of_ms(math::exponential(rng, mean_ms)),
             Sampler::Lognormal { p50_ms, sigma } => {
-                let z = normal.sample(rng);
-                us_of_ms(p50_ms * math::exp(sigma * z))
+                us_of_ms(p50_ms * normal.lognormal_factor(rng, sigma))
             }
         }
     }
