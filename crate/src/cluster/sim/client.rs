@@ -86,7 +86,7 @@ impl Simulation {
                     route.bh_queue[ix].push_back(p);
                     let jm = &mut self.jobs[p as usize];
                     jm.st = St::BulkheadWait;
-                    jm.bh_since = now;
+                    jm.since = now;
                     return;
                 } else {
                     self.jobs[p as usize].calls += 1;
@@ -152,7 +152,7 @@ impl Simulation {
         jm.permit = permit;
         jm.child = child;
         jm.st = St::Calling;
-        jm.sent_at = now;
+        jm.since = now;
         let gen = jm.gen;
         self.q
             .push(now.saturating_add(timeout), Kind::AttemptTimeout, p, gen);
@@ -174,7 +174,7 @@ impl Simulation {
             let Some(w) = self.routes[r].bh_queue[i as usize].pop_front() else {
                 return;
             };
-            let since = self.jobs[w as usize].bh_since;
+            let since = self.jobs[w as usize].since;
             if now.saturating_sub(since) > bh.max_wait_ms * 1000 {
                 self.jobs[w as usize].calls += 1;
                 self.count(r, callee, now, |b| b.bulkhead_rejected += 1);
@@ -204,7 +204,7 @@ impl Simulation {
                 jm.route as usize,
                 jm.instance,
                 jm.permit,
-                jm.sent_at,
+                jm.since,
                 jm.calls,
                 jm.retry_cost,
             )

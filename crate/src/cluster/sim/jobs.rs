@@ -217,7 +217,7 @@ impl Simulation {
         };
         let job = &mut self.jobs[j as usize];
         job.st = St::Serving;
-        job.sent_at = now; // the service's start, until the job calls the next tier
+        job.since = now; // the service's start
         let gen = job.gen;
         self.q
             .push(now.saturating_add(dur), Kind::ServiceEnd, j, gen);
@@ -233,7 +233,7 @@ impl Simulation {
             self.q.push(fx.pause_until, Kind::ServiceEnd, j, gen);
             return;
         }
-        let started = self.jobs[j as usize].sent_at;
+        let started = self.jobs[j as usize].since;
         self.rec.service_ended(t, now, started);
         if fx.outage {
             self.end_job(j, Outcome::Error, now);

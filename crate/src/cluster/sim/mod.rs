@@ -131,10 +131,13 @@ struct Job {
     admitted_us: u32,
     arrived: u64,
     deadline: u64,
-    sent_at: u64,
+    /// When the job's current state began, read only in that state: its service's start
+    /// (`Serving`), its outstanding attempt's send (`Calling`), or the start of its wait
+    /// for a bulkhead slot (`BulkheadWait`). One word serves the three: each state writes
+    /// it on entry, and a job is in one state at a time.
+    since: u64,
     /// What the backoff carries between retries (see `backoff::sleep`).
     carry: u64,
-    bh_since: u64,
     tier: u8,
     /// The route of the tier's client this job's current call uses (picked per call), an
     /// index into `Simulation::routes` (at most 16 tiers × 8 routes).
@@ -163,9 +166,8 @@ impl Job {
         admitted_us: 0,
         arrived: 0,
         deadline: NEVER,
-        sent_at: 0,
+        since: 0,
         carry: 0,
-        bh_since: 0,
         tier: 0,
         route: 0,
         st: St::Free,
