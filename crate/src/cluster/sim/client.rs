@@ -66,7 +66,11 @@ impl Simulation {
     /// and deadline allow.
     pub(super) fn try_send(&mut self, p: u32, now: u64) {
         let job = self.jobs[p as usize];
-        let (t, i, r) = (job.tier as usize, job.instance, job.route as usize);
+        let (t, i, r) = (
+            job.tier as usize,
+            u32::from(job.instance),
+            job.route as usize,
+        );
         let hop = self.hop(r, i);
         let (callee, propagate) = (hop.to, hop.propagate);
         if propagate && job.deadline <= now {
@@ -202,7 +206,7 @@ impl Simulation {
             (
                 jm.tier as usize,
                 jm.route as usize,
-                jm.instance,
+                u32::from(jm.instance),
                 jm.permit,
                 jm.since,
                 jm.calls,
@@ -264,7 +268,11 @@ impl Simulation {
             return;
         }
         job.retry_slot = false;
-        let (t, r, i) = (job.tier as usize, job.route as usize, job.instance);
+        let (t, r, i) = (
+            job.tier as usize,
+            job.route as usize,
+            u32::from(job.instance),
+        );
         let gi = self.hop(r, i).budget;
         if let Some(b) = self.tiers[t].budgets.get_mut(gi) {
             b.release_retry();
@@ -275,7 +283,11 @@ impl Simulation {
     pub(super) fn after_failure(&mut self, p: u32, kind: Outcome, now: u64) {
         self.release_retry_slot(p);
         let job = self.jobs[p as usize];
-        let (t, i, r) = (job.tier as usize, job.instance, job.route as usize);
+        let (t, i, r) = (
+            job.tier as usize,
+            u32::from(job.instance),
+            job.route as usize,
+        );
         let tr = self.hop(r, i);
         let callee = tr.to;
         let allowed = job.calls < tr.max_attempts

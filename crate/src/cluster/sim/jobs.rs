@@ -38,7 +38,7 @@ impl Simulation {
             uid: self.next_uid,
             gen,
             parent,
-            instance,
+            instance: instance as u16, // `pick`ed: below the tier's instances
             arrived: now,
             deadline,
             tier: tier as u8,
@@ -57,13 +57,13 @@ impl Simulation {
         let t = &mut self.tiers[job.tier as usize];
         t.held += 1;
         t.held_m = t.held_m.wrapping_add(now);
-        t.inst[job.instance as usize].held += 1;
+        t.inst[usize::from(job.instance)].held += 1;
     }
 
     #[inline(always)]
     pub(super) fn release(&mut self, j: u32, now: u64) {
         let job = &mut self.jobs[j as usize];
-        let (t, i) = (job.tier as usize, job.instance as usize);
+        let (t, i) = (job.tier as usize, usize::from(job.instance));
         job.st = St::Free;
         job.gen = job.gen.wrapping_add(1);
         job.uid = 0;
@@ -125,7 +125,7 @@ impl Simulation {
     #[inline(always)]
     fn place(&self, j: u32) -> (usize, u32) {
         let job = &self.jobs[j as usize];
-        (job.tier as usize, job.instance)
+        (job.tier as usize, u32::from(job.instance))
     }
 
     /// A job reaches its instance: fail fast, hang, start, queue, or be refused. One
@@ -190,7 +190,7 @@ impl Simulation {
             let admitted_us = u64::from(job.admitted_us);
             (
                 job.tier as usize,
-                job.instance as usize,
+                usize::from(job.instance),
                 job.arrived,
                 admitted_us,
             )
@@ -304,7 +304,7 @@ impl Simulation {
         // A request that ends holds no retry slot (Envoy's `~RetryStateImpl`).
         self.release_retry_slot(j);
         let job = self.jobs[j as usize];
-        let (t, i) = (job.tier as usize, job.instance);
+        let (t, i) = (job.tier as usize, u32::from(job.instance));
         let freed = job.st.holds_slot();
         if freed {
             self.slot_freed(t, i, now);

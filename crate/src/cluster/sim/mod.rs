@@ -121,7 +121,8 @@ struct Job {
     cohort: u32,
     parent: u32,
     child: u32,
-    instance: u32,
+    /// Below `MAX_INSTANCES` (10,000): validation bounds a tier's instances.
+    instance: u16,
     caller: u32,
     permit: u32,
     retry_cost: u32,
