@@ -153,7 +153,7 @@ impl Simulation {
         }
         let jm = &mut self.jobs[p as usize];
         jm.calls = calls;
-        jm.permit = permit;
+        jm.admitted_or_permit = permit;
         jm.child = child;
         jm.st = St::Calling;
         jm.since = now;
@@ -207,7 +207,7 @@ impl Simulation {
                 jm.tier as usize,
                 jm.route as usize,
                 u32::from(jm.instance),
-                jm.permit,
+                jm.admitted_or_permit,
                 jm.since,
                 jm.calls,
                 jm.retry_cost,

@@ -148,7 +148,8 @@ impl Simulation {
         if fx.admitted_us > 0 {
             // Decided now, at admission, and carried until the service starts (a job
             // refused below never starts, so it does not matter that it got one too).
-            self.jobs[j as usize].admitted_us = u32::try_from(fx.admitted_us).unwrap_or(u32::MAX);
+            self.jobs[j as usize].admitted_or_permit =
+                u32::try_from(fx.admitted_us).unwrap_or(u32::MAX);
         }
         let tr = &mut self.tiers[t];
         let conc = tr.concurrency;
@@ -187,7 +188,7 @@ impl Simulation {
     pub(super) fn start_service(&mut self, j: u32, now: u64, fx: &Effect) {
         let (t, i, arrived, admitted_us) = {
             let job = &self.jobs[j as usize];
-            let admitted_us = u64::from(job.admitted_us);
+            let admitted_us = u64::from(job.admitted_or_permit);
             (
                 job.tier as usize,
                 usize::from(job.instance),

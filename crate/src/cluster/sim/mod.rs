@@ -124,12 +124,13 @@ struct Job {
     /// Below `MAX_INSTANCES` (10,000): validation bounds a tier's instances.
     instance: u16,
     caller: u32,
-    permit: u32,
     retry_cost: u32,
-    /// Extra service time decided when the instance admitted the job (a
-    /// `latency_admitted` fault), µs, added when its service starts (saturated at
-    /// `u32::MAX`, 71 minutes: one fault adds at most an hour; a u32 keeps the job's size).
-    admitted_us: u32,
+    /// Until its service starts: the extra service time decided when the instance
+    /// admitted the job (a `latency_admitted` fault), µs, added when its service starts
+    /// (saturated at `u32::MAX`, 71 minutes: one fault adds at most an hour; a u32 keeps
+    /// the job's size). From its first call on: the breaker permit of its outstanding
+    /// attempt. One word serves both: a job's service starts once, before its first call.
+    admitted_or_permit: u32,
     arrived: u64,
     deadline: u64,
     /// When the job's current state began, read only in that state: its service's start
@@ -162,9 +163,8 @@ impl Job {
         child: NONE,
         instance: 0,
         caller: NONE,
-        permit: 0,
         retry_cost: 0,
-        admitted_us: 0,
+        admitted_or_permit: 0,
         arrived: 0,
         deadline: NEVER,
         since: 0,
