@@ -276,6 +276,21 @@ impl BudgetState {
         }
     }
 
+    /// What [`try_retry`](Self::try_retry) charged a retry it granted (`timeout`: after a
+    /// timeout): an AWS quota's cost, else 0.
+    #[inline]
+    pub fn retry_cost(&self, timeout: bool) -> u32 {
+        match *self {
+            BudgetState::Aws {
+                cost, timeout_cost, ..
+            } => {
+                let c = if timeout { timeout_cost } else { cost };
+                c.min(u32::MAX as u64) as u32
+            }
+            _ => 0,
+        }
+    }
+
     /// May a retry be sent now after a failure (`timeout` tells the AWS cost)? On yes,
     /// the retry is charged; the returned cost is what an AWS quota took (else 0).
     #[inline]

@@ -199,7 +199,7 @@ impl Simulation {
     /// The outstanding attempt of `p` ended with `outcome` (the callee answered, or the
     /// attempt timer fired).
     pub(super) fn attempt_result(&mut self, p: u32, outcome: Outcome, now: u64) {
-        let (t, r, i, permit, sent_at, calls, cost) = {
+        let (t, r, i, permit, sent_at, calls, after_timeout) = {
             let jm = &mut self.jobs[p as usize];
             jm.gen = jm.gen.wrapping_add(1); // the attempt timer is now stale
             jm.child = NONE;
@@ -210,7 +210,7 @@ impl Simulation {
                 jm.admitted_or_permit,
                 jm.since,
                 jm.calls,
-                jm.retry_cost,
+                jm.retry_after_timeout,
             )
         };
         let hop = self.hop(r, i);
@@ -244,11 +244,8 @@ impl Simulation {
         // charges its throttle only for a retryable status code).
         let retryable = !success && hop.retry_mask & retry_bit(outcome.retry_kind()) != 0;
         if let Some(b) = self.tiers[t].budgets.get_mut(gi) {
-            b.on_outcome(
-                success,
-                retryable,
-                if calls > 1 { Some(cost) } else { None },
-            );
+            let retry_cost = (calls > 1).then(|| b.retry_cost(after_timeout));
+            b.on_outcome(success, retryable, retry_cost);
         }
         self.release_retry_slot(p);
         if success {
@@ -310,19 +307,20 @@ impl Simulation {
             }
         }
         let gi = tr.budget;
+        let timeout = kind == Outcome::Timeout;
         let granted = match self.tiers[t].budgets.get_mut(gi) {
             Some(b) => {
-                let g = b.try_retry(now, kind == Outcome::Timeout);
-                self.jobs[p as usize].retry_slot = g.is_some() && b.holds_retries();
+                let g = b.try_retry(now, timeout).is_some();
+                self.jobs[p as usize].retry_slot = g && b.holds_retries();
                 g
             }
-            None => Some(0),
+            None => true,
         };
-        let Some(cost) = granted else {
+        if !granted {
             self.count(r, callee, now, |b| b.budget_rejected += 1);
             self.end_job(p, kind.propagate(), now);
             return;
-        };
+        }
         let (b, j) = &self.routes[r].backoff;
         let mut carry = job.carry;
         let sleep = backoff::sleep(b, j, job.calls as u32, &mut carry, &mut self.rng);
@@ -332,7 +330,7 @@ impl Simulation {
             return;
         }
         let jm = &mut self.jobs[p as usize];
-        jm.retry_cost = cost;
+        jm.retry_after_timeout = timeout;
         jm.carry = carry;
         jm.st = St::Backoff;
         let gen = jm.gen;

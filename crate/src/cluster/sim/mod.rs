@@ -124,7 +124,6 @@ struct Job {
     /// Below `MAX_INSTANCES` (10,000): validation bounds a tier's instances.
     instance: u16,
     caller: u32,
-    retry_cost: u32,
     /// Until its service starts: the extra service time decided when the instance
     /// admitted the job (a `latency_admitted` fault), µs, added when its service starts
     /// (saturated at `u32::MAX`, 71 minutes: one fault adds at most an hour; a u32 keeps
@@ -150,6 +149,9 @@ struct Job {
     bh_held: bool,
     /// The current retry holds a slot of an Envoy budget until its answer.
     retry_slot: bool,
+    /// The current retry was granted after a timeout: an AWS quota charged it its timeout
+    /// cost (see `BudgetState::retry_cost`), which a success gives back.
+    retry_after_timeout: bool,
     /// The outcome of the outstanding attempt while its answer crosses the network.
     reply: Outcome,
 }
@@ -163,7 +165,6 @@ impl Job {
         child: NONE,
         instance: 0,
         caller: NONE,
-        retry_cost: 0,
         admitted_or_permit: 0,
         arrived: 0,
         deadline: NEVER,
@@ -176,6 +177,7 @@ impl Job {
         idempotent: true,
         bh_held: false,
         retry_slot: false,
+        retry_after_timeout: false,
         reply: Outcome::Success,
     };
 }
