@@ -101,7 +101,7 @@ impl Simulation {
     }
 
     #[inline(always)]
-    pub(super) fn new_entry(&mut self, now: u64, caller: u32) {
+    pub(super) fn new_entry(&mut self, now: u64, closed_loop: bool) {
         let frac = self.sc.load.idempotent_fraction;
         let idem = frac >= 1.0 || self.rng.next_unit() < frac;
         let deadline = self.sc.load.deadline_ms.map_or(NEVER, |d| now + d * 1000);
@@ -112,7 +112,7 @@ impl Simulation {
         self.hold(j, now);
         let cohort = self.rec.entry_arrived(now);
         let jm = &mut self.jobs[j as usize];
-        jm.caller = caller;
+        jm.closed_loop = closed_loop;
         jm.cohort = cohort;
         if deadline != NEVER {
             let uid = self.jobs[j as usize].uid;
@@ -347,14 +347,12 @@ impl Simulation {
     /// The entry request `job` ended with `outcome` (the user's view).
     #[inline(always)]
     pub(super) fn entry_end(&mut self, outcome: Outcome, job: &Job, now: u64) {
-        let caller = job.caller;
         self.rec.entry_ended(outcome, job.cohort, job.arrived, now);
         // (After the end, while draining, a caller does not think of a next request.)
-        if caller != NONE && now < self.end {
+        if job.closed_loop && now < self.end {
             if let Some(cl) = self.sc.load.closed_loop.clone() {
                 let think = self.sample_us(&cl.think);
-                self.q
-                    .push(now.saturating_add(think), Kind::Think, caller, 0);
+                self.q.push(now.saturating_add(think), Kind::Think, 0, 0);
             }
         }
     }

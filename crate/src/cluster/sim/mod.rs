@@ -123,7 +123,6 @@ struct Job {
     child: u32,
     /// Below `MAX_INSTANCES` (10,000): validation bounds a tier's instances.
     instance: u16,
-    caller: u32,
     /// Until its service starts: the extra service time decided when the instance
     /// admitted the job (a `latency_admitted` fault), µs, added when its service starts
     /// (saturated at `u32::MAX`, 71 minutes: one fault adds at most an hour; a u32 keeps
@@ -152,6 +151,9 @@ struct Job {
     /// The current retry was granted after a timeout: an AWS quota charged it its timeout
     /// cost (see `BudgetState::retry_cost`), which a success gives back.
     retry_after_timeout: bool,
+    /// An entry request sent by a closed-loop caller, who thinks and sends the next one
+    /// when it ends (which caller is not kept: nothing tells them apart).
+    closed_loop: bool,
     /// The outcome of the outstanding attempt while its answer crosses the network.
     reply: Outcome,
 }
@@ -164,7 +166,6 @@ impl Job {
         parent: NONE,
         child: NONE,
         instance: 0,
-        caller: NONE,
         admitted_or_permit: 0,
         arrived: 0,
         deadline: NEVER,
@@ -178,6 +179,7 @@ impl Job {
         bh_held: false,
         retry_slot: false,
         retry_after_timeout: false,
+        closed_loop: false,
         reply: Outcome::Success,
     };
 }
@@ -548,9 +550,9 @@ impl Simulation {
             }
         }
         if let Some(cl) = sim.sc.load.closed_loop.clone() {
-            for c in 0..cl.callers {
+            for _ in 0..cl.callers {
                 let t = sim.sample_us(&cl.think);
-                sim.q.push(t, Kind::Think, c, 0);
+                sim.q.push(t, Kind::Think, 0, 0);
             }
         }
         sim.schedule_arrival(0);
@@ -673,11 +675,11 @@ impl Simulation {
         let now = self.now;
         match kind {
             Kind::Arrival => {
-                self.new_entry(now, NONE);
+                self.new_entry(now, false);
                 self.schedule_arrival(now);
             }
             // A closed-loop caller never sends again once the run is over (draining).
-            Kind::Think if self.ended.is_none() => self.new_entry(now, a),
+            Kind::Think if self.ended.is_none() => self.new_entry(now, true),
             Kind::Think => {}
             Kind::ServiceEnd => {
                 if self.valid(a, b, St::Serving) {
