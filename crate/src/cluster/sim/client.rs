@@ -79,13 +79,13 @@ impl Simulation {
         }
         // Bulkhead first (as Resilience4j decorates: the bulkhead sits inside the breaker,
         // but a call waiting for a bulkhead slot must not hold a half-open permit).
-        if !job.bh_held {
+        if !job.has(flag::BH_HELD) {
             if let Some(bh) = self.route(r).bulkhead.clone() {
                 let route = &mut self.routes[r];
                 let ix = i as usize;
                 if route.bh_active[ix] < bh.max_concurrent {
                     route.bh_active[ix] += 1;
-                    self.jobs[p as usize].bh_held = true;
+                    self.jobs[p as usize].set(flag::BH_HELD, true);
                 } else if route.bh_queue[ix].len() < bh.max_queue as usize {
                     route.bh_queue[ix].push_back(p);
                     let jm = &mut self.jobs[p as usize];
@@ -109,8 +109,8 @@ impl Simulation {
             }
         };
         let Some(permit) = permit else {
-            if self.jobs[p as usize].bh_held {
-                self.jobs[p as usize].bh_held = false;
+            if self.jobs[p as usize].has(flag::BH_HELD) {
+                self.jobs[p as usize].set(flag::BH_HELD, false);
                 self.bulkhead_release(r, i, now);
             }
             self.jobs[p as usize].calls += 1;
@@ -126,7 +126,14 @@ impl Simulation {
             child_deadline = now.saturating_add(timeout);
         }
         let ci = self.pick(callee, Some((r, i)));
-        let Some(child) = self.alloc(callee, ci, p, child_deadline, job.idempotent, now) else {
+        let Some(child) = self.alloc(
+            callee,
+            ci,
+            p,
+            child_deadline,
+            job.has(flag::IDEMPOTENT),
+            now,
+        ) else {
             return;
         };
         let network = self.routes[r].network;
@@ -189,7 +196,7 @@ impl Simulation {
             // of waiters.
             self.routes[r].bh_active[i as usize] += 1;
             let jm = &mut self.jobs[w as usize];
-            jm.bh_held = true;
+            jm.set(flag::BH_HELD, true);
             let gen = jm.gen;
             self.q.push(now, Kind::BulkheadGrant, w, gen);
             return;
@@ -210,7 +217,7 @@ impl Simulation {
                 jm.admitted_or_permit,
                 jm.since,
                 jm.calls,
-                jm.retry_after_timeout,
+                jm.has(flag::RETRY_AFTER_TIMEOUT),
             )
         };
         let hop = self.hop(r, i);
@@ -221,8 +228,8 @@ impl Simulation {
             Outcome::Overload | Outcome::BreakerRejected => b.overloads += 1,
             Outcome::Error => b.errors += 1,
         });
-        if self.jobs[p as usize].bh_held {
-            self.jobs[p as usize].bh_held = false;
+        if self.jobs[p as usize].has(flag::BH_HELD) {
+            self.jobs[p as usize].set(flag::BH_HELD, false);
             self.bulkhead_release(r, i, now);
         }
         let success = outcome == Outcome::Success;
@@ -261,10 +268,10 @@ impl Simulation {
     #[inline]
     pub(super) fn release_retry_slot(&mut self, p: u32) {
         let job = &mut self.jobs[p as usize];
-        if !job.retry_slot {
+        if !job.has(flag::RETRY_SLOT) {
             return;
         }
-        job.retry_slot = false;
+        job.set(flag::RETRY_SLOT, false);
         let (t, r, i) = (
             job.tier as usize,
             job.route as usize,
@@ -289,7 +296,7 @@ impl Simulation {
         let callee = tr.to;
         let allowed = job.calls < tr.max_attempts
             && tr.retry_mask & retry_bit(kind.retry_kind()) != 0
-            && (!tr.idempotent_only || job.idempotent)
+            && (!tr.idempotent_only || job.has(flag::IDEMPOTENT))
             && !(tr.propagate && job.deadline <= now);
         if !allowed {
             self.end_job(p, kind.propagate(), now);
@@ -311,7 +318,7 @@ impl Simulation {
         let granted = match self.tiers[t].budgets.get_mut(gi) {
             Some(b) => {
                 let g = b.try_retry(now, timeout).is_some();
-                self.jobs[p as usize].retry_slot = g && b.holds_retries();
+                self.jobs[p as usize].set(flag::RETRY_SLOT, g && b.holds_retries());
                 g
             }
             None => true,
@@ -330,7 +337,7 @@ impl Simulation {
             return;
         }
         let jm = &mut self.jobs[p as usize];
-        jm.retry_after_timeout = timeout;
+        jm.set(flag::RETRY_AFTER_TIMEOUT, timeout);
         jm.carry = carry;
         jm.st = St::Backoff;
         let gen = jm.gen;

@@ -42,7 +42,7 @@ impl Simulation {
             arrived: now,
             deadline,
             tier: tier as u8,
-            idempotent: idem,
+            flags: if idem { flag::IDEMPOTENT } else { 0 },
             ..Job::EMPTY
         };
         self.live += 1;
@@ -112,7 +112,7 @@ impl Simulation {
         self.hold(j, now);
         let cohort = self.rec.entry_arrived(now);
         let jm = &mut self.jobs[j as usize];
-        jm.closed_loop = closed_loop;
+        jm.set(flag::CLOSED_LOOP, closed_loop);
         jm.cohort = cohort;
         if deadline != NEVER {
             let uid = self.jobs[j as usize].uid;
@@ -310,8 +310,8 @@ impl Simulation {
         if freed {
             self.slot_freed(t, i, now);
         }
-        if job.bh_held {
-            self.jobs[j as usize].bh_held = false;
+        if job.has(flag::BH_HELD) {
+            self.jobs[j as usize].set(flag::BH_HELD, false);
             self.bulkhead_release(job.route as usize, i, now);
         }
         self.release(j, now);
@@ -349,7 +349,7 @@ impl Simulation {
     pub(super) fn entry_end(&mut self, outcome: Outcome, job: &Job, now: u64) {
         self.rec.entry_ended(outcome, job.cohort, job.arrived, now);
         // (After the end, while draining, a caller does not think of a next request.)
-        if job.closed_loop && now < self.end {
+        if job.has(flag::CLOSED_LOOP) && now < self.end {
             if let Some(cl) = self.sc.load.closed_loop.clone() {
                 let think = self.sample_us(&cl.think);
                 self.q.push(now.saturating_add(think), Kind::Think, 0, 0);
