@@ -251,8 +251,7 @@ impl Simulation {
         // charges its throttle only for a retryable status code).
         let retryable = !success && hop.retry_mask & retry_bit(outcome.retry_kind()) != 0;
         if let Some(b) = self.tiers[t].budgets.get_mut(gi) {
-            let retry_cost = (calls > 1).then(|| b.retry_cost(after_timeout));
-            b.on_outcome(success, retryable, retry_cost);
+            b.on_outcome(success, retryable, (calls > 1).then_some(after_timeout));
         }
         self.release_retry_slot(p);
         if success {
