@@ -116,6 +116,7 @@ impl St {
 /// One request at one tier (see the model above): 64 bytes, one cache line, as every
 /// event touches one or two jobs at random places in `Simulation::jobs`.
 #[derive(Debug, Clone, Copy)]
+#[repr(align(64))]
 struct Job {
     arrived: u64,
     deadline: u64,
@@ -162,7 +163,7 @@ mod flag {
     /// The current retry holds a slot of an Envoy budget until its answer.
     pub const RETRY_SLOT: u8 = 1 << 2;
     /// The current retry was granted after a timeout: an AWS quota charged it its timeout
-    /// cost (see `BudgetState::retry_cost`), which a success gives back.
+    /// cost, not its cost (see `BudgetState::on_outcome`), which a success gives back.
     pub const RETRY_AFTER_TIMEOUT: u8 = 1 << 3;
     /// An entry request sent by a closed-loop caller, who thinks and sends the next one
     /// when it ends (which caller is not kept: nothing tells them apart).
