@@ -236,10 +236,11 @@ impl BudgetState {
     }
 
     /// An attempt ended. `failure`: it failed in a way the policy retries (its kind is in
-    /// `retry_on`); `retry_cost`: `None` for a first attempt, else what its retry took
-    /// from an AWS quota.
+    /// `retry_on`); `retry_after_timeout`: `None` for a first attempt, else whether its
+    /// retry was granted after a timeout, which tells what [`try_retry`](Self::try_retry)
+    /// took from an AWS quota (its timeout cost or its cost).
     #[inline]
-    pub fn on_outcome(&mut self, success: bool, failure: bool, retry_cost: Option<u32>) {
+    pub fn on_outcome(&mut self, success: bool, failure: bool, retry_after_timeout: Option<bool>) {
         match self {
             BudgetState::Envoy { active, .. } => *active = active.saturating_sub(1),
             // gRFC A6: every failed RPC (original or retry) decrements token_count by 1,
@@ -264,10 +265,12 @@ impl BudgetState {
                 capacity,
                 max,
                 increment,
-                ..
+                cost,
+                timeout_cost,
             } if success => {
-                let add = match retry_cost {
-                    Some(c) => c as u64,
+                let add = match retry_after_timeout {
+                    Some(true) => *timeout_cost,
+                    Some(false) => *cost,
                     None => *increment,
                 };
                 *capacity = (*capacity + add).min(*max);

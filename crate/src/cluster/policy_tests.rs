@@ -293,7 +293,7 @@ fn aws_standard_retry_quota() {
         .count();
     assert_eq!(n, 50);
     assert_eq!(b.try_retry(0, false), None);
-    b.on_outcome(true, false, Some(10)); // a retry that succeeded: refund 10
+    b.on_outcome(true, false, Some(true)); // a retry after a timeout succeeded: refund 10
     assert_eq!(b.try_retry(0, false), Some(5));
     assert_eq!(b.try_retry(0, false), Some(5));
     assert_eq!(b.try_retry(0, false), None);
@@ -302,7 +302,7 @@ fn aws_standard_retry_quota() {
     }
     assert_eq!(b.try_retry(0, false), Some(5));
     assert_eq!(b.try_retry(0, false), None);
-    b.on_outcome(false, true, Some(5)); // failures refund nothing
+    b.on_outcome(false, true, Some(false)); // failures refund nothing
     assert_eq!(b.try_retry(0, false), None);
     // Never above the initial capacity.
     let mut b = BudgetState::new(&cfg);

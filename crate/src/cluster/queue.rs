@@ -30,7 +30,7 @@ use std::collections::BinaryHeap;
 pub enum Kind {
     /// Next open-loop arrival.
     Arrival,
-    /// Closed-loop caller `a` sends its next request.
+    /// A closed-loop caller sends its next request (the callers are alike: no operand).
     Think,
     /// Job `a` (generation `b`) finishes its local service.
     ServiceEnd,

@@ -221,7 +221,7 @@ fn prefix(sc: &cluster::Scenario) -> Prefix {
 /// Heap a request in flight holds: its job (in a `Vec` that doubles, so half as much
 /// again on average), two pending events (a service end or a timeout, each in a calendar
 /// bucket that keeps its room) and its place in a queue and in the free list.
-const JOB_BYTES: u64 = 88 * 3 / 2 + 2 * 24 * 3 / 2 + 8;
+const JOB_BYTES: u64 = footprint::JOB_SIZE * 3 / 2 + 2 * 24 * 3 / 2 + 8;
 
 /// Requests in flight at the height of a fault's retry storm, by Little's law: into
 /// each tier, the attempts per second (the entry rate times every caller's attempts)

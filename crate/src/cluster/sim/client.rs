@@ -66,7 +66,11 @@ impl Simulation {
     /// and deadline allow.
     pub(super) fn try_send(&mut self, p: u32, now: u64) {
         let job = self.jobs[p as usize];
-        let (t, i, r) = (job.tier as usize, job.instance, job.route as usize);
+        let (t, i, r) = (
+            job.tier as usize,
+            u32::from(job.instance),
+            job.route as usize,
+        );
         let hop = self.hop(r, i);
         let (callee, propagate) = (hop.to, hop.propagate);
         if propagate && job.deadline <= now {
@@ -75,18 +79,18 @@ impl Simulation {
         }
         // Bulkhead first (as Resilience4j decorates: the bulkhead sits inside the breaker,
         // but a call waiting for a bulkhead slot must not hold a half-open permit).
-        if !job.bh_held {
+        if !job.has(flag::BH_HELD) {
             if let Some(bh) = self.route(r).bulkhead.clone() {
                 let route = &mut self.routes[r];
                 let ix = i as usize;
                 if route.bh_active[ix] < bh.max_concurrent {
                     route.bh_active[ix] += 1;
-                    self.jobs[p as usize].bh_held = true;
+                    self.jobs[p as usize].set(flag::BH_HELD, true);
                 } else if route.bh_queue[ix].len() < bh.max_queue as usize {
                     route.bh_queue[ix].push_back(p);
                     let jm = &mut self.jobs[p as usize];
                     jm.st = St::BulkheadWait;
-                    jm.bh_since = now;
+                    jm.since = now;
                     return;
                 } else {
                     self.jobs[p as usize].calls += 1;
@@ -105,8 +109,8 @@ impl Simulation {
             }
         };
         let Some(permit) = permit else {
-            if self.jobs[p as usize].bh_held {
-                self.jobs[p as usize].bh_held = false;
+            if self.jobs[p as usize].has(flag::BH_HELD) {
+                self.jobs[p as usize].set(flag::BH_HELD, false);
                 self.bulkhead_release(r, i, now);
             }
             self.jobs[p as usize].calls += 1;
@@ -122,7 +126,14 @@ impl Simulation {
             child_deadline = now.saturating_add(timeout);
         }
         let ci = self.pick(callee, Some((r, i)));
-        let Some(child) = self.alloc(callee, ci, p, child_deadline, job.idempotent, now) else {
+        let Some(child) = self.alloc(
+            callee,
+            ci,
+            p,
+            child_deadline,
+            job.has(flag::IDEMPOTENT),
+            now,
+        ) else {
             return;
         };
         let network = self.routes[r].network;
@@ -149,10 +160,10 @@ impl Simulation {
         }
         let jm = &mut self.jobs[p as usize];
         jm.calls = calls;
-        jm.permit = permit;
+        jm.admitted_or_permit = permit;
         jm.child = child;
         jm.st = St::Calling;
-        jm.sent_at = now;
+        jm.since = now;
         let gen = jm.gen;
         self.q
             .push(now.saturating_add(timeout), Kind::AttemptTimeout, p, gen);
@@ -174,7 +185,7 @@ impl Simulation {
             let Some(w) = self.routes[r].bh_queue[i as usize].pop_front() else {
                 return;
             };
-            let since = self.jobs[w as usize].bh_since;
+            let since = self.jobs[w as usize].since;
             if now.saturating_sub(since) > bh.max_wait_ms * 1000 {
                 self.jobs[w as usize].calls += 1;
                 self.count(r, callee, now, |b| b.bulkhead_rejected += 1);
@@ -185,7 +196,7 @@ impl Simulation {
             // of waiters.
             self.routes[r].bh_active[i as usize] += 1;
             let jm = &mut self.jobs[w as usize];
-            jm.bh_held = true;
+            jm.set(flag::BH_HELD, true);
             let gen = jm.gen;
             self.q.push(now, Kind::BulkheadGrant, w, gen);
             return;
@@ -195,18 +206,18 @@ impl Simulation {
     /// The outstanding attempt of `p` ended with `outcome` (the callee answered, or the
     /// attempt timer fired).
     pub(super) fn attempt_result(&mut self, p: u32, outcome: Outcome, now: u64) {
-        let (t, r, i, permit, sent_at, calls, cost) = {
+        let (t, r, i, permit, sent_at, calls, after_timeout) = {
             let jm = &mut self.jobs[p as usize];
             jm.gen = jm.gen.wrapping_add(1); // the attempt timer is now stale
             jm.child = NONE;
             (
                 jm.tier as usize,
                 jm.route as usize,
-                jm.instance,
-                jm.permit,
-                jm.sent_at,
+                u32::from(jm.instance),
+                jm.admitted_or_permit,
+                jm.since,
                 jm.calls,
-                jm.retry_cost,
+                jm.has(flag::RETRY_AFTER_TIMEOUT),
             )
         };
         let hop = self.hop(r, i);
@@ -217,8 +228,8 @@ impl Simulation {
             Outcome::Overload | Outcome::BreakerRejected => b.overloads += 1,
             Outcome::Error => b.errors += 1,
         });
-        if self.jobs[p as usize].bh_held {
-            self.jobs[p as usize].bh_held = false;
+        if self.jobs[p as usize].has(flag::BH_HELD) {
+            self.jobs[p as usize].set(flag::BH_HELD, false);
             self.bulkhead_release(r, i, now);
         }
         let success = outcome == Outcome::Success;
@@ -240,11 +251,7 @@ impl Simulation {
         // charges its throttle only for a retryable status code).
         let retryable = !success && hop.retry_mask & retry_bit(outcome.retry_kind()) != 0;
         if let Some(b) = self.tiers[t].budgets.get_mut(gi) {
-            b.on_outcome(
-                success,
-                retryable,
-                if calls > 1 { Some(cost) } else { None },
-            );
+            b.on_outcome(success, retryable, (calls > 1).then_some(after_timeout));
         }
         self.release_retry_slot(p);
         if success {
@@ -260,11 +267,15 @@ impl Simulation {
     #[inline]
     pub(super) fn release_retry_slot(&mut self, p: u32) {
         let job = &mut self.jobs[p as usize];
-        if !job.retry_slot {
+        if !job.has(flag::RETRY_SLOT) {
             return;
         }
-        job.retry_slot = false;
-        let (t, r, i) = (job.tier as usize, job.route as usize, job.instance);
+        job.set(flag::RETRY_SLOT, false);
+        let (t, r, i) = (
+            job.tier as usize,
+            job.route as usize,
+            u32::from(job.instance),
+        );
         let gi = self.hop(r, i).budget;
         if let Some(b) = self.tiers[t].budgets.get_mut(gi) {
             b.release_retry();
@@ -275,12 +286,16 @@ impl Simulation {
     pub(super) fn after_failure(&mut self, p: u32, kind: Outcome, now: u64) {
         self.release_retry_slot(p);
         let job = self.jobs[p as usize];
-        let (t, i, r) = (job.tier as usize, job.instance, job.route as usize);
+        let (t, i, r) = (
+            job.tier as usize,
+            u32::from(job.instance),
+            job.route as usize,
+        );
         let tr = self.hop(r, i);
         let callee = tr.to;
         let allowed = job.calls < tr.max_attempts
             && tr.retry_mask & retry_bit(kind.retry_kind()) != 0
-            && (!tr.idempotent_only || job.idempotent)
+            && (!tr.idempotent_only || job.has(flag::IDEMPOTENT))
             && !(tr.propagate && job.deadline <= now);
         if !allowed {
             self.end_job(p, kind.propagate(), now);
@@ -298,19 +313,20 @@ impl Simulation {
             }
         }
         let gi = tr.budget;
+        let timeout = kind == Outcome::Timeout;
         let granted = match self.tiers[t].budgets.get_mut(gi) {
             Some(b) => {
-                let g = b.try_retry(now, kind == Outcome::Timeout);
-                self.jobs[p as usize].retry_slot = g.is_some() && b.holds_retries();
+                let g = b.try_retry(now, timeout).is_some();
+                self.jobs[p as usize].set(flag::RETRY_SLOT, g && b.holds_retries());
                 g
             }
-            None => Some(0),
+            None => true,
         };
-        let Some(cost) = granted else {
+        if !granted {
             self.count(r, callee, now, |b| b.budget_rejected += 1);
             self.end_job(p, kind.propagate(), now);
             return;
-        };
+        }
         let (b, j) = &self.routes[r].backoff;
         let mut carry = job.carry;
         let sleep = backoff::sleep(b, j, job.calls as u32, &mut carry, &mut self.rng);
@@ -320,7 +336,7 @@ impl Simulation {
             return;
         }
         let jm = &mut self.jobs[p as usize];
-        jm.retry_cost = cost;
+        jm.set(flag::RETRY_AFTER_TIMEOUT, timeout);
         jm.carry = carry;
         jm.st = St::Backoff;
         let gen = jm.gen;

@@ -10,6 +10,9 @@ use crate::cluster::metrics::{Bucket, Percentiles, RouteSummary, TierSummary, HI
 use crate::cluster::scenario::WindowKind;
 use std::mem::size_of;
 
+/// Bytes of one job in `Simulation::jobs` (one cache line).
+pub(crate) const JOB_SIZE: u64 = size_of::<Job>() as u64;
+
 fn bytes<T>(n: usize) -> u64 {
     (n * size_of::<T>()) as u64
 }

@@ -38,11 +38,11 @@ impl Simulation {
             uid: self.next_uid,
             gen,
             parent,
-            instance,
+            instance: instance as u16, // `pick`ed: below the tier's instances
             arrived: now,
             deadline,
             tier: tier as u8,
-            idempotent: idem,
+            flags: if idem { flag::IDEMPOTENT } else { 0 },
             ..Job::EMPTY
         };
         self.live += 1;
@@ -57,13 +57,13 @@ impl Simulation {
         let t = &mut self.tiers[job.tier as usize];
         t.held += 1;
         t.held_m = t.held_m.wrapping_add(now);
-        t.inst[job.instance as usize].held += 1;
+        t.inst[usize::from(job.instance)].held += 1;
     }
 
     #[inline(always)]
     pub(super) fn release(&mut self, j: u32, now: u64) {
         let job = &mut self.jobs[j as usize];
-        let (t, i) = (job.tier as usize, job.instance as usize);
+        let (t, i) = (job.tier as usize, usize::from(job.instance));
         job.st = St::Free;
         job.gen = job.gen.wrapping_add(1);
         job.uid = 0;
@@ -101,7 +101,7 @@ impl Simulation {
     }
 
     #[inline(always)]
-    pub(super) fn new_entry(&mut self, now: u64, caller: u32) {
+    pub(super) fn new_entry(&mut self, now: u64, closed_loop: bool) {
         let frac = self.sc.load.idempotent_fraction;
         let idem = frac >= 1.0 || self.rng.next_unit() < frac;
         let deadline = self.sc.load.deadline_ms.map_or(NEVER, |d| now + d * 1000);
@@ -112,7 +112,7 @@ impl Simulation {
         self.hold(j, now);
         let cohort = self.rec.entry_arrived(now);
         let jm = &mut self.jobs[j as usize];
-        jm.caller = caller;
+        jm.set(flag::CLOSED_LOOP, closed_loop);
         jm.cohort = cohort;
         if deadline != NEVER {
             let uid = self.jobs[j as usize].uid;
@@ -125,7 +125,7 @@ impl Simulation {
     #[inline(always)]
     fn place(&self, j: u32) -> (usize, u32) {
         let job = &self.jobs[j as usize];
-        (job.tier as usize, job.instance)
+        (job.tier as usize, u32::from(job.instance))
     }
 
     /// A job reaches its instance: fail fast, hang, start, queue, or be refused. One
@@ -148,7 +148,8 @@ impl Simulation {
         if fx.admitted_us > 0 {
             // Decided now, at admission, and carried until the service starts (a job
             // refused below never starts, so it does not matter that it got one too).
-            self.jobs[j as usize].admitted_us = u32::try_from(fx.admitted_us).unwrap_or(u32::MAX);
+            self.jobs[j as usize].admitted_or_permit =
+                u32::try_from(fx.admitted_us).unwrap_or(u32::MAX);
         }
         let tr = &mut self.tiers[t];
         let conc = tr.concurrency;
@@ -187,10 +188,10 @@ impl Simulation {
     pub(super) fn start_service(&mut self, j: u32, now: u64, fx: &Effect) {
         let (t, i, arrived, admitted_us) = {
             let job = &self.jobs[j as usize];
-            let admitted_us = u64::from(job.admitted_us);
+            let admitted_us = u64::from(job.admitted_or_permit);
             (
                 job.tier as usize,
-                job.instance as usize,
+                usize::from(job.instance),
                 job.arrived,
                 admitted_us,
             )
@@ -217,7 +218,7 @@ impl Simulation {
         };
         let job = &mut self.jobs[j as usize];
         job.st = St::Serving;
-        job.sent_at = now; // the service's start, until the job calls the next tier
+        job.since = now; // the service's start
         let gen = job.gen;
         self.q
             .push(now.saturating_add(dur), Kind::ServiceEnd, j, gen);
@@ -233,7 +234,7 @@ impl Simulation {
             self.q.push(fx.pause_until, Kind::ServiceEnd, j, gen);
             return;
         }
-        let started = self.jobs[j as usize].sent_at;
+        let started = self.jobs[j as usize].since;
         self.rec.service_ended(t, now, started);
         if fx.outage {
             self.end_job(j, Outcome::Error, now);
@@ -304,13 +305,13 @@ impl Simulation {
         // A request that ends holds no retry slot (Envoy's `~RetryStateImpl`).
         self.release_retry_slot(j);
         let job = self.jobs[j as usize];
-        let (t, i) = (job.tier as usize, job.instance);
+        let (t, i) = (job.tier as usize, u32::from(job.instance));
         let freed = job.st.holds_slot();
         if freed {
             self.slot_freed(t, i, now);
         }
-        if job.bh_held {
-            self.jobs[j as usize].bh_held = false;
+        if job.has(flag::BH_HELD) {
+            self.jobs[j as usize].set(flag::BH_HELD, false);
             self.bulkhead_release(job.route as usize, i, now);
         }
         self.release(j, now);
@@ -346,14 +347,12 @@ impl Simulation {
     /// The entry request `job` ended with `outcome` (the user's view).
     #[inline(always)]
     pub(super) fn entry_end(&mut self, outcome: Outcome, job: &Job, now: u64) {
-        let caller = job.caller;
         self.rec.entry_ended(outcome, job.cohort, job.arrived, now);
         // (After the end, while draining, a caller does not think of a next request.)
-        if caller != NONE && now < self.end {
+        if job.has(flag::CLOSED_LOOP) && now < self.end {
             if let Some(cl) = self.sc.load.closed_loop.clone() {
                 let think = self.sample_us(&cl.think);
-                self.q
-                    .push(now.saturating_add(think), Kind::Think, caller, 0);
+                self.q.push(now.saturating_add(think), Kind::Think, 0, 0);
             }
         }
     }

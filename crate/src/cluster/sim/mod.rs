@@ -113,68 +113,95 @@ impl St {
     }
 }
 
+/// One request at one tier (see the model above): 64 bytes, one cache line, as every
+/// event touches one or two jobs at random places in `Simulation::jobs`.
 #[derive(Debug, Clone, Copy)]
+#[repr(align(64))]
 struct Job {
+    arrived: u64,
+    deadline: u64,
+    /// When the job's current state began, read only in that state: its service's start
+    /// (`Serving`), its outstanding attempt's send (`Calling`), or the start of its wait
+    /// for a bulkhead slot (`BulkheadWait`). One word serves the three: each state writes
+    /// it on entry, and a job is in one state at a time.
+    since: u64,
+    /// What the backoff carries between retries (see `backoff::sleep`).
+    carry: u64,
     uid: u32,
     gen: u32,
     /// Bucket in which the entry request this job serves arrived (its cohort).
     cohort: u32,
     parent: u32,
     child: u32,
-    instance: u32,
-    caller: u32,
-    permit: u32,
-    retry_cost: u32,
-    /// Extra service time decided when the instance admitted the job (a
-    /// `latency_admitted` fault), µs, added when its service starts (saturated at
-    /// `u32::MAX`, 71 minutes: one fault adds at most an hour; a u32 keeps the job's size).
-    admitted_us: u32,
-    arrived: u64,
-    deadline: u64,
-    sent_at: u64,
-    /// What the backoff carries between retries (see `backoff::sleep`).
-    carry: u64,
-    bh_since: u64,
+    /// Until its service starts: the extra service time decided when the instance
+    /// admitted the job (a `latency_admitted` fault), µs, added when its service starts
+    /// (saturated at `u32::MAX`, 71 minutes: one fault adds at most an hour; a u32 keeps
+    /// the job's size). From its first call on: the breaker permit of its outstanding
+    /// attempt. One word serves both: a job's service starts once, before its first call.
+    admitted_or_permit: u32,
+    /// Below `MAX_INSTANCES` (10,000): validation bounds a tier's instances.
+    instance: u16,
     tier: u8,
     /// The route of the tier's client this job's current call uses (picked per call), an
     /// index into `Simulation::routes` (at most 16 tiers × 8 routes).
     route: u8,
     st: St,
     calls: u8,
-    idempotent: bool,
-    bh_held: bool,
-    /// The current retry holds a slot of an Envoy budget until its answer.
-    retry_slot: bool,
     /// The outcome of the outstanding attempt while its answer crosses the network.
     reply: Outcome,
+    /// Yes-or-no facts, one bit each (see [`flag`]).
+    flags: u8,
+}
+
+/// The bits of [`Job::flags`]: five `bool`s would not fit the job's cache line.
+mod flag {
+    /// The request may be retried under `idempotent_only` (drawn for the entry request,
+    /// inherited by its calls).
+    pub const IDEMPOTENT: u8 = 1;
+    /// The job holds a slot of its route's bulkhead.
+    pub const BH_HELD: u8 = 1 << 1;
+    /// The current retry holds a slot of an Envoy budget until its answer.
+    pub const RETRY_SLOT: u8 = 1 << 2;
+    /// The current retry was granted after a timeout: an AWS quota charged it its timeout
+    /// cost, not its cost (see `BudgetState::on_outcome`), which a success gives back.
+    pub const RETRY_AFTER_TIMEOUT: u8 = 1 << 3;
+    /// An entry request sent by a closed-loop caller, who thinks and sends the next one
+    /// when it ends (which caller is not kept: nothing tells them apart).
+    pub const CLOSED_LOOP: u8 = 1 << 4;
 }
 
 impl Job {
     const EMPTY: Job = Job {
+        arrived: 0,
+        deadline: NEVER,
+        since: 0,
+        carry: 0,
         uid: 0,
         gen: 0,
         cohort: 0,
         parent: NONE,
         child: NONE,
+        admitted_or_permit: 0,
         instance: 0,
-        caller: NONE,
-        permit: 0,
-        retry_cost: 0,
-        admitted_us: 0,
-        arrived: 0,
-        deadline: NEVER,
-        sent_at: 0,
-        carry: 0,
-        bh_since: 0,
         tier: 0,
         route: 0,
         st: St::Free,
         calls: 0,
-        idempotent: true,
-        bh_held: false,
-        retry_slot: false,
         reply: Outcome::Success,
+        flags: flag::IDEMPOTENT,
     };
+
+    /// Whether flag `f` (one of [`flag`]'s) is set.
+    #[inline(always)]
+    fn has(&self, f: u8) -> bool {
+        self.flags & f != 0
+    }
+
+    /// Sets flag `f` (one of [`flag`]'s) to `on`.
+    #[inline(always)]
+    fn set(&mut self, f: u8, on: bool) {
+        self.flags = if on { self.flags | f } else { self.flags & !f };
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -542,9 +569,9 @@ impl Simulation {
             }
         }
         if let Some(cl) = sim.sc.load.closed_loop.clone() {
-            for c in 0..cl.callers {
+            for _ in 0..cl.callers {
                 let t = sim.sample_us(&cl.think);
-                sim.q.push(t, Kind::Think, c, 0);
+                sim.q.push(t, Kind::Think, 0, 0);
             }
         }
         sim.schedule_arrival(0);
@@ -667,11 +694,11 @@ impl Simulation {
         let now = self.now;
         match kind {
             Kind::Arrival => {
-                self.new_entry(now, NONE);
+                self.new_entry(now, false);
                 self.schedule_arrival(now);
             }
             // A closed-loop caller never sends again once the run is over (draining).
-            Kind::Think if self.ended.is_none() => self.new_entry(now, a),
+            Kind::Think if self.ended.is_none() => self.new_entry(now, true),
             Kind::Think => {}
             Kind::ServiceEnd => {
                 if self.valid(a, b, St::Serving) {
@@ -721,5 +748,15 @@ impl Simulation {
         self.jobs
             .get(j as usize)
             .is_some_and(|x| x.gen == gen && x.st == st)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Job;
+
+    #[test]
+    fn a_job_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Job>(), 64);
     }
 }
