@@ -312,6 +312,24 @@ impl EventQueue {
     fn refill(&mut self) -> bool {
         self.cur.clear();
         self.head = 0;
+        if self.ring_len > 0 {
+            // The usual case: the ring's next bucket comes before every coarse span and
+            // the far heap's earliest bucket, so it alone is the next bucket.
+            let b = self.next_ring_bucket();
+            if self.coarse_next > b >> SPAN_SHIFT
+                && self.far.peek().is_none_or(|e| e.time >> SHIFT > b)
+            {
+                self.take_ring_bucket(b);
+                sort(&mut self.cur);
+                return true;
+            }
+        }
+        self.refill_slow()
+    }
+
+    /// `refill` when a coarse span or the far heap may hold the next bucket's events.
+    #[inline(never)]
+    fn refill_slow(&mut self) -> bool {
         let mut ring_b = if self.ring_len > 0 {
             Some(self.next_ring_bucket())
         } else {
@@ -357,10 +375,7 @@ impl EventQueue {
         };
         self.cur_b = b;
         if ring_b == Some(b) {
-            let s = (b & MASK) as usize;
-            std::mem::swap(&mut self.cur, &mut self.ring[s]);
-            self.bits[s >> 6] &= !(1 << (s & 63));
-            self.ring_len -= self.cur.len();
+            self.take_ring_bucket(b);
         }
         while let Some(e) = self.far.peek() {
             if e.time >> SHIFT != b {
@@ -372,6 +387,17 @@ impl EventQueue {
         }
         sort(&mut self.cur);
         true
+    }
+
+    /// Makes ring bucket `b` the current one: its events become `cur` (unsorted), and
+    /// the slot gets `cur`'s emptied vector, so neither allocation is dropped.
+    #[inline]
+    fn take_ring_bucket(&mut self, b: u64) {
+        self.cur_b = b;
+        let s = (b & MASK) as usize;
+        std::mem::swap(&mut self.cur, &mut self.ring[s]);
+        self.bits[s >> 6] &= !(1 << (s & 63));
+        self.ring_len -= self.cur.len();
     }
 
     /// The first non-empty ring bucket after `cur_b` (the ring must not be empty).
