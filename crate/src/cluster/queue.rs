@@ -464,6 +464,34 @@ mod tests {
         assert!(q.is_empty());
     }
 
+    /// A bucket whose events are split between the ring and a coarse span, or the ring
+    /// and the far heap, is loaded whole: the earlier event comes first although it was
+    /// pushed first into the other store.
+    #[test]
+    fn a_bucket_split_across_stores_pops_in_order() {
+        // Far heap: X is pushed beyond the coarse ring, Z later into the fine ring, in the
+        // same bucket and after X.
+        let x = 5 * 3_600_000_000u64 + (1 << SHIFT);
+        let mut q = EventQueue::new();
+        q.push(x, Kind::Arrival, 1, 0);
+        q.push(x - 1_000_000, Kind::Arrival, 2, 0);
+        assert_eq!(q.pop().map(|e| e.a), Some(2));
+        q.push(x + 1, Kind::Arrival, 3, 0);
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|e| e.a).collect();
+        assert_eq!(order, vec![1, 3]);
+
+        // Coarse span: X is pushed beyond the fine ring (3 s), Z later into the ring,
+        // in X's span and after it.
+        let x = 3_000_000u64;
+        let mut q = EventQueue::new();
+        q.push(x, Kind::Arrival, 1, 0);
+        q.push(1_500_000, Kind::Arrival, 2, 0);
+        assert_eq!(q.pop().map(|e| e.a), Some(2));
+        q.push(x + 100, Kind::Arrival, 3, 0);
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|e| e.a).collect();
+        assert_eq!(order, vec![1, 3]);
+    }
+
     /// Same order as a plain binary heap on (time, seq), across the ring, its wrap-around
     /// and the far heap.
     #[test]
