@@ -118,6 +118,8 @@ test('the header link opens the index (loaded only then), which lists what `retr
     lis.map((li) => ({ id: li.getAttribute('data-study'), title: li.querySelector('a')?.textContent })),
   );
   assert.deepEqual(shown, listed);
+  // One sentence first says what a study is and how its figures are judged.
+  assert.match(await page.textContent('#studies-intro'), /published setup.*tolerance/);
   assert.equal(await page.isVisible('#classic-root'), false, "the models' pages make way for the view");
   await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'studies-index.png'), fullPage: true });
   // Back returns to the model.

@@ -233,6 +233,7 @@ export class StudiesView {
     this.title = t('studies.title');
     this.root.replaceChildren(
       el('h2', { id: 'studies-h', text: this.title }),
+      el('p', { id: 'studies-intro', text: t('studies.intro') }),
       this.flash,
       el(
         'ul',
