@@ -33,12 +33,12 @@ pub fn study_list(lang: Option<String>) -> Result<JsValue, JsValue> {
 
 /// Runs study `id` over `seeds` seeds (as a link carries them: text; empty or
 /// `undefined`: the study's own count), in `lang`: the study as `retrystorm study ID
-/// --json` gives it, plus `seedCount`, the words of its headings (`words: {source, setup,
+/// --json` gives it (with `summary`, its verdicts counted in a sentence), plus `seedCount`, the words of its headings (`words: {source, setup,
 /// reference, note}`) and its figures as the CLI's table cells (`head`, `rows`). An
 /// unknown id or a bad count throws the engine's error, naming the field and what is allowed.
 #[wasm_bindgen(
     js_name = studyRun,
-    unchecked_return_type = "{id: string, title: string, source: {work: string, url: string, file: string, commit: string}, setup: string, reference: string, note: string, seedCount: number, figures: any[], words: {source: string, setup: string, reference: string, note: string}, head: string[], rows: string[][]}"
+    unchecked_return_type = "{id: string, title: string, source: {work: string, url: string, file: string, commit: string}, setup: string, reference: string, note: string, summary: string, seedCount: number, figures: any[], words: {source: string, setup: string, reference: string, note: string}, head: string[], rows: string[][]}"
 )]
 pub fn study_run(
     id: &str,

@@ -29,7 +29,7 @@ const cli = (args) => execFileSync(e2e.CLI, args, { encoding: 'utf8' });
 /**
  * A study as `retrystorm study --json` prints it (the fields the page shows).
  * @typedef {{mean: number, sd: number, n: number}} Mean
- * @typedef {{title: string, figures: {label: string, unit: string, source: Mean, model: Mean, tolerance: number, verdict: string, why?: string}[]}} CliStudy
+ * @typedef {{title: string, summary: string, figures: {label: string, unit: string, source: Mean, model: Mean, tolerance: number, verdict: string, why?: string}[]}} CliStudy
  */
 
 /**
@@ -118,6 +118,8 @@ test('the header link opens the index (loaded only then), which lists what `retr
     lis.map((li) => ({ id: li.getAttribute('data-study'), title: li.querySelector('a')?.textContent })),
   );
   assert.deepEqual(shown, listed);
+  // One sentence first says what a study is and how its figures are judged.
+  assert.match(await page.textContent('#studies-intro'), /published setup.*tolerance/);
   assert.equal(await page.isVisible('#classic-root'), false, "the models' pages make way for the view");
   await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'studies-index.png'), fullPage: true });
   // Back returns to the model.
@@ -133,6 +135,13 @@ test('a study link shows the figures and verdicts of `retrystorm study ID --seed
   const study = cliStudy(STUDY, 4, 'en');
   assert.equal(await page.textContent('#studies-h'), study.title);
   await assertFigures(page, study, EN);
+  // The verdicts counted, above the setup: the CLI's sentence, and the table's count.
+  assert.equal(await page.textContent('#study-summary'), study.summary);
+  const agree = study.figures.filter((f) => f.verdict === 'agrees').length;
+  assert.ok(
+    study.summary.startsWith(agree === study.figures.length ? `All ${agree} ` : `${agree} of ${study.figures.length} `),
+    study.summary,
+  );
   assert.equal(await page.inputValue('#study-seeds'), '4');
   assert.equal(await page.isVisible('#study-cancel'), false, 'no cancel once it has run');
   await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'studies-study.png'), fullPage: true });
@@ -151,6 +160,8 @@ test('in Chinese, the study’s words are the engine’s Chinese ones', async ()
   const page = await openStudy(`?study=${STUDY}&seeds=2&lang=zh`);
   const study = cliStudy(STUDY, 2, 'zh');
   assert.equal(await page.textContent('#studies-h'), study.title);
+  assert.equal(await page.textContent('#study-summary'), study.summary);
+  assert.match(study.summary, /个数字/);
   await assertFigures(page, study, { agrees: '一致', differs: '不同：{0}', unexplained: '不同，无说明' });
   assert.equal(await page.textContent('#study-run'), '运行');
   assert.deepEqual(page.errors, []);

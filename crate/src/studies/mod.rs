@@ -179,6 +179,8 @@ pub struct Study {
     pub reference: String,
     /// Where the source's model differs.
     pub note: String,
+    /// The verdicts counted in one sentence (see [`summary`]): what a reader sees first.
+    pub summary: String,
     /// The model's seeds.
     #[serde(with = "crate::ensemble::seed_list")]
     pub seeds: Vec<i64>,
@@ -268,9 +270,10 @@ pub fn run(
             let values: Vec<f64> = per_seed.iter().map(|v| v[k]).collect();
             compare(&p, Mean::of(&values), lang)
         })
-        .collect();
+        .collect::<Vec<Figure>>();
     let i = def.info;
     Ok(Study {
+        summary: summary(&figures, lang),
         id: i.id,
         title: lang.of(i.title).to_string(),
         source: i.source,
@@ -280,6 +283,41 @@ pub fn run(
         seeds,
         figures,
     })
+}
+
+/// The verdicts of `figures` counted, in one sentence of `lang`: how many agree with the
+/// source's within the tolerance, how many differ for the documented reason, how many
+/// with no explanation.
+pub fn summary(figures: &[Figure], lang: Lang) -> String {
+    use crate::lang::Texts as _;
+    let count = |f: fn(&Verdict) -> bool| figures.iter().filter(|x| f(&x.verdict)).count();
+    let agree = count(|v| matches!(v, Verdict::Agrees));
+    let documented = count(|v| matches!(v, Verdict::Differs(_)));
+    let unexplained = count(|v| matches!(v, Verdict::Unexplained));
+    let all = figures.len();
+    if agree == all {
+        return StudyText::AllAgree.fill(lang, &[&all]);
+    }
+    let mut out = StudyText::SomeAgree.fill(lang, &[&all, &agree]);
+    // English agrees the verb with the count; Chinese has one form.
+    let one_or_more = |n: usize, one: StudyText, more: StudyText| {
+        if n == 1 {
+            one.fill(lang, &[&n])
+        } else {
+            more.fill(lang, &[&n])
+        }
+    };
+    if documented > 0 {
+        out += &one_or_more(documented, StudyText::OneDiffers, StudyText::SomeDiffer);
+    }
+    if unexplained > 0 {
+        out += &one_or_more(
+            unexplained,
+            StudyText::OneUnexplained,
+            StudyText::SomeUnexplained,
+        );
+    }
+    out + StudyText::End.get(lang)
 }
 
 /// A label's pieces joined in `lang`.
@@ -356,6 +394,26 @@ crate::catalogue! {
         Differs => ("不同：{0}", "differs: {0}"),
         /// Outside it, no note explaining it.
         Unexplained => ("不同，无说明", "differs, unexplained"),
+        /// Summary, every figure within its tolerance: `{0}` how many.
+        AllAgree => (
+            "全部 {0} 个数字都在容差内与来源一致。",
+            "All {0} figures agree with the source within their tolerance."
+        ),
+        /// Summary: `{1}` of the `{0}` figures within their tolerance (more follows).
+        SomeAgree => (
+            "{0} 个数字中 {1} 个在容差内与来源一致",
+            "{1} of {0} figures agree with the source within their tolerance"
+        ),
+        /// Summary, one figure outside for the documented reason.
+        OneDiffers => ("；{0} 个不同，原因见该行和下方说明", "; {0} differs, for the reason given in its row and below"),
+        /// Summary, `{0}` figures outside for the documented reasons.
+        SomeDiffer => ("；{0} 个不同，原因见各行和下方说明", "; {0} differ, for the reasons given in their rows and below"),
+        /// Summary, one figure outside with no note explaining it.
+        OneUnexplained => ("；{0} 个不同且无说明", "; {0} differs with no explanation"),
+        /// Summary, `{0}` figures outside with no note explaining them.
+        SomeUnexplained => ("；{0} 个不同且无说明", "; {0} differ with no explanation"),
+        /// The summary's last mark.
+        End => ("。", "."),
     }
 }
 
@@ -399,6 +457,7 @@ pub fn text(s: &Study, lang: Lang) -> String {
     let t = |w: StudyText| w.get(lang);
     let mut out = String::new();
     let _ = writeln!(out, "{} ({})", s.title, s.id);
+    let _ = writeln!(out, "{}", s.summary);
     let _ = writeln!(
         out,
         "{}: {}, {} ({}, commit {})",
@@ -452,6 +511,48 @@ mod tests {
             resolution,
             differs: None,
         }
+    }
+
+    #[test]
+    fn the_summary_counts_each_verdict_in_both_languages() {
+        let fig = |verdict: Verdict| Figure {
+            label: "x".into(),
+            unit: "%".into(),
+            source: Mean::of(&[1.0, 2.0]),
+            model: Mean::of(&[1.0, 2.0]),
+            tolerance: 1.0,
+            verdict,
+            documented_difference: false,
+        };
+        let why = || Verdict::Differs("why".into());
+        let all = [fig(Verdict::Agrees), fig(Verdict::Agrees)];
+        assert_eq!(
+            summary(&all, Lang::En),
+            "All 2 figures agree with the source within their tolerance."
+        );
+        assert_eq!(
+            summary(&all, Lang::Zh),
+            "全部 2 个数字都在容差内与来源一致。"
+        );
+        let one = [fig(Verdict::Agrees), fig(why()), fig(Verdict::Agrees)];
+        assert_eq!(
+            summary(&one, Lang::En),
+            "2 of 3 figures agree with the source within their tolerance; 1 differs, for the reason given in its row and below."
+        );
+        let mixed = [
+            fig(why()),
+            fig(Verdict::Unexplained),
+            fig(Verdict::Agrees),
+            fig(why()),
+        ];
+        assert_eq!(
+            summary(&mixed, Lang::En),
+            "1 of 4 figures agree with the source within their tolerance; 2 differ, for the reasons given in their rows and below; 1 differs with no explanation."
+        );
+        assert_eq!(
+            summary(&mixed, Lang::Zh),
+            "4 个数字中 1 个在容差内与来源一致；2 个不同，原因见各行和下方说明；1 个不同且无说明。"
+        );
     }
 
     #[test]

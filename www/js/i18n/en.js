@@ -56,6 +56,8 @@ export default {
   'shell.embed': 'Embed…',
   'shell.studies': 'Studies',
   'studies.title': 'Studies: other simulators beside this model',
+  'studies.intro':
+    "Each study restates another simulator's published setup in this model, runs it over many seeds and puts the source's figures beside the model's, with the tolerance the seed spreads allow. A figure outside its tolerance is marked, with the reason where the models are known to differ.",
   'studies.back': '← All studies',
   'studies.run': 'Run',
   'shell.what.link': 'Link',

@@ -54,6 +54,8 @@ export default {
   'shell.embed': '嵌入…',
   'shell.studies': '对照研究',
   'studies.title': '对照研究：其他模拟器与本模型并列',
+  'studies.intro':
+    '每项研究把另一个模拟器已发表的设置用本模型重述，在多个种子上运行，把来源的数字与模型的数字并列，并给出种子离散度允许的容差。超出容差的数字会被标出；已知两个模型的不同之处时附上原因。',
   'studies.back': '← 全部研究',
   'studies.run': '运行',
   'shell.what.link': '链接',

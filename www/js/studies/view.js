@@ -13,7 +13,7 @@ import { readLocation, urlFor } from '../lib/urlstate.js';
 /**
  * @typedef {{work: string, url: string, file: string, commit: string}} Source
  * @typedef {{id: string, title: string, source: Source, seeds: number}} Listed
- * @typedef {{id: string, title: string, source: Source, setup: string, reference: string, note: string, seedCount: number, figures: {verdict: string}[],
+ * @typedef {{id: string, title: string, source: Source, setup: string, reference: string, note: string, summary: string, seedCount: number, figures: {verdict: string}[],
  *   words: {source: string, setup: string, reference: string, note: string}, head: string[], rows: string[][]}} Study
  * @typedef {{message: string, field?: string, plain?: string}} StudyError
  * @typedef {{ok: true, value: any} | {ok: false, error: StudyError} | {ok: false, cancelled: true}} Answer
@@ -233,6 +233,7 @@ export class StudiesView {
     this.title = t('studies.title');
     this.root.replaceChildren(
       el('h2', { id: 'studies-h', text: this.title }),
+      el('p', { id: 'studies-intro', text: t('studies.intro') }),
       this.flash,
       el(
         'ul',
@@ -361,6 +362,8 @@ export class StudiesView {
       ),
     );
     body.replaceChildren(
+      // The verdicts counted come first: what a doubting reader looks for.
+      el('p', { id: 'study-summary', class: 'study-summary', text: s.summary }),
       para(s.words.setup, s.setup),
       el('div', { class: 'table-wrap' }, table),
       para(s.words.reference, s.reference),
