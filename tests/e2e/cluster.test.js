@@ -337,7 +337,7 @@ test("a hop's network delay: off by default, switched on in the client form, run
   await ms.dispatchEvent('change');
   const msg = `#cluster-root .optional:has([data-field="${net}"]) .field-msg`;
   await page.waitForSelector(msg);
-  assert.equal(await page.textContent(msg), 'Ms must be between 0 and 3600000');
+  assert.equal(await page.textContent(msg), 'Time (ms) must be between 0 and 3600000');
   await commit(page, `${net}.request.ms`, '0.4');
   await page.waitForSelector('#cluster-root .field-msg', { state: 'detached' });
   await page

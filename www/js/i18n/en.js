@@ -399,7 +399,7 @@ export default {
   'field.min_requests': 'min requests',
   'field.min_retries_per_sec': 'min retries per second',
   'field.minimum_calls': 'minimum calls',
-  'field.ms': 'ms',
+  'field.ms': 'time (ms)',
   'field.multiplier': 'multiplier',
   'field.name': 'name',
   'field.no_retry_increment': 'added by a success without retry',

@@ -393,7 +393,7 @@ export default {
   'field.min_requests': '最少请求数',
   'field.min_retries_per_sec': '每秒最少重试数',
   'field.minimum_calls': '最少调用数',
-  'field.ms': '毫秒',
+  'field.ms': '时间（毫秒）',
   'field.multiplier': '倍率',
   'field.name': '名称',
   'field.no_retry_increment': '无需重试的成功所加令牌',
