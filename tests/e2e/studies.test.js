@@ -142,6 +142,9 @@ test('a study link shows the figures and verdicts of `retrystorm study ID --seed
     study.summary.startsWith(agree === study.figures.length ? `All ${agree} ` : `${agree} of ${study.figures.length} `),
     study.summary,
   );
+  // Run with fewer seeds than its own, it says the count its verdicts are tested at.
+  const own = JSON.parse(cli(['studies', '--json'])).find((/** @type {{id: string}} */ s) => s.id === STUDY).seeds;
+  assert.ok(study.summary.endsWith(`(4 seeds here; the study's verdicts are tested at ${own}.)`), study.summary);
   assert.equal(await page.inputValue('#study-seeds'), '4');
   assert.equal(await page.isVisible('#study-cancel'), false, 'no cancel once it has run');
   await page.screenshot({ path: path.join(e2e.ARTIFACTS, 'studies-study.png'), fullPage: true });

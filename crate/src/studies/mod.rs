@@ -273,7 +273,7 @@ pub fn run(
         .collect::<Vec<Figure>>();
     let i = def.info;
     Ok(Study {
-        summary: summary(&figures, lang),
+        summary: summary(&figures, (n, def.info.seeds), lang),
         id: i.id,
         title: lang.of(i.title).to_string(),
         source: i.source,
@@ -287,16 +287,23 @@ pub fn run(
 
 /// The verdicts of `figures` counted, in one sentence of `lang`: how many agree with the
 /// source's within the tolerance, how many differ for the documented reason, how many
-/// with no explanation.
-pub fn summary(figures: &[Figure], lang: Lang) -> String {
+/// with no explanation. `(seeds, own)`: the seeds run and the study's own count; run with
+/// another, the sentence says which count its verdicts are tested at (with few seeds a
+/// rare event may not show at all, and its spread then reads 0).
+pub fn summary(figures: &[Figure], (seeds, own): (usize, usize), lang: Lang) -> String {
     use crate::lang::Texts as _;
     let count = |f: fn(&Verdict) -> bool| figures.iter().filter(|x| f(&x.verdict)).count();
     let agree = count(|v| matches!(v, Verdict::Agrees));
     let documented = count(|v| matches!(v, Verdict::Differs(_)));
     let unexplained = count(|v| matches!(v, Verdict::Unexplained));
     let all = figures.len();
+    let tested = if seeds == own {
+        String::new()
+    } else {
+        StudyText::TestedAt.fill(lang, &[&seeds, &own])
+    };
     if agree == all {
-        return StudyText::AllAgree.fill(lang, &[&all]);
+        return StudyText::AllAgree.fill(lang, &[&all]) + &tested;
     }
     let mut out = StudyText::SomeAgree.fill(lang, &[&all, &agree]);
     // English agrees the verb with the count; Chinese has one form.
@@ -317,7 +324,7 @@ pub fn summary(figures: &[Figure], lang: Lang) -> String {
             StudyText::SomeUnexplained,
         );
     }
-    out + StudyText::End.get(lang)
+    out + StudyText::End.get(lang) + &tested
 }
 
 /// A label's pieces joined in `lang`.
@@ -414,6 +421,12 @@ crate::catalogue! {
         SomeUnexplained => ("；{0} 个不同且无说明", "; {0} differ with no explanation"),
         /// The summary's last mark.
         End => ("。", "."),
+        /// After the summary of a run with another seed count: `{0}` its seeds, `{1}`
+        /// the study's own count.
+        TestedAt => (
+            "（本次 {0} 个种子；本研究的结论在 {1} 个种子上测试。）",
+            " ({0} seeds here; the study's verdicts are tested at {1}.)"
+        ),
     }
 }
 
@@ -527,16 +540,25 @@ mod tests {
         let why = || Verdict::Differs("why".into());
         let all = [fig(Verdict::Agrees), fig(Verdict::Agrees)];
         assert_eq!(
-            summary(&all, Lang::En),
+            summary(&all, (20, 20), Lang::En),
             "All 2 figures agree with the source within their tolerance."
         );
         assert_eq!(
-            summary(&all, Lang::Zh),
+            summary(&all, (20, 20), Lang::Zh),
             "全部 2 个数字都在容差内与来源一致。"
+        );
+        // Another seed count says the one the verdicts are tested at.
+        assert_eq!(
+            summary(&all, (4, 20), Lang::En),
+            "All 2 figures agree with the source within their tolerance. (4 seeds here; the study's verdicts are tested at 20.)"
+        );
+        assert_eq!(
+            summary(&all, (4, 20), Lang::Zh),
+            "全部 2 个数字都在容差内与来源一致。（本次 4 个种子；本研究的结论在 20 个种子上测试。）"
         );
         let one = [fig(Verdict::Agrees), fig(why()), fig(Verdict::Agrees)];
         assert_eq!(
-            summary(&one, Lang::En),
+            summary(&one, (20, 20), Lang::En),
             "2 of 3 figures agree with the source within their tolerance; 1 differs, for the reason given in its row and below."
         );
         let mixed = [
@@ -546,11 +568,11 @@ mod tests {
             fig(why()),
         ];
         assert_eq!(
-            summary(&mixed, Lang::En),
+            summary(&mixed, (20, 20), Lang::En),
             "1 of 4 figures agree with the source within their tolerance; 2 differ, for the reasons given in their rows and below; 1 differs with no explanation."
         );
         assert_eq!(
-            summary(&mixed, Lang::Zh),
+            summary(&mixed, (20, 20), Lang::Zh),
             "4 个数字中 1 个在容差内与来源一致；2 个不同，原因见各行和下方说明；1 个不同且无说明。"
         );
     }
