@@ -19,12 +19,50 @@ fn with(doc: &Value, p: &str, value: f64) -> Result<AnyScenario, retrystorm::Val
 fn every_listed_range_is_validations_range() {
     let mut checked = 0;
     for b in scenario::bundled() {
-        let sc = scenario::parse(b.json).unwrap();
+        checked += check_ranges(b.id, &scenario::parse(b.json).unwrap());
+    }
+    assert!(checked > 100, "{checked}");
+}
+
+#[test]
+fn constant_arrivals_list_their_jitter_with_validations_range() {
+    // No bundled preset has constant arrivals: two variants, one whose schedule sets the
+    // highest rate (so the bound is half the gap at that rate, not at `rate_per_s`).
+    let base: Value =
+        serde_json::from_str(include_str!("../../scenarios/cluster-metastable.json")).unwrap();
+    let mut constant = base.clone();
+    constant["load"]["arrivals"] = "constant".into();
+    constant["load"]["schedule"] = serde_json::json!([]);
+    let mut scheduled = constant.clone();
+    scheduled["load"]["schedule"] =
+        serde_json::json!([{"start_ms": 1000, "end_ms": 2000, "rate_per_s": 8000}]);
+    for (name, doc) in [("constant", constant), ("scheduled", scheduled)] {
+        let sc = scenario::from_value(doc).unwrap();
+        let jitter = sweep::numeric_fields(&sc)
+            .into_iter()
+            .find(|f| f.path == "load.jitter_ms")
+            .unwrap_or_else(|| panic!("{name}: no load.jitter_ms"));
+        let peak = if name == "scheduled" { 8000.0 } else { 2000.0 };
+        assert_eq!((jitter.min, jitter.max), (0.0, 500.0 / peak), "{name}");
+        assert!(check_ranges(name, &sc) >= 4);
+    }
+    // Poisson arrivals take no jitter: not listed.
+    let sc = scenario::from_value(base).unwrap();
+    assert!(sweep::numeric_fields(&sc)
+        .iter()
+        .all(|f| f.path != "load.jitter_ms"));
+}
+
+/// Checks every listed field of `sc` against validation (see the module doc); returns
+/// how many.
+fn check_ranges(id: &str, sc: &AnyScenario) -> usize {
+    let mut checked = 0;
+    {
         let doc = sc.to_value();
-        let fields = sweep::numeric_fields(&sc);
-        assert!(fields.len() >= 4, "{}: {fields:?}", b.id);
+        let fields = sweep::numeric_fields(sc);
+        assert!(fields.len() >= 4, "{id}: {fields:?}");
         for f in &fields {
-            let at = format!("{} {}", b.id, f.path);
+            let at = format!("{id} {}", f.path);
             assert!(path::parse(&f.path).is_some(), "{at}: not a path");
             assert!(f.min <= f.max, "{at}: {} > {}", f.min, f.max);
             for end in [f.min, f.max] {
@@ -57,7 +95,7 @@ fn every_listed_range_is_validations_range() {
             checked += 1;
         }
     }
-    assert!(checked > 100, "{checked}");
+    checked
 }
 
 /// True when `a` and `b` are fields of the same object (`outage.from_s`, `outage.to_s`).

@@ -130,6 +130,15 @@ fn cluster(c: &ks::Scenario) -> Vec<NumericField> {
             false,
         ),
     ];
+    if c.load.arrivals == ks::Arrivals::Constant {
+        // Noise for evenly spaced arrivals; Poisson arrivals take none.
+        out.push(field(
+            "load.jitter_ms".into(),
+            "load.jitter_ms".into(),
+            (0.0, c.load.jitter_max_ms().0),
+            false,
+        ));
+    }
     if c.load.deadline_ms.is_some() {
         out.push(field(
             "load.deadline_ms".into(),

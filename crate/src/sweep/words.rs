@@ -53,6 +53,8 @@ crate::catalogue! {
         Rate => ("到达负载（次/秒）", "offered load (per s)"),
         /// The load's deadline.
         LoadDeadline => ("请求 deadline（毫秒）", "request deadline (ms)"),
+        /// The jitter of constant arrivals.
+        ArrivalJitter => ("到达抖动（毫秒）", "arrival jitter (ms)"),
         /// A segment's or fault's start.
         StartMs => ("开始（毫秒）", "starts (ms)"),
         /// A segment's end.
@@ -227,6 +229,7 @@ fn field_word(path: &str) -> Option<Word> {
         "deadline_ms" if path.starts_with("load.") => Word::LoadDeadline,
         "deadline_ms" => Word::DeadlineMs,
         "rate_per_s" => Word::Rate,
+        "jitter_ms" if path.starts_with("load.") => Word::ArrivalJitter,
         "start_ms" => Word::StartMs,
         "end_ms" => Word::EndMs,
         "instances" => Word::Instances,

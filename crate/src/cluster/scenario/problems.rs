@@ -613,9 +613,24 @@ impl Load {
         }
     }
 
-    /// `jitter_ms`: for constant arrivals only, at most [`MAX_JITTER_GAP_SHARE`] of the
-    /// gap at the highest rate of the load (any time a field allows, without open-loop
-    /// arrivals).
+    /// The most `jitter_ms` may be with constant arrivals, and the load's highest rate
+    /// when that rate sets it: [`MAX_JITTER_GAP_SHARE`] of the gap between arrivals at
+    /// that rate, or any time a field allows when there are no open-loop arrivals. What
+    /// validation checks and the sweep panel offers ([`crate::sweep::numeric_fields`]).
+    pub fn jitter_max_ms(&self) -> (f64, Option<f64>) {
+        let rates = self.schedule.iter();
+        let peak = rates
+            .flat_map(|s| [s.rate_per_s, s.to_rate_per_s.unwrap_or(0.0)])
+            .fold(self.rate_per_s, f64::max);
+        let hi = MAX_JITTER_GAP_SHARE * 1000.0 / peak;
+        if peak > 0.0 && hi < MAX_TIME_MS as f64 {
+            (hi, Some(peak))
+        } else {
+            (MAX_TIME_MS as f64, None)
+        }
+    }
+
+    /// `jitter_ms`: for constant arrivals only, at most [`Self::jitter_max_ms`].
     fn jitter_problems(&self, p: &mut Problems) {
         let j = self.jitter_ms;
         if self.arrivals == Arrivals::Poisson && j.is_finite() && j > 0.0 {
@@ -626,14 +641,12 @@ impl Load {
             ));
             return;
         }
-        let rates = self.schedule.iter();
-        let peak = rates
-            .flat_map(|s| [s.rate_per_s, s.to_rate_per_s.unwrap_or(0.0)])
-            .fold(self.rate_per_s, f64::max);
-        let hi = MAX_JITTER_GAP_SHARE * 1000.0 / peak;
-        if !(peak > 0.0 && hi < MAX_TIME_MS as f64) {
+        let (hi, peak) = self.jitter_max_ms();
+        let Some(peak) = peak else {
             ms_f(p, "jitter_ms", j);
-        } else if !(j.is_finite() && (0.0..=hi).contains(&j)) {
+            return;
+        };
+        if !(j.is_finite() && (0.0..=hi).contains(&j)) {
             p.push(ValidationError::new(
                 "jitter_ms",
                 j,
